@@ -1,0 +1,106 @@
+/* Rule options (RULES.md): every option has a stable name and can be read from and written
+ * to text such as "king_face_down=allowed,target=150". */
+#ifndef GOITA_RULES_H
+#define GOITA_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "goita/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* king_attack (RULES.md 4): when a king may be played as an attack. (a) a king is face-up on
+ * the table, (b) the player holds both kings, (c) it is the player's last piece. */
+typedef enum goita_king_attack {
+  GOITA_KING_ATTACK_ANY_OF_ABC = 0, /* default, seed 000 */
+  GOITA_KING_ATTACK_A_OR_LAST,      /* French edition */
+  GOITA_KING_ATTACK_A_OR_B          /* no last-piece exception */
+} goita_king_attack;
+
+/* king_face_down (RULES.md 4). */
+typedef enum goita_king_face_down {
+  GOITA_KING_FACE_DOWN_FORBIDDEN = 0, /* default; only a king-king last pair may lead a king face-down */
+  GOITA_KING_FACE_DOWN_ALLOWED
+} goita_king_face_down;
+
+/* double_goshi (RULES.md 3.2): both partners of one team hold 5 pawns. */
+typedef enum goita_double_goshi {
+  GOITA_DOUBLE_GOSHI_WIN = 0, /* default: that team wins the game at once */
+  GOITA_DOUBLE_GOSHI_POINTS   /* "points:N": the team scores N and play goes on */
+} goita_double_goshi;
+
+/* goshi_both_teams (RULES.md 3.4): one 5-pawn player on each team. */
+typedef enum goita_goshi_both_teams {
+  GOITA_GOSHI_REDEAL_IF_BOTH = 0, /* default: redeal only if both partners choose redeal */
+  GOITA_GOSHI_PLAY_IF_BOTH        /* Tokyo house rule: redeal unless both choose play */
+} goita_goshi_both_teams;
+
+/* next_dealer (RULES.md 5). */
+typedef enum goita_next_dealer {
+  GOITA_NEXT_DEALER_WINNER = 0, /* default: the round's winner deals */
+  GOITA_NEXT_DEALER_ROTATE      /* French edition: the next seat in turn order */
+} goita_next_dealer;
+
+/* draw (RULES.md 7): how the first dealer (and, for B and C, the teams) are chosen. */
+typedef enum goita_draw_method {
+  GOITA_DRAW_RANDOM = 0, /* default: a seeded random first dealer */
+  GOITA_DRAW_A1,         /* each draws one of the 32; highest rank deals; ties draw again */
+  GOITA_DRAW_A2,         /* pawns and one other piece; the non-pawn deals */
+  GOITA_DRAW_B,          /* two pawns and two of another kind: teams; lower seat of the pair deals */
+  GOITA_DRAW_C           /* two pawns, 王 and 玉: same kind are partners, 王 deals */
+} goita_draw_method;
+
+typedef struct goita_rules {
+  int players;                             /* players: 4 (default), 3 or 2 (RULES.md 8) */
+  bool teyaku;                             /* teyaku: on (default for 4) / off */
+  goita_double_goshi double_goshi;         /* double_goshi: win / points:N */
+  int double_goshi_points;                 /* N of points:N */
+  goita_goshi_both_teams goshi_both_teams; /* goshi_both_teams */
+  goita_king_attack king_attack;           /* king_attack */
+  goita_king_face_down king_face_down;     /* king_face_down */
+  goita_next_dealer next_dealer;           /* next_dealer */
+  int target;                              /* target: 150 by default */
+  goita_draw_method draw;                  /* draw: random / A1 / A2 / B / C */
+} goita_rules;
+
+/* Upper bounds for the sizes that depend on the number of players. */
+#define GOITA_MAX_SEATS 4
+#define GOITA_MAX_HAND 12
+#define GOITA_MAX_PLAYS (GOITA_MAX_HAND / 2)
+
+/* Sets every option to its default (4 players, seed 000 readings). */
+void goita_rules_default(goita_rules *rules);
+
+/* Reads option text ("name=value,name=value", spaces allowed around names and values) over
+ * the defaults. Returns GOITA_OK, or GOITA_EOPTION / GOITA_EVALUE with err naming the option
+ * or value (err->position is the option's index). An empty or NULL text gives the defaults.
+ * For 3 and 2 players teyaku defaults to off; asking for teyaku=on with them is an error. */
+int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err);
+
+/* Writes every option as text that goita_rules_parse reads back to the same rules.
+ * Returns the length written (like snprintf), or GOITA_ENOSPACE when size is too small. */
+int goita_rules_format(const goita_rules *rules, char *buf, size_t size);
+
+/* Checks that the values are in range and consistent. Returns GOITA_OK or GOITA_EVALUE. */
+int goita_rules_validate(const goita_rules *rules, goita_error *err);
+
+/* Returns how many pieces each player holds (8, 10 or 12). */
+int goita_rules_hand_size(const goita_rules *rules);
+
+/* Returns the number of scoring sides: 2 teams with 4 players, else one side per player. */
+int goita_rules_sides(const goita_rules *rules);
+
+/* Returns the scoring side of a seat: seat % 2 with 4 players, else the seat itself. */
+int goita_rules_side_of(const goita_rules *rules, int seat);
+
+/* Returns the number of pieces of a kind in the set these rules play with
+ * (the 3-player game removes two pawns). */
+int goita_rules_kind_total(const goita_rules *rules, int kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,409 @@
+/* One round: dealing, the deal rules, move generation, applying moves, scoring
+ * (RULES.md 3-5 and 8). */
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- Move generation and checking (shared with views through goita__turn) ---- */
+
+int goita__gen_moves(const goita__turn *t, goita_move *out) {
+  int n = 0;
+  const uint8_t *hand = t->hand;
+  const unsigned held = t->held;
+  const int kings = hand[GOITA_KING];
+  const uint8_t seat = (uint8_t)t->seat;
+  if (t->attack == GOITA_NONE) {
+    const bool king_attack = kings && goita__king_attack_ok(t->rules, t->kings_up, kings, t->size);
+    for (unsigned bs = held; bs; bs &= bs - 1) {
+      const int b = __builtin_ctz(bs);
+      if (b == GOITA_KING && !goita__face_down_king_ok(t)) continue;
+      for (unsigned as = held; as; as &= as - 1) {
+        const int a = __builtin_ctz(as);
+        if (a == b && hand[b] < 2) continue;
+        if (a == GOITA_KING && !king_attack) continue;
+        out[n++] = (goita_move){GOITA_MOVE_PLAY, seat, (uint8_t)b, (uint8_t)a};
+      }
+    }
+    return n;
+  }
+  out[n++] = (goita_move){GOITA_MOVE_PASS, seat, 0, 0};
+  unsigned blocks = held & (1u << t->attack);
+  if (t->attack >= GOITA_KNIGHT && t->attack <= GOITA_ROOK) blocks |= held & (1u << GOITA_KING);
+  for (; blocks; blocks &= blocks - 1) {
+    const int b = __builtin_ctz(blocks);
+    const bool king_attack =
+        kings && goita__king_attack_ok(t->rules, t->kings_up + (b == GOITA_KING), kings, t->size);
+    for (unsigned as = held; as; as &= as - 1) {
+      const int a = __builtin_ctz(as);
+      if (a == b && hand[b] < 2) continue;
+      if (a == GOITA_KING && !king_attack) continue;
+      out[n++] = (goita_move){GOITA_MOVE_PLAY, seat, (uint8_t)b, (uint8_t)a};
+    }
+  }
+  return n;
+}
+
+static const char *king_attack_text(const goita_rules *r) {
+  switch (r->king_attack) {
+    case GOITA_KING_ATTACK_A_OR_LAST:
+      return "only when a king is face-up or it is the last piece (king_attack=a_or_last)";
+    case GOITA_KING_ATTACK_A_OR_B:
+      return "only when a king is face-up or the player holds both kings (king_attack=a_or_b)";
+    default:
+      return "only when a king is face-up, the player holds both kings or it is the last piece";
+  }
+}
+
+int goita__check_move(const goita__turn *t, goita_move m, goita_error *err) {
+  const int seat = SEAT_NAME(t->seat);
+  const bool leading = t->attack == GOITA_NONE;
+  if (m.type == GOITA_MOVE_PASS) {
+    if (leading)
+      return goita_error_set(err, GOITA_EILLEGAL, -1, "seat %d leads and cannot pass", seat);
+    return GOITA_OK;
+  }
+  if (m.type != GOITA_MOVE_PLAY)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "no 5-pawn decision is pending");
+  const int b = goita_mark_kind(m.block), a = goita_mark_kind(m.attack);
+  if (b == GOITA_NONE || a == GOITA_NONE)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "a play needs two pieces written 1-9");
+  if (t->hand[b] == 0)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "seat %d holds no %s", seat, goita_mark_kanji(m.block));
+  if (t->hand[a] == 0)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "seat %d holds no %s", seat, goita_mark_kanji(m.attack));
+  if (a == b && t->hand[a] < 2)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "seat %d holds only one %s", seat,
+                           goita_mark_kanji(m.attack));
+  int kings_up = t->kings_up;
+  if (leading) {
+    if (b == GOITA_KING && !goita__face_down_king_ok(t))
+      return goita_error_set(err, GOITA_EILLEGAL, -1,
+                             "a king may not be placed face-down (king_face_down=forbidden)");
+  } else {
+    if (!goita__can_block(b, t->attack)) {
+      if (b == GOITA_KING)
+        return goita_error_set(err, GOITA_EILLEGAL, -1, "a king cannot defend a lance or a pawn");
+      return goita_error_set(err, GOITA_EILLEGAL, -1, "%s cannot answer an attack of %s",
+                             goita_mark_kanji(m.block), goita_mark_kanji(t->attack));
+    }
+    kings_up += b == GOITA_KING;
+  }
+  if (a == GOITA_KING && !goita__king_attack_ok(t->rules, kings_up, t->hand[GOITA_KING], t->size))
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "a king may attack %s", king_attack_text(t->rules));
+  return GOITA_OK;
+}
+
+/* ---- The round ---- */
+
+static goita__turn turn_of(const goita_round *r) {
+  const int s = r->turn;
+  goita__turn t = {&r->rules, r->hand[s], r->held[s], r->size[s], r->attack, r->kings_up, s};
+  return t;
+}
+
+int goita_round_legal_moves(const goita_round *r, goita_move *out) {
+  if (r->phase == GOITA_PHASE_OVER) return 0;
+  if (r->phase == GOITA_PHASE_DECIDE) {
+    out[0] = goita_move_decide(r->turn, true);
+    out[1] = goita_move_decide(r->turn, false);
+    return 2;
+  }
+  const goita__turn t = turn_of(r);
+  return goita__gen_moves(&t, out);
+}
+
+int goita_round_check(const goita_round *r, goita_move m, goita_error *err) {
+  if (r->phase == GOITA_PHASE_OVER) return goita_error_set(err, GOITA_EOVER, -1, "the round is over");
+  if (m.seat != r->turn)
+    return goita_error_set(err, GOITA_ETURN, -1, "seat %d moved, but it is seat %d's turn",
+                           SEAT_NAME(m.seat), SEAT_NAME(r->turn));
+  if (r->phase == GOITA_PHASE_DECIDE) {
+    if (m.type != GOITA_MOVE_REDEAL && m.type != GOITA_MOVE_GO)
+      return goita_error_set(err, GOITA_EILLEGAL, -1,
+                             "seat %d must first decide redeal or play (5 pawns)", SEAT_NAME(r->turn));
+    return GOITA_OK;
+  }
+  const goita__turn t = turn_of(r);
+  return goita__check_move(&t, m, err);
+}
+
+/* Takes one piece named by mark out of seat's hand and returns the physical mark taken
+ * (for a king: the named one when held, else the other). */
+static uint8_t take_piece(goita_round *r, int seat, int mark) {
+  const int kind = goita_mark_kind(mark);
+  if (--r->hand[seat][kind] == 0) r->held[seat] &= (uint16_t)~(1u << kind);
+  r->size[seat]--;
+  if (kind != GOITA_KING) return (uint8_t)mark;
+  unsigned want = mark == GOITA_MARK_GYOKU ? 2u : 1u;
+  if (!(r->kings[seat] & want)) want ^= 3u;
+  r->kings[seat] &= (uint8_t)~want;
+  return want == 1u ? GOITA_MARK_OU : GOITA_MARK_GYOKU;
+}
+
+static void start_play(goita_round *r) {
+  r->phase = GOITA_PHASE_PLAY;
+  r->turn = r->dealer;
+  r->attacker = r->dealer;
+  r->attack = GOITA_NONE;
+  r->passes = 0;
+}
+
+static void end_round(goita_round *r, goita_end end, int winner, int points) {
+  r->phase = GOITA_PHASE_OVER;
+  r->result.end = end;
+  r->result.winner = (int8_t)winner;
+  r->result.points = (int16_t)points;
+}
+
+/* Applies a 5-pawn decision and settles the deal once the decisions allow (RULES.md 3.3-3.4).
+ * With one 5-pawn hand on each team a decision that already settles the outcome ends the
+ * asking: the other partner is not asked. */
+static void apply_decision(goita_round *r, goita_move m) {
+  const uint8_t bit = (uint8_t)(1u << m.seat);
+  r->deciders &= (uint8_t)~bit;
+  if (m.type == GOITA_MOVE_REDEAL)
+    r->redeal_votes |= bit;
+  else
+    r->go_votes |= bit;
+  const bool both_teams = __builtin_popcount(r->goshi) == 2;
+  bool redeal, settled;
+  if (!both_teams) {
+    settled = true;
+    redeal = r->redeal_votes != 0;
+  } else if (r->rules.goshi_both_teams == GOITA_GOSHI_REDEAL_IF_BOTH) {
+    settled = r->go_votes != 0 || r->deciders == 0;
+    redeal = r->go_votes == 0;
+  } else {
+    settled = r->redeal_votes != 0 || r->deciders == 0;
+    redeal = r->redeal_votes != 0;
+  }
+  if (!settled) {
+    r->turn = (int8_t)__builtin_ctz(r->deciders);
+    return;
+  }
+  r->deciders = 0;
+  if (redeal)
+    end_round(r, GOITA_END_REDEAL, -1, 0);
+  else
+    start_play(r);
+}
+
+void goita_round_apply_unchecked(goita_round *r, goita_move m) {
+  if (r->nlog < GOITA_MAX_LOG) r->log[r->nlog] = m;
+  const int s = m.seat;
+  if (m.type == GOITA_MOVE_PASS) {
+    r->nlog++;
+    r->turn = (int8_t)goita_next_seat(r, s);
+    if (++r->passes == r->players - 1) {
+      r->attack = GOITA_NONE; /* the turn is back with the attacker, who leads */
+      r->passes = 0;
+    }
+    return;
+  }
+  if (m.type != GOITA_MOVE_PLAY) {
+    r->nlog++;
+    apply_decision(r, m);
+    return;
+  }
+  const bool leading = r->attack == GOITA_NONE;
+  const int i = r->plays[s];
+  const uint8_t block = take_piece(r, s, m.block);
+  const uint8_t attack = take_piece(r, s, m.attack);
+  r->block_row[s][i] = block;
+  r->attack_row[s][i] = attack;
+  if (leading)
+    r->face_down[s] |= (uint8_t)(1u << i);
+  else if (block >= GOITA_MARK_OU)
+    r->kings_up++;
+  if (attack >= GOITA_MARK_OU) r->kings_up++;
+  r->plays[s]++;
+  if (r->nlog < GOITA_MAX_LOG) {
+    r->log[r->nlog].block = block;
+    r->log[r->nlog].attack = attack;
+    if (leading) r->lead_log |= 1ull << r->nlog;
+  }
+  r->nlog++;
+  const int a = goita_mark_kind(attack);
+  if (r->size[s] == 0) {
+    const bool doubled = leading && goita_mark_kind(block) == a;
+    r->result.doubled = doubled;
+    end_round(r, GOITA_END_FINISH, s, goita_kind_value(a) * (doubled ? 2 : 1));
+    return;
+  }
+  r->attacker = (int8_t)s;
+  r->attack = (uint8_t)a;
+  r->passes = 0;
+  r->turn = (int8_t)goita_next_seat(r, s);
+}
+
+int goita_round_apply(goita_round *r, goita_move m, goita_error *err) {
+  int st = goita_round_check(r, m, err);
+  if (st == GOITA_OK) goita_round_apply_unchecked(r, m);
+  return st;
+}
+
+bool goita_move_equal(goita_move a, goita_move b) {
+  if (a.type != b.type || a.seat != b.seat) return false;
+  if (a.type != GOITA_MOVE_PLAY) return true;
+  return goita_mark_kind(a.block) == goita_mark_kind(b.block) &&
+         goita_mark_kind(a.attack) == goita_mark_kind(b.attack);
+}
+
+/* ---- Dealing ---- */
+
+/* Teyaku points of a hand with 6 or more pawns (RULES.md 3.1). */
+static int teyaku_points(const uint8_t *hand) {
+  const int pawns = hand[GOITA_PAWN];
+  if (pawns >= 8) return 100;
+  int best = 0, pair = 0;
+  for (int k = GOITA_LANCE; k <= GOITA_KING; k++) {
+    if (hand[k] == 0) continue;
+    best = goita_kind_value(k);
+    if (hand[k] >= 2) pair = best;
+  }
+  if (pawns == 7) return 2 * best;
+  return pair ? 2 * pair : best;
+}
+
+/* Applies the deal rules of RULES.md 3: teyaku, then 5 pawns. 3 and 2 players have neither. */
+static void resolve_deal(goita_round *r) {
+  start_play(r);
+  if (r->players != 4) return;
+  if (r->rules.teyaku) {
+    for (int i = 0; i < 4; i++) {
+      const int s = (r->dealer + i) % 4;
+      if (r->hand[s][GOITA_PAWN] >= 6) {
+        end_round(r, GOITA_END_TEYAKU, s, teyaku_points(r->hand[s]));
+        return;
+      }
+    }
+  }
+  int first = -1;
+  for (int i = 0; i < 4; i++) {
+    const int s = (r->dealer + i) % 4;
+    if (r->hand[s][GOITA_PAWN] >= 5) {
+      r->goshi |= (uint8_t)(1u << s);
+      if (first < 0) first = s;
+    }
+  }
+  if (!r->goshi) return;
+  if (r->goshi == 0x5 || r->goshi == 0xA) { /* both partners of one team */
+    if (r->rules.double_goshi == GOITA_DOUBLE_GOSHI_WIN) {
+      r->result.wins_game = true;
+      end_round(r, GOITA_END_DOUBLE_GOSHI, first, 0);
+    } else {
+      end_round(r, GOITA_END_DOUBLE_GOSHI, first, r->rules.double_goshi_points);
+    }
+    return;
+  }
+  for (int s = 0; s < 4; s++)
+    if (r->goshi & (1u << s)) r->deciders |= (uint8_t)(1u << ((s + 2) % 4));
+  r->phase = GOITA_PHASE_DECIDE;
+  /* Partners are asked in turn order from the dealer. */
+  for (int i = 0; i < 4; i++) {
+    const int s = (r->dealer + i) % 4;
+    if (r->deciders & (1u << s)) {
+      r->turn = (int8_t)s;
+      break;
+    }
+  }
+}
+
+/* The marks of the set the rules play with, ascending; returns how many. */
+static int full_set(const goita_rules *rules, uint8_t *marks) {
+  int n = 0;
+  for (int k = GOITA_PAWN; k <= GOITA_ROOK; k++)
+    for (int c = goita_rules_kind_total(rules, k); c > 0; c--) marks[n++] = (uint8_t)k;
+  marks[n++] = GOITA_MARK_OU;
+  marks[n++] = GOITA_MARK_GYOKU;
+  return n;
+}
+
+static void sort_marks(uint8_t *marks, int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && marks[j - 1] > marks[j]; j--) {
+      uint8_t t = marks[j];
+      marks[j] = marks[j - 1];
+      marks[j - 1] = t;
+    }
+}
+
+static void begin(goita_round *r, const goita_rules *rules, int dealer) {
+  memset(r, 0, sizeof *r);
+  r->rules = *rules;
+  r->players = (int8_t)rules->players;
+  r->dealer = (int8_t)dealer;
+  r->result.winner = -1;
+}
+
+/* Puts the hands (marks) in place, the rest of the set aside. Marks must be valid. */
+static void put_hands(goita_round *r, const uint8_t hands[][GOITA_MAX_HAND]) {
+  const int h = goita_rules_hand_size(&r->rules);
+  uint8_t rest[GOITA_PIECES + 1] = {0}; /* remaining count per mark */
+  uint8_t set[GOITA_PIECES];
+  const int total = full_set(&r->rules, set);
+  for (int i = 0; i < total; i++) rest[set[i]]++;
+  for (int s = 0; s < r->players; s++) {
+    for (int i = 0; i < h; i++) {
+      const uint8_t mark = hands[s][i];
+      const int kind = goita_mark_kind(mark);
+      r->deal[s][i] = mark;
+      r->hand[s][kind]++;
+      r->held[s] |= (uint16_t)(1u << kind);
+      if (mark == GOITA_MARK_OU) r->kings[s] |= 1;
+      if (mark == GOITA_MARK_GYOKU) r->kings[s] |= 2;
+      rest[mark]--;
+    }
+    r->size[s] = (uint8_t)h;
+    sort_marks(r->deal[s], h);
+  }
+  int n = 0;
+  for (int m = 1; m <= 9; m++)
+    for (int c = rest[m]; c > 0 && n < 8; c--) r->aside[n++] = (uint8_t)m;
+}
+
+int goita_round_deal(goita_round *r, const goita_rules *rules, int dealer, uint64_t seed) {
+  if (goita_rules_validate(rules, NULL) != GOITA_OK || dealer < 0 || dealer >= rules->players)
+    return GOITA_EINVAL;
+  begin(r, rules, dealer);
+  uint8_t set[GOITA_PIECES];
+  const int total = full_set(rules, set);
+  goita_rng rng;
+  goita_rng_seed(&rng, seed);
+  goita_rng_shuffle(&rng, set, total);
+  const int h = goita_rules_hand_size(rules);
+  uint8_t hands[GOITA_MAX_SEATS][GOITA_MAX_HAND];
+  for (int s = 0; s < rules->players; s++) memcpy(hands[s], set + s * h, (size_t)h);
+  put_hands(r, (const uint8_t(*)[GOITA_MAX_HAND])hands);
+  r->deal_seed = seed;
+  resolve_deal(r);
+  return GOITA_OK;
+}
+
+int goita_round_setup(goita_round *r, const goita_rules *rules, int dealer,
+                      const uint8_t hands[][GOITA_MAX_HAND], goita_error *err) {
+  int st = goita_rules_validate(rules, err);
+  if (st != GOITA_OK) return st;
+  if (dealer < 0 || dealer >= rules->players)
+    return goita_error_set(err, GOITA_EDEAL, -1, "dealer seat %d is not a seat of %d players",
+                           SEAT_NAME(dealer), rules->players);
+  uint8_t left[10] = {0};
+  for (int k = GOITA_PAWN; k <= GOITA_ROOK; k++) left[k] = (uint8_t)goita_rules_kind_total(rules, k);
+  left[GOITA_MARK_OU] = left[GOITA_MARK_GYOKU] = 1;
+  const int h = goita_rules_hand_size(rules);
+  for (int s = 0; s < rules->players; s++)
+    for (int i = 0; i < h; i++) {
+      const uint8_t mark = hands[s][i];
+      if (mark < 1 || mark > 9)
+        return goita_error_set(err, GOITA_EDEAL, -1, "seat %d: piece %d is not 1-9", SEAT_NAME(s), i + 1);
+      if (left[mark] == 0)
+        return goita_error_set(err, GOITA_EDEAL, -1, "seat %d: one %s too many in the deal (the set has %d)",
+                               SEAT_NAME(s), goita_mark_kanji(mark),
+                               mark >= 8 ? 1 : goita_rules_kind_total(rules, mark));
+      left[mark]--;
+    }
+  begin(r, rules, dealer);
+  put_hands(r, hands);
+  resolve_deal(r);
+  return GOITA_OK;
+}
