@@ -63,11 +63,14 @@ int goita_game_next_round(goita_game *g, goita_error *err) {
   return GOITA_OK;
 }
 
-int goita_game_set_hands(goita_game *g, const uint8_t hands[][GOITA_MAX_HAND], goita_error *err) {
+int goita_game_set_deal(goita_game *g, int dealer, const uint8_t hands[][GOITA_MAX_HAND], goita_error *err) {
   if (g->round.nlog != 0)
     return goita_error_set(err, GOITA_ESTATE, -1, "hands can only be set before the round's first move");
+  if (dealer != g->round.dealer && g->round_index != 1)
+    return goita_error_set(err, GOITA_EDEAL, -1, "seat %d deals this round, not seat %d",
+                           SEAT_NAME(g->round.dealer), SEAT_NAME(dealer));
   goita_round r;
-  const int st = goita_round_setup(&r, &g->rules, g->round.dealer, hands, err);
+  const int st = goita_round_setup(&r, &g->rules, dealer, hands, err);
   if (st != GOITA_OK) return st;
   /* Undo what the replaced deal scored (a teyaku or double 5 pawns). */
   memcpy(g->score, g->score_before, sizeof g->score);

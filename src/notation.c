@@ -83,11 +83,18 @@ int goita_history_parse(goita_round *out, const goita_rules *rules, const char *
   }
   if (!next_token(&p, &t, players) || t.len < 2 || t.text[0] != 's' || t.text[1] < '1' ||
       t.text[1] >= '1' + players)
-    return token_error(err, GOITA_EPARSE, &t, "expected the dealer as s1-s4 after the hands");
+  {
+    char why[64];
+    snprintf(why, sizeof why, "expected the dealer as s1-s%d after the hands", players);
+    return token_error(err, GOITA_EPARSE, &t, why);
+  }
   goita_round r;
   goita_error setup_err;
   st = goita_round_setup(&r, rules, t.text[1] - '1', (const uint8_t(*)[GOITA_MAX_HAND])hands, &setup_err);
-  if (st != GOITA_OK) return goita_error_set(err, st, 0, "deal: %s", setup_err.message);
+  if (st != GOITA_OK) {
+    const int at = setup_err.position >= 0 ? setup_err.position : players;
+    return goita_error_set(err, st, at, "token %d: %s", at + 1, setup_err.message);
+  }
   /* Decisions on the dealer token: "+3r" (redeal) or "+3g" (play). */
   for (size_t i = 2; i < t.len; i += 3) {
     goita_move m;
@@ -102,8 +109,8 @@ int goita_history_parse(goita_round *out, const goita_rules *rules, const char *
     goita_move m;
     if (goita_move_parse(t.text, t.len, &m) != GOITA_OK || m.type == GOITA_MOVE_REDEAL || m.type == GOITA_MOVE_GO)
       return token_error(err, GOITA_EPARSE, &t, "a move is written as seat+p or seat+two pieces (\"2p\", \"113\")");
-    if (r.phase == GOITA_PHASE_DECIDE)
-      return token_error(err, GOITA_EILLEGAL, &t, "a 5-pawn decision must come first (write it on the dealer token)");
+    /* A round that goes on after a 5-pawn deal was played: the pending partners chose play. */
+    while (r.phase == GOITA_PHASE_DECIDE) goita_round_apply_unchecked(&r, goita_move_decide(r.turn, false));
     goita_error why;
     st = goita_round_apply(&r, m, &why);
     if (st != GOITA_OK) return token_error(err, st, &t, why.message);
@@ -126,7 +133,17 @@ int goita_history_format(const goita_round *r, char *buf, size_t size) {
     PUT(",");
   }
   PUT("s%d", SEAT_NAME(r->dealer));
+  /* Decisions are written when one was a redeal or no move follows them; otherwise play
+   * going on says it all, as in goita-core strings. */
+  bool explicit_decisions = true;
   for (int i = 0; i < r->nlog; i++) {
+    if (r->log[i].type == GOITA_MOVE_PLAY) explicit_decisions = false;
+    if (r->log[i].type == GOITA_MOVE_REDEAL) {
+      explicit_decisions = true;
+      break;
+    }
+  }
+  for (int i = 0; explicit_decisions && i < r->nlog; i++) {
     const goita_move m = r->log[i];
     char tok[8];
     goita_move_format(m, tok, sizeof tok);

@@ -114,6 +114,9 @@ int goita_round_legal_moves(const goita_round *r, goita_move *out) {
 
 int goita_round_check(const goita_round *r, goita_move m, goita_error *err) {
   if (r->phase == GOITA_PHASE_OVER) return goita_error_set(err, GOITA_EOVER, -1, "the round is over");
+  if (m.seat >= r->players)
+    return goita_error_set(err, GOITA_EILLEGAL, -1, "there is no seat %d with %d players", SEAT_NAME(m.seat),
+                           r->players);
   if (m.seat != r->turn)
     return goita_error_set(err, GOITA_ETURN, -1, "seat %d moved, but it is seat %d's turn",
                            SEAT_NAME(m.seat), SEAT_NAME(r->turn));
@@ -395,9 +398,9 @@ int goita_round_setup(goita_round *r, const goita_rules *rules, int dealer,
     for (int i = 0; i < h; i++) {
       const uint8_t mark = hands[s][i];
       if (mark < 1 || mark > 9)
-        return goita_error_set(err, GOITA_EDEAL, -1, "seat %d: piece %d is not 1-9", SEAT_NAME(s), i + 1);
+        return goita_error_set(err, GOITA_EDEAL, s, "seat %d: piece %d is not 1-9", SEAT_NAME(s), i + 1);
       if (left[mark] == 0)
-        return goita_error_set(err, GOITA_EDEAL, -1, "seat %d: one %s too many in the deal (the set has %d)",
+        return goita_error_set(err, GOITA_EDEAL, s, "seat %d: one %s too many in the deal (the set has %d)",
                                SEAT_NAME(s), goita_mark_kanji(mark),
                                mark >= 8 ? 1 : goita_rules_kind_total(rules, mark));
       left[mark]--;

@@ -41,9 +41,11 @@ int goita_game_apply(goita_game *game, goita_move move, goita_error *err);
  * GOITA_EOVER if the game is. */
 int goita_game_next_round(goita_game *game, goita_error *err);
 
-/* Replaces the current round's deal with given hands (same dealer): for replaying records
- * and setting up positions. Only before any move of the round. */
-int goita_game_set_hands(goita_game *game, const uint8_t hands[][GOITA_MAX_HAND], goita_error *err);
+/* Replaces the current round's deal with given hands: for replaying records and setting up
+ * positions. Only before any move of the round. The dealer must be the one the game gives,
+ * except in the first round, whose dealer a draw at the table may have chosen. */
+int goita_game_set_deal(goita_game *game, int dealer, const uint8_t hands[][GOITA_MAX_HAND],
+                        goita_error *err);
 
 /* Returns the dealer of the round that follows the current (finished) round. */
 int goita_game_next_dealer(const goita_game *game);
