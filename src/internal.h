@@ -4,6 +4,9 @@
 
 #include "goita/goita.h"
 
+/* The kind of a valid mark (1-9), for hot paths; goita_mark_kind checks its argument. */
+#define MARK_KIND(m) ((m) == GOITA_MARK_GYOKU ? GOITA_KING : (m))
+
 /* Seats are written 1-4 to people, as in the notation. */
 #define SEAT_NAME(s) ((s) + 1)
 

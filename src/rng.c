@@ -49,9 +49,27 @@ uint32_t goita_rng_below(goita_rng *rng, uint32_t bound) {
 }
 
 void goita_rng_shuffle(goita_rng *rng, uint8_t *items, int n) {
+  /* Fisher-Yates with Lemire's unbiased bounded draw, two 32-bit draws per 64-bit output. */
+  uint64_t bits = 0;
+  int have = 0;
   for (int i = n - 1; i > 0; i--) {
-    uint32_t j = goita_rng_below(rng, (uint32_t)i + 1);
-    uint8_t t = items[i];
+    const uint32_t bound = (uint32_t)i + 1;
+    uint32_t j;
+    for (;;) {
+      if (have == 0) {
+        bits = goita_rng_next(rng);
+        have = 2;
+      }
+      const uint64_t m = (bits >> 32) * bound;
+      bits <<= 32;
+      have--;
+      const uint32_t low = (uint32_t)m;
+      if (low >= bound || low >= (uint32_t)(-bound) % bound) {
+        j = (uint32_t)(m >> 32);
+        break;
+      }
+    }
+    const uint8_t t = items[i];
     items[i] = items[j];
     items[j] = t;
   }

@@ -6,39 +6,42 @@
 
 /* ---- Move generation and checking (shared with views through goita__turn) ---- */
 
+/* Writes the plays with one block kind: every attack kind in attacks. */
+static inline int put_plays(goita_move *out, int n, uint8_t seat, int block, unsigned attacks) {
+  for (; attacks; attacks &= attacks - 1)
+    out[n++] = (goita_move){GOITA_MOVE_PLAY, seat, (uint8_t)block, (uint8_t)__builtin_ctz(attacks)};
+  return n;
+}
+
 int goita__gen_moves(const goita__turn *t, goita_move *out) {
-  int n = 0;
   const uint8_t *hand = t->hand;
   const unsigned held = t->held;
+  const unsigned king_bit = 1u << GOITA_KING;
   const int kings = hand[GOITA_KING];
   const uint8_t seat = (uint8_t)t->seat;
+  int n = 0;
   if (t->attack == GOITA_NONE) {
     const bool king_attack = kings && goita__king_attack_ok(t->rules, t->kings_up, kings, t->size);
-    for (unsigned bs = held; bs; bs &= bs - 1) {
-      const int b = __builtin_ctz(bs);
-      if (b == GOITA_KING && !goita__face_down_king_ok(t)) continue;
-      for (unsigned as = held; as; as &= as - 1) {
-        const int a = __builtin_ctz(as);
-        if (a == b && hand[b] < 2) continue;
-        if (a == GOITA_KING && !king_attack) continue;
-        out[n++] = (goita_move){GOITA_MOVE_PLAY, seat, (uint8_t)b, (uint8_t)a};
-      }
+    const unsigned attacks = king_attack ? held : held & ~king_bit;
+    unsigned blocks = held;
+    if ((blocks & king_bit) && !goita__face_down_king_ok(t)) blocks &= ~king_bit;
+    for (; blocks; blocks &= blocks - 1) {
+      const int b = __builtin_ctz(blocks);
+      /* the block's kind may also attack only when held twice */
+      n = put_plays(out, n, seat, b, hand[b] >= 2 ? attacks : attacks & ~(blocks & -blocks));
     }
     return n;
   }
   out[n++] = (goita_move){GOITA_MOVE_PASS, seat, 0, 0};
   unsigned blocks = held & (1u << t->attack);
-  if (t->attack >= GOITA_KNIGHT && t->attack <= GOITA_ROOK) blocks |= held & (1u << GOITA_KING);
+  if (t->attack >= GOITA_KNIGHT && t->attack <= GOITA_ROOK) blocks |= held & king_bit;
   for (; blocks; blocks &= blocks - 1) {
+    const unsigned bit = blocks & -blocks;
     const int b = __builtin_ctz(blocks);
     const bool king_attack =
         kings && goita__king_attack_ok(t->rules, t->kings_up + (b == GOITA_KING), kings, t->size);
-    for (unsigned as = held; as; as &= as - 1) {
-      const int a = __builtin_ctz(as);
-      if (a == b && hand[b] < 2) continue;
-      if (a == GOITA_KING && !king_attack) continue;
-      out[n++] = (goita_move){GOITA_MOVE_PLAY, seat, (uint8_t)b, (uint8_t)a};
-    }
+    const unsigned attacks = king_attack ? held : held & ~king_bit;
+    n = put_plays(out, n, seat, b, hand[b] >= 2 ? attacks : attacks & ~bit);
   }
   return n;
 }
@@ -133,7 +136,7 @@ int goita_round_check(const goita_round *r, goita_move m, goita_error *err) {
 /* Takes one piece named by mark out of seat's hand and returns the physical mark taken
  * (for a king: the named one when held, else the other). */
 static uint8_t take_piece(goita_round *r, int seat, int mark) {
-  const int kind = goita_mark_kind(mark);
+  const int kind = MARK_KIND(mark);
   if (--r->hand[seat][kind] == 0) r->held[seat] &= (uint16_t)~(1u << kind);
   r->size[seat]--;
   if (kind != GOITA_KING) return (uint8_t)mark;
@@ -226,9 +229,9 @@ void goita_round_apply_unchecked(goita_round *r, goita_move m) {
     if (leading) r->lead_log |= 1ull << r->nlog;
   }
   r->nlog++;
-  const int a = goita_mark_kind(attack);
+  const int a = MARK_KIND(attack);
   if (r->size[s] == 0) {
-    const bool doubled = leading && goita_mark_kind(block) == a;
+    const bool doubled = leading && MARK_KIND(block) == a;
     r->result.doubled = doubled;
     end_round(r, GOITA_END_FINISH, s, goita_kind_value(a) * (doubled ? 2 : 1));
     return;
@@ -322,15 +325,6 @@ static int full_set(const goita_rules *rules, uint8_t *marks) {
   return n;
 }
 
-static void sort_marks(uint8_t *marks, int n) {
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && marks[j - 1] > marks[j]; j--) {
-      uint8_t t = marks[j];
-      marks[j] = marks[j - 1];
-      marks[j - 1] = t;
-    }
-}
-
 static void begin(goita_round *r, const goita_rules *rules, int dealer) {
   memset(r, 0, sizeof *r);
   r->rules = *rules;
@@ -339,30 +333,33 @@ static void begin(goita_round *r, const goita_rules *rules, int dealer) {
   r->result.winner = -1;
 }
 
-/* Puts the hands (marks) in place, the rest of the set aside. Marks must be valid. */
+/* Puts the hands (marks) in place and, with 2 players, the rest of the set aside. The marks
+ * must be valid. Each hand is stored ascending, counted per mark rather than sorted. */
 static void put_hands(goita_round *r, const uint8_t hands[][GOITA_MAX_HAND]) {
   const int h = goita_rules_hand_size(&r->rules);
-  uint8_t rest[GOITA_PIECES + 1] = {0}; /* remaining count per mark */
-  uint8_t set[GOITA_PIECES];
-  const int total = full_set(&r->rules, set);
-  for (int i = 0; i < total; i++) rest[set[i]]++;
+  int dealt[10] = {0};
   for (int s = 0; s < r->players; s++) {
-    for (int i = 0; i < h; i++) {
-      const uint8_t mark = hands[s][i];
-      const int kind = goita_mark_kind(mark);
-      r->deal[s][i] = mark;
-      r->hand[s][kind]++;
-      r->held[s] |= (uint16_t)(1u << kind);
-      if (mark == GOITA_MARK_OU) r->kings[s] |= 1;
-      if (mark == GOITA_MARK_GYOKU) r->kings[s] |= 2;
-      rest[mark]--;
+    int count[10] = {0};
+    for (int i = 0; i < h; i++) count[hands[s][i]]++;
+    uint8_t *deal = r->deal[s];
+    unsigned held = 0;
+    for (int m = 1; m <= 9; m++) {
+      dealt[m] += count[m];
+      for (int c = 0; c < count[m]; c++) *deal++ = (uint8_t)m;
+      const int kind = MARK_KIND(m);
+      r->hand[s][kind] = (uint8_t)(r->hand[s][kind] + count[m]);
+      if (count[m]) held |= 1u << kind;
     }
+    r->held[s] = (uint16_t)held;
+    r->kings[s] = (uint8_t)((count[GOITA_MARK_OU] ? 1 : 0) | (count[GOITA_MARK_GYOKU] ? 2 : 0));
     r->size[s] = (uint8_t)h;
-    sort_marks(r->deal[s], h);
   }
+  if (r->players != 2) return;
   int n = 0;
-  for (int m = 1; m <= 9; m++)
-    for (int c = rest[m]; c > 0 && n < 8; c--) r->aside[n++] = (uint8_t)m;
+  for (int m = 1; m <= 9; m++) {
+    const int total = m >= GOITA_MARK_OU ? 1 : goita_rules_kind_total(&r->rules, m);
+    for (int c = dealt[m]; c < total && n < 8; c++) r->aside[n++] = (uint8_t)m;
+  }
 }
 
 int goita_round_deal(goita_round *r, const goita_rules *rules, int dealer, uint64_t seed) {
