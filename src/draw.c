@@ -68,11 +68,7 @@ static int run(goita_draw_method method, int players, picker *p, goita_draw_resu
         goita_rules rules;
         goita_rules_default(&rules);
         rules.players = players;
-        n = 0;
-        for (int k = GOITA_PAWN; k <= GOITA_ROOK; k++)
-          for (int c = goita_rules_kind_total(&rules, k); c > 0; c--) pool[n++] = (uint8_t)k;
-        pool[n++] = GOITA_MARK_OU;
-        pool[n++] = GOITA_MARK_GYOKU;
+        n = goita__full_set(&rules, pool);
         int best = 99;
         unsigned tied = 0;
         for (int pl = 0; pl < players; pl++) {

@@ -51,6 +51,10 @@ static inline bool goita__can_block(int block, int attack) {
   return block == attack || (block == GOITA_KING && attack >= GOITA_KNIGHT && attack <= GOITA_ROOK);
 }
 
+/* Writes the marks of the set the rules play with, ascending, into marks (room for
+ * GOITA_PIECES); returns how many (32, or 30 with 3 players). */
+int goita__full_set(const goita_rules *rules, uint8_t *marks);
+
 /* Writes the legal plays (and a pass when not leading) of t into out; returns the count. */
 int goita__gen_moves(const goita__turn *t, goita_move *out);
 

@@ -315,8 +315,7 @@ static void resolve_deal(goita_round *r) {
   }
 }
 
-/* The marks of the set the rules play with, ascending; returns how many. */
-static int full_set(const goita_rules *rules, uint8_t *marks) {
+int goita__full_set(const goita_rules *rules, uint8_t *marks) {
   int n = 0;
   for (int k = GOITA_PAWN; k <= GOITA_ROOK; k++)
     for (int c = goita_rules_kind_total(rules, k); c > 0; c--) marks[n++] = (uint8_t)k;
@@ -367,7 +366,7 @@ int goita_round_deal(goita_round *r, const goita_rules *rules, int dealer, uint6
     return GOITA_EINVAL;
   begin(r, rules, dealer);
   uint8_t set[GOITA_PIECES];
-  const int total = full_set(rules, set);
+  const int total = goita__full_set(rules, set);
   goita_rng rng;
   goita_rng_seed(&rng, seed);
   goita_rng_shuffle(&rng, set, total);

@@ -84,12 +84,10 @@ int goita_solo_setup(goita_solo *g, const uint8_t grid[GOITA_SOLO_CELLS], goita_
 void goita_solo_start(goita_solo *g, uint64_t seed) {
   goita_rng rng;
   goita_rng_seed(&rng, seed);
+  goita_rules rules;
+  goita_rules_default(&rules);
   uint8_t set[GOITA_PIECES];
-  int n = 0;
-  for (int k = GOITA_PAWN; k <= GOITA_ROOK; k++)
-    for (int c = goita_kind_total(k); c > 0; c--) set[n++] = (uint8_t)k;
-  set[n++] = GOITA_MARK_OU;
-  set[n++] = GOITA_MARK_GYOKU;
+  const int n = goita__full_set(&rules, set);
   /* Draw four guards; while two share a kind, return them and draw again. */
   for (;;) {
     goita_rng_shuffle(&rng, set, n);
