@@ -20,12 +20,16 @@ int goita_round_view(const goita_round *r, int seat, goita_view *v) {
     memcpy(v->hand, r->hand[seat], sizeof v->hand);
     v->kings = r->kings[seat];
   }
+  /* The finisher turns a face-down last block up: the doubling depends on it. */
+  const bool finished = r->result.end == GOITA_END_FINISH && r->nlog > 0;
+  const int finisher = finished ? r->result.winner : -1;
   for (int s = 0; s < r->players; s++) {
     v->size[s] = r->size[s];
     v->plays[s] = r->plays[s];
     v->face_down[s] = r->face_down[s];
     for (int i = 0; i < r->plays[s]; i++) {
-      const bool hidden = (r->face_down[s] & (1u << i)) && s != seat;
+      const bool last = s == finisher && i == r->plays[s] - 1;
+      const bool hidden = (r->face_down[s] & (1u << i)) && s != seat && !last;
       v->block_row[s][i] = hidden ? 0 : r->block_row[s][i];
       v->attack_row[s][i] = r->attack_row[s][i];
     }
@@ -37,9 +41,11 @@ int goita_round_view(const goita_round *r, int seat, goita_view *v) {
   v->nlog = r->nlog;
   for (int i = 0; i < r->nlog && i < GOITA_MAX_LOG; i++) {
     v->log[i] = r->log[i];
-    if ((r->lead_log & (1ull << i)) && r->log[i].seat != seat) v->log[i].block = 0;
+    const bool last = finished && i == r->nlog - 1;
+    if ((r->lead_log & (1ull << i)) && r->log[i].seat != seat && !last) v->log[i].block = 0;
   }
   v->result = r->result;
+  if (r->result.end == GOITA_END_TEYAKU) memcpy(v->teyaku_hand, r->deal[r->result.winner], sizeof v->teyaku_hand);
   return GOITA_OK;
 }
 

@@ -110,3 +110,125 @@ Test(notation, decisions_round_trip) {
   goita_history_format(&r, out, sizeof out);
   cr_expect_str_eq(out, "11111234,12345678,12345679,11123455,s1,113");
 }
+
+/* The hidden views of RECORD_FORMAT.md, written exactly as goita-core writes them. */
+Test(notation, hidden_views_of_record_format) {
+  goita_round r = test_round("", "12345678,12345679,11112345,11112345,s1,113,2p,3p,431,1p,2p,3p,412");
+  const struct {
+    int seat;
+    const char *text;
+  } cases[] = {
+      {0, "12345678,xxxxxxxx,xxxxxxxx,123xxxxx,s1,113,2p,3p,431,1p,2p,3p,4x2"},
+      {1, "3xxxxxxx,12345679,xxxxxxxx,123xxxxx,s1,1x3,2p,3p,431,1p,2p,3p,4x2"},
+      {GOITA_OBSERVER, "3xxxxxxx,xxxxxxxx,xxxxxxxx,123xxxxx,s1,1x3,2p,3p,431,1p,2p,3p,4x2"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    goita_view v;
+    goita_round_view(&r, cases[i].seat, &v);
+    char out[256];
+    cr_assert_gt(goita_history_format_view(&v, out, sizeof out), 0);
+    cr_expect_str_eq(out, cases[i].text);
+    goita_view back;
+    goita_error err;
+    cr_assert_eq(goita_history_parse_view(&back, &r.rules, cases[i].text, GOITA_VIEWER_INFER, &err), GOITA_OK, "%s",
+                 err.message);
+    cr_expect_eq(back.seat, cases[i].seat);
+    cr_expect_eq(memcmp(&back, &v, sizeof v), 0, "reading %s does not give the view back", cases[i].text);
+  }
+}
+
+/* A finishing lead is turned up; a 5-pawn hand shows its pawns; a teyaku hand is shown whole. */
+Test(notation, hidden_views_show_what_the_table_shows) {
+  goita_round r = test_round("", "12667789,12345543,11112345,11112345,s1,116,2p,3p,4p,126,2p,3p,4p,177,2p,3p,4p,189");
+  goita_view v;
+  char out[256];
+  goita_round_view(&r, 1, &v);
+  goita_history_format_view(&v, out, sizeof out);
+  cr_expect_str_eq(out, "66789xxx,12334455,xxxxxxxx,xxxxxxxx,s1,1x6,2p,3p,4p,1x6,2p,3p,4p,1x7,2p,3p,4p,189");
+  r = test_round("", "11111234,12345678,12345679,11123455,s1,113");
+  goita_round_view(&r, 3, &v);
+  goita_history_format_view(&v, out, sizeof out);
+  cr_expect_str_eq(out, "111113xx,xxxxxxxx,xxxxxxxx,11123455,s1,1x3");
+  r = test_round("", "11111123,12345678,12345679,11234455,s2");
+  goita_round_view(&r, GOITA_OBSERVER, &v);
+  goita_history_format_view(&v, out, sizeof out);
+  cr_expect_str_eq(out, "11111123,xxxxxxxx,xxxxxxxx,xxxxxxxx,s2");
+  goita_view back;
+  cr_assert_eq(goita_history_parse_view(&back, &r.rules, out, GOITA_OBSERVER, NULL), GOITA_OK);
+  cr_expect_eq(back.result.end, GOITA_END_TEYAKU);
+  cr_expect_eq(back.result.points, 20);
+}
+
+/* Every prefix of many random rounds, seen by every seat and the observer: written, read back
+ * as that viewer, the view is the same and writes out the same. */
+Test(notation, hidden_views_round_trip) {
+  const char *options[] = {"", "king_face_down=allowed", "teyaku=off", "players=3", "players=2",
+                           "king_attack=a_or_b", "king_attack=a_or_last"};
+  goita_rng rng;
+  goita_rng_seed(&rng, 11);
+  int compared = 0;
+  for (size_t o = 0; o < sizeof options / sizeof *options; o++) {
+    goita_rules rules;
+    cr_assert_eq(goita_rules_parse(&rules, options[o], NULL), GOITA_OK);
+    for (int game = 0; game < 150; game++) {
+      goita_round r;
+      goita_round_deal(&r, &rules, game % rules.players, goita_rng_next(&rng));
+      for (;;) {
+        for (int seat = GOITA_OBSERVER; seat < r.players; seat++) {
+          goita_view v, back;
+          goita_round_view(&r, seat, &v);
+          char text[256], again[256];
+          cr_assert_gt(goita_history_format_view(&v, text, sizeof text), 0);
+          goita_error err;
+          cr_assert_eq(goita_history_parse_view(&back, &rules, text, seat, &err), GOITA_OK, "[%s] seat %d %s: %s",
+                       options[o], seat, text, err.message);
+          cr_assert_eq(memcmp(&back, &v, sizeof v), 0, "[%s] seat %d: %s reads back differently", options[o], seat,
+                       text);
+          goita_history_format_view(&back, again, sizeof again);
+          cr_assert_str_eq(again, text);
+          compared++;
+        }
+        if (goita_round_over(&r)) break;
+        test_random_move(&r, &rng);
+      }
+    }
+  }
+  cr_expect_gt(compared, 50000);
+}
+
+Test(notation, hidden_view_errors) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_view v;
+  memset(&v, 0x5a, sizeof v);
+  const goita_view before = v;
+  goita_error err;
+  const struct {
+    const char *text;
+    int viewer, status, position;
+    const char *reason;
+  } cases[] = {
+      /* a defence cannot be face-down */
+      {"12345678,xxxxxxxx,xxxxxxxx,123xxxxx,s1,113,2x3", 0, GOITA_EILLEGAL, 6, "only when leading"},
+      /* the viewer sees its own pieces */
+      {"12345678,xxxxxxxx,xxxxxxxx,123xxxxx,s1,1x3", 0, GOITA_EPARSE, 5, "written in the open"},
+      {"1234567x,xxxxxxxx,xxxxxxxx,123xxxxx,s1,113", 0, GOITA_EPARSE, 0, "written in full"},
+      /* a fifth gold */
+      {"12345678,xxxxxxxx,xxxxxxxx,123xxxxx,s1,113,2p,3p,455,1p,255", 0, GOITA_EILLEGAL, 10, "more times"},
+      {"12345678,xxxxxxxx,xxxxxxxx,5555xxxx,s1", 0, GOITA_EDEAL, 3, "too many"},
+      /* seat 2 attacks with 玉 with no king face-up, not its last piece, and 王 in seat 1's hand */
+      {"12345678,xxxxxxxx,xxxxxxxx,xxxxxxxx,s2,2x9", 0, GOITA_EILLEGAL, 5, "king may attack"},
+      /* a 6-pawn hand is teyaku and shown in full */
+      {"12345678,111111xx,xxxxxxxx,xxxxxxxx,s1", 0, GOITA_EPARSE, 1, "teyaku"},
+      /* the two kings are seen elsewhere, so seat 1 would need to place a king face-down */
+      {"xxxxxxxx,11111234,xxxxxxxx,xxxxxxxx,s1,1x2", 1, GOITA_OK, 0, ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const int st = goita_history_parse_view(&v, &rules, cases[i].text, cases[i].viewer, &err);
+    cr_expect_eq(st, cases[i].status, "%s: %s", cases[i].text, err.message);
+    if (st == GOITA_OK || cases[i].status == GOITA_OK) continue;
+    cr_expect_eq(err.position, cases[i].position, "%s: %s", cases[i].text, err.message);
+    cr_expect(strstr(err.message, cases[i].reason) != NULL, "%s: %s", cases[i].text, err.message);
+    cr_expect_eq(memcmp(&v, &before, sizeof v), 0, "nothing is half-applied");
+  }
+}

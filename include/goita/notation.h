@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "goita/round.h"
+#include "goita/view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,26 @@ int goita_move_format(goita_move move, char *buf, size_t size);
  * (err->position is its 0-based index among the comma-separated tokens) and the reason. */
 int goita_history_parse(goita_round *round, const goita_rules *rules, const char *text,
                         goita_error *err);
+
+/* Viewer argument of goita_history_parse_view: work out who the string was written for. */
+#define GOITA_VIEWER_INFER (-2)
+
+/* Reads a history string as one seat (or an observer) sees it: other hands as the pieces
+ * they have shown padded with x ("123xxxxx"), others' face-down blocks as x ("1x3"), the
+ * viewer's own hand in full. viewer is a seat 0..players-1, GOITA_OBSERVER or
+ * GOITA_VIEWER_INFER (the seat whose hand is written in full and whose blocks are never x;
+ * observer when there is none). A full string reads too. The string must be consistent
+ * with some deal of the hidden pieces under the rules: every move is checked as the round
+ * would check it. Errors as goita_history_parse; view is untouched on error. */
+int goita_history_parse_view(goita_view *view, const goita_rules *rules, const char *text, int viewer,
+                             goita_error *err);
+
+/* Writes what view shows as a history string: the viewer's hand as dealt, each other hand as
+ * the pieces it has shown (face-up, the 5 pawns announced, a teyaku hand) sorted and padded
+ * with x, and others' face-down blocks as x. A finishing play is always written in the open.
+ * For goita_round_view(round, seat) this is goita-core's toHiddenString(seat). Returns the
+ * length or GOITA_ENOSPACE. */
+int goita_history_format_view(const goita_view *view, char *buf, size_t size);
 
 /* Writes the round as a full-information history string (hands as dealt, sorted; every
  * face-down piece in the open). Returns the length or GOITA_ENOSPACE. */

@@ -27,6 +27,7 @@ typedef struct goita_view {
   uint8_t size[GOITA_MAX_SEATS];  /* pieces in each hand */
   uint8_t plays[GOITA_MAX_SEATS];
   /* Rows as on the table; 0 marks a face-down piece the viewer cannot see. */
+  /* A finishing lead is turned face-up (its pair decides the doubling), so everyone sees it. */
   uint8_t block_row[GOITA_MAX_SEATS][GOITA_MAX_PLAYS];
   uint8_t attack_row[GOITA_MAX_SEATS][GOITA_MAX_PLAYS];
   uint8_t face_down[GOITA_MAX_SEATS];
@@ -37,6 +38,8 @@ typedef struct goita_view {
   uint8_t nlog;
   goita_move log[GOITA_MAX_LOG]; /* the moves, with unseen face-down blocks as 0 */
   goita_round_result result;
+  /* The hand a teyaku winner shows (marks ascending, RULES.md 3.1); zero otherwise. */
+  uint8_t teyaku_hand[GOITA_MAX_HAND];
   /* Filled by goita_game_view; zero for a bare round. */
   int16_t score[GOITA_MAX_SEATS];
   int16_t round_index;
