@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
 
-packages=(build-essential cmake ninja-build pkg-config libcriterion-dev)
+packages=(build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,6 +17,7 @@
 #include "goita/game.h"
 #include "goita/solo.h"
 #include "goita/notation.h"
+#include "goita/record.h"
 
 #ifdef __cplusplus
 extern "C" {
