@@ -11,6 +11,9 @@
 /* Each subcommand takes the arguments after its name and returns the process exit code. */
 int cmd_watch(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_legal(int argc, char **argv);
+int cmd_result(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
 bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);
@@ -23,5 +26,26 @@ const char *cli_option_value(int argc, char **argv, int *i);
 
 /* Writes a mark for people: kanji, or an ASCII letter when ascii is set. */
 const char *cli_mark(int mark, bool ascii);
+
+/* Round printing for people (table.c). Sides are teams "team 1-3" or single seats. */
+void cli_print_side(const goita_rules *rules, int side);
+void cli_print_hand(const goita_round *round, int seat, bool ascii);
+/* Prints log entry i of round as move number `number`. */
+void cli_print_move(const goita_round *round, int i, int number, bool ascii);
+void cli_print_result(const goita_round *round);
+void cli_print_scores(const goita_rules *rules, const int16_t *score);
+/* Hands, every move and the result. */
+void cli_print_round(const goita_round *round, bool ascii);
+
+/* Reads a whole file ("-" for standard input) into a new zero-terminated string; prints an
+ * error and returns NULL on failure. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* Writes text and a newline to path through a temporary file renamed into place; prints an
+ * error and returns false on failure (the old file, if any, is kept). */
+bool cli_write_file(const char *path, const char *text);
+
+/* The current UTC time as "2026-11-21T09:30:00Z". */
+void cli_utc_now(char *buf, size_t size);
 
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -38,4 +39,60 @@ const char *cli_mark(int mark, bool ascii) {
   static const char *const letters[10] = {"?", "P", "L", "N", "S", "G", "B", "R", "K", "k"};
   if (!ascii) return goita_mark_kanji(mark);
   return mark >= 1 && mark <= 9 ? letters[mark] : "?";
+}
+
+char *cli_read_file(const char *path, size_t *len) {
+  const bool is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "goita: cannot open %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  size_t size = 0, cap = 4096;
+  char *buf = malloc(cap);
+  for (size_t n; buf && (n = fread(buf + size, 1, cap - size - 1, f)) > 0;) {
+    size += n;
+    if (size + 1 == cap) {
+      char *grown = realloc(buf, cap *= 2);
+      if (!grown) free(buf);
+      buf = grown;
+    }
+  }
+  const bool failed = !buf || ferror(f);
+  if (!is_stdin) fclose(f);
+  if (failed) {
+    fprintf(stderr, "goita: cannot read %s%s\n", is_stdin ? "standard input" : path, buf ? "" : ": out of memory");
+    free(buf);
+    return NULL;
+  }
+  buf[size] = '\0';
+  *len = size;
+  return buf;
+}
+
+bool cli_write_file(const char *path, const char *text) {
+  /* Written beside the target and renamed over it, so a full disk never leaves half a file
+   * where a good one was. */
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    fprintf(stderr, "goita: path too long: %s\n", path);
+    return false;
+  }
+  FILE *f = fopen(tmp, "wb");
+  const size_t len = strlen(text);
+  bool ok = f && fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
+  if (f && fclose(f) != 0) ok = false;
+  if (ok && rename(tmp, path) != 0) ok = false;
+  if (!ok) {
+    fprintf(stderr, "goita: cannot write %s: %s\n", path, strerror(errno));
+    remove(tmp);
+  }
+  return ok;
+}
+
+void cli_utc_now(char *buf, size_t size) {
+  const time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

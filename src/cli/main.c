@@ -10,14 +10,22 @@ static void usage(FILE *out) {
           "usage: goita COMMAND [OPTIONS]\n"
           "\n"
           "commands:\n"
-          "  watch [--seed S] [--rules OPTS] [--ascii]\n"
-          "        watch a seeded game between random players, move by move\n"
+          "  watch [--seed S] [--rules OPTS] [--ascii] [--record FILE]\n"
+          "        watch a seeded game between random players, move by move (and save its record)\n"
           "  bench [playout] [--rounds N] [--seed S] [--rules OPTS]\n"
           "        measure the rules engine: random playouts on one core\n"
+          "  legal [--rules OPTS] [--seat N] HISTORY\n"
+          "        print every legal move at the end of HISTORY, one per line (\"2p\", \"213\")\n"
+          "  result [--rules OPTS] [--seat N] HISTORY\n"
+          "        print {\"over\":..,\"winner\":SEAT|null,\"points\":N|null} for HISTORY\n"
+          "  replay [--check] [--ascii] [--rules OPTS] FILE|-\n"
+          "        show a game record (JSON) or a history string move by move; --check validates\n"
           "  version    print the version\n"
           "  help       print this help\n"
           "\n"
-          "OPTS is rule option text, e.g. king_face_down=allowed,target=150 (see RULES.md).\n",
+          "OPTS is rule option text, e.g. king_face_down=allowed,target=150 (see RULES.md).\n"
+          "HISTORY is a history string (docs/RECORDS.md), e.g. 12345678,12345679,11112345,11112345,s1,113,2p;\n"
+          "one written for a seat, with x for hidden pieces, reads as that seat's view (--seat N).\n",
           goita_version());
 }
 
@@ -29,6 +37,9 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "watch") == 0) return cmd_watch(argc - 2, argv + 2);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
+  if (strcmp(cmd, "legal") == 0) return cmd_legal(argc - 2, argv + 2);
+  if (strcmp(cmd, "result") == 0) return cmd_result(argc - 2, argv + 2);
+  if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;
