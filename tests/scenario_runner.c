@@ -138,8 +138,8 @@ static void check_result(ctx *c, char **w, int n) {
   const char *v;
   if ((v = kv(w, n, "phase")) && strcmp(v, phase_name(r->phase)) != 0)
     fail(c, "phase is %s, expected %s", phase_name(r->phase), v);
-  if ((v = kv(w, n, "end")) && strcmp(v, end_name(r->result.end)) != 0)
-    fail(c, "round ended by %s, expected %s", end_name(r->result.end), v);
+  if ((v = kv(w, n, "end")) && strcmp(v, end_name((int)r->result.end)) != 0)
+    fail(c, "round ended by %s, expected %s", end_name((int)r->result.end), v);
   if ((v = kv(w, n, "winner")) && r->result.winner != seat_arg(v))
     fail(c, "winner is seat %d, expected %s", r->result.winner + 1, v);
   if ((v = kv(w, n, "points")) && r->result.points != atoi(v))

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (in build-fuzz) and runs each for SECONDS (default
+# 30) on its corpus. A finding stops the run; its input is left as fuzz/findings/<target>/crash-*
+# and belongs, once fixed, in fuzz/corpus/<target>/ as a regression input.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: history record rules)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(history record rules)
+
+packages=(clang libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+CC=clang scripts/setup.sh build-fuzz -DGOITA_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for t in "${targets[@]}"; do
+  work=build-fuzz/corpus-$t
+  findings=fuzz/findings/$t
+  mkdir -p "$work" "$findings"
+  echo "fuzz_$t: ${seconds}s"
+  build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/" \
+    "$work" "fuzz/corpus/$t" 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|.*invariant)" || true
+  if ls "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* >/dev/null 2>&1; then
+    echo "fuzz_$t: finding(s) in $findings" >&2
+    exit 1
+  fi
+done
+echo "fuzzing: no finding"
