@@ -77,15 +77,34 @@ static void give(fill_state *f, int s, int mark, bool face_down) {
 
 static int pawns_of(const fill_state *f, int s) { return f->known[s][GOITA_PAWN] + f->given[s][GOITA_PAWN]; }
 
-/* The hidden seat with the most room of the kind asked (face-down or not), or -1. */
-static int roomiest(const fill_state *f, bool face_down, bool pawn) {
+/* The hidden seat with the most room of the kind asked (face-down or not) that may take one
+ * more pawn, or -1. */
+static int pawn_seat(const fill_state *f, bool face_down) {
   int best = -1, most = 0;
   for (int s = 0; s < f->players; s++) {
     if (!hidden_seat(f, s)) continue;
     const int room = face_down ? f->room_down[s] : f->room_open[s];
-    if (room > most && (!pawn || pawns_of(f, s) < f->pawn_cap[s])) {
+    if (room > most && pawns_of(f, s) < f->pawn_cap[s]) {
       best = s;
       most = room;
+    }
+  }
+  return best;
+}
+
+/* Where an unseen king does least harm: a seat with room for a piece never placed face-down,
+ * and the most room beyond what its pawn allowance may need, so that the pawns still fit. */
+static int king_seat(const fill_state *f, bool face_down) {
+  int best = -1, best_spare = 0, best_room = 0;
+  for (int s = 0; s < f->players; s++) {
+    if (!hidden_seat(f, s) || (face_down ? f->room_down[s] : f->room_open[s]) == 0) continue;
+    const int room = f->room_open[s] + f->room_down[s];
+    const int pawn_room = f->pawn_cap[s] - pawns_of(f, s);
+    const int spare = room - (pawn_room > 0 ? pawn_room : 0);
+    if (best < 0 || spare > best_spare || (spare == best_spare && room > best_room)) {
+      best = s;
+      best_spare = spare;
+      best_room = room;
     }
   }
   return best;
@@ -181,9 +200,9 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
       }
   for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU && f.players != 2; k++)
     while (f.pool[k] > 0) {
-      int s = roomiest(&f, false, false);
+      int s = king_seat(&f, false);
       bool down = false;
-      if (s < 0 && kings_down) down = (s = roomiest(&f, true, false)) >= 0;
+      if (s < 0 && kings_down) down = (s = king_seat(&f, true)) >= 0;
       if (s < 0)
         return fill_error(err, &h->dealer_token,
                           "a king nobody has shown must be in a hand, but every unseen piece of the other hands "
@@ -192,9 +211,9 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     }
   /* Then pawns, keeping every hand under the count it would have announced. */
   while (f.players == 4 && f.pool[GOITA_PAWN] > 0) {
-    int s = roomiest(&f, true, true);
+    int s = pawn_seat(&f, true);
     const bool down = s >= 0;
-    if (s < 0) s = roomiest(&f, false, true);
+    if (s < 0) s = pawn_seat(&f, false);
     if (s < 0)
       return fill_error(err, &h->dealer_token,
                         "the unseen pawns cannot be dealt without some hand holding 5, which it would have shown");

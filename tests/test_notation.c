@@ -196,6 +196,27 @@ Test(notation, hidden_views_round_trip) {
   cr_expect_gt(compared, 50000);
 }
 
+/* goita-core views found by the differential test, where the unseen king must go where it
+ * leaves room for the unseen pawns (no hand may hold 5 unannounced). */
+Test(notation, hidden_views_that_need_a_careful_deal) {
+  const struct {
+    int viewer;
+    const char *text;
+  } cases[] = {
+      {2, "112258xx,22345566,11333577,1444xxxx,s4,4x4,181,2p,317,4p,1p,2p,373,4p,1p,234,3p,444,1p,2p,3p,4x1,115,252,"
+          "3p,4p,122,226,3p,4p,1p,256"},
+      {0, "13344556,23445677,2239xxxx,1111125x,s1,146,263,332,425,154,245,392,4p,1p,227,3p,4p,1p,274"},
+  };
+  goita_rules rules;
+  goita_rules_parse(&rules, "king_face_down=allowed", NULL);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    goita_view v;
+    goita_error err;
+    cr_expect_eq(goita_history_parse_view(&v, &rules, cases[i].text, cases[i].viewer, &err), GOITA_OK, "%s: %s",
+                 cases[i].text, err.message);
+  }
+}
+
 Test(notation, hidden_view_errors) {
   goita_rules rules;
   goita_rules_default(&rules);
