@@ -31,7 +31,7 @@ for t in "${targets[@]}"; do
   echo "fuzz_$t: ${seconds}s"
   build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/" \
     "$work" "fuzz/corpus/$t" 2>&1 | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|.*invariant)" || true
-  if ls "$findings"/crash-* "$findings"/leak-* "$findings"/timeout-* >/dev/null 2>&1; then
+  if [ -n "$(find "$findings" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
     echo "fuzz_$t: finding(s) in $findings" >&2
     exit 1
   fi

@@ -75,39 +75,33 @@ static void give(fill_state *f, int s, int mark, bool face_down) {
   }
 }
 
-static int pawns_of(const fill_state *f, int s) { return f->known[s][GOITA_PAWN] + f->given[s][GOITA_PAWN]; }
-
-/* The hidden seat with the most room of the kind asked (face-down or not) that may take one
- * more pawn, or -1. */
-static int pawn_seat(const fill_state *f, bool face_down) {
-  int best = -1, most = 0;
-  for (int s = 0; s < f->players; s++) {
-    if (!hidden_seat(f, s)) continue;
-    const int room = face_down ? f->room_down[s] : f->room_open[s];
-    if (room > most && pawns_of(f, s) < f->pawn_cap[s]) {
-      best = s;
-      most = room;
-    }
+/* Chooses how many unseen kings and pawns each hidden seat from `seat` on gets (kings[],
+ * pawns[]) so that all fit: kings in pieces never placed face-down (or any, when allowed),
+ * the (b) king with its seat, pawns under each seat's allowance. With 2 players what is
+ * left is set aside (8 pieces, any). Returns whether a way exists. */
+static bool split_constrained(const fill_state *f, int seat, int kings_left, int pawns_left, int *kings, int *pawns) {
+  if (seat == f->players) return f->players == 2 ? kings_left + pawns_left <= 8 : kings_left == 0 && pawns_left == 0;
+  if (!hidden_seat(f, seat)) return split_constrained(f, seat + 1, kings_left, pawns_left, kings, pawns);
+  const bool kings_down = f->rules->king_face_down == GOITA_KING_FACE_DOWN_ALLOWED;
+  const int room = f->room_open[seat] + f->room_down[seat];
+  int king_room = kings_down ? room : f->room_open[seat];
+  if (king_room > kings_left) king_room = kings_left;
+  int need = 0;
+  for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU && f->needs_both_kings[seat]; k++)
+    need += f->known[seat][k] == 0 && f->pool[k] > 0;
+  for (int k = king_room; k >= need; k--) {
+    int pawn_room = f->pawn_cap[seat] - f->known[seat][GOITA_PAWN];
+    if (pawn_room > room - k) pawn_room = room - k;
+    if (pawn_room > pawns_left) pawn_room = pawns_left;
+    if (pawn_room < 0) pawn_room = 0; /* a teyaku hand, written in full */
+    for (int p = pawn_room; p >= 0; p--)
+      if (split_constrained(f, seat + 1, kings_left - k, pawns_left - p, kings, pawns)) {
+        kings[seat] = k;
+        pawns[seat] = p;
+        return true;
+      }
   }
-  return best;
-}
-
-/* Where an unseen king does least harm: a seat with room for a piece never placed face-down,
- * and the most room beyond what its pawn allowance may need, so that the pawns still fit. */
-static int king_seat(const fill_state *f, bool face_down) {
-  int best = -1, best_spare = 0, best_room = 0;
-  for (int s = 0; s < f->players; s++) {
-    if (!hidden_seat(f, s) || (face_down ? f->room_down[s] : f->room_open[s]) == 0) continue;
-    const int room = f->room_open[s] + f->room_down[s];
-    const int pawn_room = f->pawn_cap[s] - pawns_of(f, s);
-    const int spare = room - (pawn_room > 0 ? pawn_room : 0);
-    if (best < 0 || spare > best_spare || (spare == best_spare && room > best_room)) {
-      best = s;
-      best_spare = spare;
-      best_room = room;
-    }
-  }
-  return best;
+  return false;
 }
 
 static int fill_error(goita_error *err, const goita__token *t, const char *why) {
@@ -186,49 +180,45 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     }
   }
 
-  /* Kings first: a seat that attacked under (b) holds the other king; every other unseen king
-   * is in some hand but never face-down (unless allowed), or set aside with 2 players. */
-  const bool kings_down = rules->king_face_down == GOITA_KING_FACE_DOWN_ALLOWED;
+  /* Kings and pawns are the pieces with constraints: an unseen king is in a hand but never
+   * face-down (unless allowed), or set aside (2 players); a seat that attacked under (b) holds
+   * the other king; no hand holds more pawns than it would have announced. A small search
+   * settles how many of each every seat gets; the other pieces fill the rest. */
   find_king_attacks(&f, h);
-  for (int s = 0; s < f.players; s++)
-    for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU && f.needs_both_kings[s]; k++)
-      if (f.pool[k] > 0 && f.known[s][k] == 0) {
-        if (f.room_open[s] > 0)
-          give(&f, s, k, false);
-        else if (kings_down && f.room_down[s] > 0)
-          give(&f, s, k, true);
+  int kings[GOITA_MAX_SEATS] = {0}, pawns[GOITA_MAX_SEATS] = {0};
+  const int unseen_kings = f.pool[GOITA_MARK_OU] + f.pool[GOITA_MARK_GYOKU];
+  const int unseen_pawns = f.players == 4 ? f.pool[GOITA_PAWN] : 0;
+  if (!split_constrained(&f, 0, unseen_kings, unseen_pawns, kings, pawns))
+    return fill_error(err, &h->dealer_token,
+                      f.players == 4 && unseen_pawns > 0
+                          ? "the unseen pieces cannot be dealt: a king would be face-down or a hand would hold 5 "
+                            "pawns, which it would have shown"
+                          : "the unseen pieces cannot be dealt: a king would be face-down");
+  for (int s = 0; s < f.players; s++) {
+    if (!hidden_seat(&f, s)) continue;
+    uint8_t marks[GOITA_MAX_HAND];
+    int n = 0;
+    for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU; k++) /* the king a (b) attack needs first */
+      if (n < kings[s] && f.needs_both_kings[s] && f.known[s][k] == 0 && f.pool[k] > 0) {
+        marks[n++] = (uint8_t)k;
+        f.pool[k]--;
       }
-  for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU && f.players != 2; k++)
-    while (f.pool[k] > 0) {
-      int s = king_seat(&f, false);
-      bool down = false;
-      if (s < 0 && kings_down) down = (s = king_seat(&f, true)) >= 0;
-      if (s < 0)
-        return fill_error(err, &h->dealer_token,
-                          "a king nobody has shown must be in a hand, but every unseen piece of the other hands "
-                          "was placed face-down");
-      give(&f, s, k, down);
+    for (int k = GOITA_MARK_OU; k <= GOITA_MARK_GYOKU; k++)
+      for (; n < kings[s] && f.pool[k] > 0; f.pool[k]--) marks[n++] = (uint8_t)k;
+    for (int c = 0; c < pawns[s]; c++) marks[n++] = GOITA_PAWN;
+    f.pool[GOITA_PAWN] -= pawns[s];
+    const int room = f.room_open[s] + f.room_down[s];
+    /* with 4 players the unseen pawns are all dealt above; otherwise pawns fill like the rest */
+    for (int m = f.players == 4 ? GOITA_LANCE : GOITA_PAWN; m <= GOITA_ROOK; m++)
+      for (; n < room && f.pool[m] > 0; f.pool[m]--) marks[n++] = (uint8_t)m;
+    if (n != room) return fill_error(err, &h->dealer_token, "the unseen pieces cannot be dealt to the hidden hands");
+    /* Face-down blocks take the pieces other than kings first. */
+    for (int i = n - 1; i >= 0; i--) {
+      const bool king = marks[i] >= GOITA_MARK_OU;
+      f.pool[marks[i]]++; /* give() takes it from the pool again */
+      give(&f, s, marks[i], f.room_down[s] > 0 && (!king || f.room_open[s] == 0));
     }
-  /* Then pawns, keeping every hand under the count it would have announced. */
-  while (f.players == 4 && f.pool[GOITA_PAWN] > 0) {
-    int s = pawn_seat(&f, true);
-    const bool down = s >= 0;
-    if (s < 0) s = pawn_seat(&f, false);
-    if (s < 0)
-      return fill_error(err, &h->dealer_token,
-                        "the unseen pawns cannot be dealt without some hand holding 5, which it would have shown");
-    give(&f, s, GOITA_PAWN, down);
   }
-  /* The rest anywhere; with 2 players what is left over is set aside. */
-  for (int m = GOITA_PAWN; m <= GOITA_ROOK; m++)
-    for (int s = 0; s < f.players; s++) {
-      if (!hidden_seat(&f, s)) continue;
-      while (f.pool[m] > 0 && f.room_down[s] > 0) give(&f, s, m, true);
-      while (f.pool[m] > 0 && f.room_open[s] > 0) give(&f, s, m, false);
-    }
-  for (int s = 0; s < f.players; s++)
-    if (hidden_seat(&f, s) && (f.room_open[s] || f.room_down[s]))
-      return fill_error(err, &h->dealer_token, "the unseen pieces cannot be dealt to the hidden hands");
 
   /* Write the filled hands and face-down blocks back. */
   for (int s = 0; s < f.players; s++) {

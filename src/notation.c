@@ -110,7 +110,6 @@ static int split_history(goita__history *h, const goita_rules *rules, const char
       if (goita_move_parse(open, 3, &m) != GOITA_OK) m.type = GOITA_MOVE_REDEAL; /* rejected below */
       m.block = 0;
       h->hidden = true;
-      h->x_blocks |= 1ull << h->nmoves;
     } else if (goita_move_parse(t.text, t.len, &m) != GOITA_OK) {
       m.type = GOITA_MOVE_REDEAL;
     }
@@ -120,6 +119,7 @@ static int split_history(goita__history *h, const goita_rules *rules, const char
                                              : "a move is written as seat+p or seat+two pieces (\"2p\", \"113\")");
     if (h->nmoves == GOITA_MAX_LOG)
       return goita__token_error(err, GOITA_EILLEGAL, &t, "no round has this many moves");
+    if (x_block) h->x_blocks |= 1ull << h->nmoves;
     h->move_token[h->nmoves] = t;
     h->moves[h->nmoves++] = m;
   }

@@ -196,8 +196,8 @@ Test(notation, hidden_views_round_trip) {
   cr_expect_gt(compared, 50000);
 }
 
-/* goita-core views found by the differential test, where the unseen king must go where it
- * leaves room for the unseen pawns (no hand may hold 5 unannounced). */
+/* goita-core views found by the differential test, where the unseen kings must go where they
+ * leave room for the unseen pawns (no hand may hold 5 unannounced). */
 Test(notation, hidden_views_that_need_a_careful_deal) {
   const struct {
     int viewer;
@@ -206,6 +206,8 @@ Test(notation, hidden_views_that_need_a_careful_deal) {
       {2, "112258xx,22345566,11333577,1444xxxx,s4,4x4,181,2p,317,4p,1p,2p,373,4p,1p,234,3p,444,1p,2p,3p,4x1,115,252,"
           "3p,4p,122,226,3p,4p,1p,256"},
       {0, "13344556,23445677,2239xxxx,1111125x,s1,146,263,332,425,154,245,392,4p,1p,227,3p,4p,1p,274"},
+      /* here a king must be face-down: the only other unseen piece cannot fill seat 4 */
+      {1, "114557xx,22334567,123456xx,111123xx,s4,4x2,1p,226,365,4p,154,2p,342,4p,1p,223,331,4p,115,257,3p,4p,171,2p,3p,411,1p,2p,3p,4x3,1p,2p,3p,411"},
   };
   goita_rules rules;
   goita_rules_parse(&rules, "king_face_down=allowed", NULL);
