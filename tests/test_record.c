@@ -168,3 +168,28 @@ Test(record, tampered_scores_are_caught) {
   free(json);
   goita_record_free(&rec);
 }
+
+/* A round saved in progress is replaced when it is saved again, finished. */
+Test(record, a_round_in_progress_is_saved_then_replaced) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_game g;
+  goita_game_start(&g, &rules, 21, NULL);
+  goita_record rec;
+  goita_record_init(&rec, &g);
+  goita_rng rng;
+  goita_rng_seed(&rng, 3);
+  int saves = 0;
+  while (!goita_round_over(&g.round)) {
+    goita_move list[GOITA_MAX_LEGAL];
+    const int n = goita_round_legal_moves(&g.round, list);
+    goita_game_apply(&g, list[goita_rng_below(&rng, (uint32_t)n)], NULL);
+    cr_assert_eq(goita_record_add_round(&rec, &g, NULL, NULL, NULL), GOITA_OK);
+    saves++;
+    cr_expect_eq(rec.nrounds, 1);
+  }
+  cr_expect_gt(saves, 1);
+  cr_expect(goita_round_over(&rec.rounds[0].round));
+  cr_expect_eq(memcmp(&rec.rounds[0].round, &g.round, sizeof g.round), 0);
+  goita_record_free(&rec);
+}
