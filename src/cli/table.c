@@ -28,10 +28,10 @@ void cli_print_move(const goita_round *r, int i, int number, bool ascii) {
     case GOITA_MOVE_REDEAL: printf("(partner of a 5-pawn hand) asks for a redeal\n"); return;
     case GOITA_MOVE_GO: printf("(partner of a 5-pawn hand) chooses to play\n"); return;
   }
-  if (lead)
-    printf("leads %s face-down, attacks %s\n", cli_mark(m.block, ascii), cli_mark(m.attack, ascii));
-  else
-    printf("defends with %s, attacks %s\n", cli_mark(m.block, ascii), cli_mark(m.attack, ascii));
+  /* pieces as people name them: kanji (or the ASCII letter) and the English name */
+  printf(lead ? "leads %s %s face-down, attacks %s %s\n" : "defends with %s %s, attacks %s %s\n",
+         cli_mark(m.block, ascii), goita_mark_english(m.block), cli_mark(m.attack, ascii),
+         goita_mark_english(m.attack));
 }
 
 void cli_print_result(const goita_round *r) {
