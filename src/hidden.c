@@ -63,9 +63,8 @@ static void find_king_attacks(fill_state *f, const goita__history *h) {
   }
 }
 
-/* Gives seat s one piece of mark from the pool, face-down (x) or never shown. */
+/* Gives seat s one piece of mark (already taken from the pool), face-down (x) or never shown. */
 static void give(fill_state *f, int s, int mark, bool face_down) {
-  f->pool[mark]--;
   f->given[s][mark]++;
   if (face_down) {
     f->room_down[s]--;
@@ -212,10 +211,11 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     for (int m = f.players == 4 ? GOITA_LANCE : GOITA_PAWN; m <= GOITA_ROOK; m++)
       for (; n < room && f.pool[m] > 0; f.pool[m]--) marks[n++] = (uint8_t)m;
     if (n != room) return fill_error(err, &h->dealer_token, "the unseen pieces cannot be dealt to the hidden hands");
-    /* Face-down blocks take the pieces other than kings first. */
+    /* Face-down blocks take the pieces other than kings first (marks has the kings first), so
+     * a king placed face-down comes last in down[]: it goes to the seat's last x block, and a
+     * seat that attacked with a king under (b) held the other one until then. */
     for (int i = n - 1; i >= 0; i--) {
       const bool king = marks[i] >= GOITA_MARK_OU;
-      f.pool[marks[i]]++; /* give() takes it from the pool again */
       give(&f, s, marks[i], f.room_down[s] > 0 && (!king || f.room_open[s] == 0));
     }
   }
@@ -226,16 +226,6 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     int n = 0;
     for (int m = 1; m <= 9; m++)
       for (int c = f.known[s][m] + f.given[s][m]; c > 0 && n < f.size; c--) h->hands[s][n++] = (uint8_t)m;
-  }
-  /* Kings placed face-down go to the seat's last x blocks: a seat that attacked with a king
-   * under (b) held the other one until then. */
-  for (int s = 0; s < f.players; s++) {
-    uint8_t sorted[GOITA_MAX_PLAYS];
-    int n = 0;
-    for (int pass = 0; pass < 2; pass++)
-      for (int i = 0; i < f.ndown[s]; i++)
-        if ((goita_mark_kind(f.down[s][i]) == GOITA_KING) == (pass == 1)) sorted[n++] = f.down[s][i];
-    memcpy(f.down[s], sorted, (size_t)n);
   }
   int next_down[GOITA_MAX_SEATS] = {0};
   for (int i = 0; i < h->nmoves; i++) {

@@ -59,13 +59,20 @@ static bool parse_args(const char *cmd, int argc, char **argv, goita_rules *rule
   return true;
 }
 
-int cmd_legal(int argc, char **argv) {
+/* The arguments and position of legal and result; returns 0, or the exit status of a usage
+ * error (2) or of a string that does not read (1). */
+static int load_position(const char *cmd, int argc, char **argv, position *p) {
   goita_rules rules;
   int seat;
   const char *history;
-  if (!parse_args("legal", argc, argv, &rules, &seat, &history)) return 2;
+  if (!parse_args(cmd, argc, argv, &rules, &seat, &history)) return 2;
+  return read_position(cmd, &rules, history, seat, p) ? 0 : 1;
+}
+
+int cmd_legal(int argc, char **argv) {
   position p;
-  if (!read_position("legal", &rules, history, seat, &p)) return 1;
+  const int status = load_position("legal", argc, argv, &p);
+  if (status) return status;
   goita_move moves[GOITA_MAX_LEGAL];
   int n;
   if (!p.hidden) {
@@ -87,12 +94,9 @@ int cmd_legal(int argc, char **argv) {
 }
 
 int cmd_result(int argc, char **argv) {
-  goita_rules rules;
-  int seat;
-  const char *history;
-  if (!parse_args("result", argc, argv, &rules, &seat, &history)) return 2;
   position p;
-  if (!read_position("result", &rules, history, seat, &p)) return 1;
+  const int status = load_position("result", argc, argv, &p);
+  if (status) return status;
   const bool over = (p.hidden ? p.view.phase : p.round.phase) == GOITA_PHASE_OVER;
   const goita_round_result *res = p.hidden ? &p.view.result : &p.round.result;
   if (!over)
