@@ -18,6 +18,7 @@
 #include "goita/solo.h"
 #include "goita/notation.h"
 #include "goita/record.h"
+#include "goita/solver.h"
 
 #ifdef __cplusplus
 extern "C" {

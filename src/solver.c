@@ -1,0 +1,627 @@
+/* The exact solver (solver.h): null-window searches over the few possible round values, on a
+ * compact position with an exact transposition table.
+ *
+ * Representation. Every piece dealt has one bit in a 32-bit word (4x8, 3x10 or 2x12 bits),
+ * the pieces of a seat's deal sorted by kind. A hand is the set of its pieces still held,
+ * always the top bits of each kind's range, so a hand has one word and the word with the
+ * turn, the attack, the passes and a king-face-up bit is an exact 41-bit key: the table never
+ * confuses two positions. Per seat a small table maps the seat's bits to what the search asks
+ * of a hand (kinds held, pairs, size, kings, best finish).
+ *
+ * Search. ge(p, t) answers "is the value of p, for its mover, at least t?" with alpha-beta on a
+ * null window. Values are counted in tens (-10..10); a round value is one of 16 numbers, so a
+ * few such tests (win or lose first) find it exactly, each reusing the table. Seats that cannot
+ * answer an attack pass without a node (forced passes are collapsed). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+/* ---- Transposition table ---- */
+
+typedef struct tt_entry {
+  uint64_t key;  /* position key; 0 = empty */
+  int8_t lower;  /* proven bounds on the value, tens, mover's point of view */
+  int8_t upper;
+  uint8_t move;  /* best or refuting move (block << 4 | attack; 0 = pass) */
+  uint8_t gen;   /* generation (the deal) that wrote it */
+  uint8_t pieces; /* pieces in hands: how much work the entry saves */
+  uint8_t pad[3];
+} tt_entry;
+
+#define TT_WAYS 4
+typedef struct tt_bucket {
+  tt_entry e[TT_WAYS];
+} tt_bucket;
+
+/* ---- Positions ---- */
+
+typedef struct spos {
+  uint32_t hands;   /* one bit per piece still in a hand */
+  uint8_t turn;     /* seat to move */
+  uint8_t attack;   /* kind to answer; 0 when the mover leads */
+  uint8_t attacker; /* seat of the attack */
+  uint8_t passes;   /* passes since the attack */
+  uint8_t kingup;   /* a king is face-up on the table */
+} spos;
+
+/* What the search needs to know of one hand. */
+typedef struct hand_info {
+  uint16_t held;  /* bit k: kind k held */
+  uint16_t pairs; /* bit k: kind k held twice or more */
+  uint8_t size;
+  uint8_t kings;
+  uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
+  uint8_t pad;
+} hand_info;
+
+#define MAX_SEAT_BITS 12
+
+struct goita_solver {
+  tt_bucket *table;
+  size_t buckets; /* power of two */
+  int shift;      /* 64 - log2(buckets) */
+  uint8_t gen;
+
+  /* The deal the table's keys refer to. */
+  int have_deal;
+  goita_rules rules;
+  uint8_t deal[GOITA_MAX_SEATS][GOITA_MAX_HAND];
+
+  int players;
+  int hand_bits;                               /* bits per seat */
+  int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
+  uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
+  hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
+
+  /* The solve in progress. */
+  int root;                  /* seat whose point of view is reported */
+  uint8_t group[GOITA_MAX_SEATS]; /* 0: the root's side, 1: the others */
+  uint64_t root_key;         /* 3 players: the root is part of every key */
+  uint64_t nodes;
+  uint64_t max_nodes;
+  double deadline; /* monotonic seconds, 0 for none */
+  int stopped;
+};
+
+static const uint8_t kind_tens[GOITA_KIND_SLOTS] = {0, 1, 2, 2, 3, 3, 4, 4, 5};
+
+/* Kinds that may answer an attack of each kind: itself, and a king against knight to rook. */
+static const uint16_t defenders[GOITA_KIND_SLOTS] = {
+    0, 1u << 1, 1u << 2, 1u << 3 | 1u << 8, 1u << 4 | 1u << 8, 1u << 5 | 1u << 8,
+    1u << 6 | 1u << 8, 1u << 7 | 1u << 8, 1u << 8};
+
+#define KING_BIT (1u << GOITA_KING)
+
+static double monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline const hand_info *info_of(const goita_solver *s, uint32_t hands, int seat) {
+  const uint32_t local = (hands >> s->offset[seat]) & ((1u << s->hand_bits) - 1u);
+  return &s->info[seat][local];
+}
+
+static inline int next_seat(const goita_solver *s, int seat) {
+  return seat + 1 == s->players ? 0 : seat + 1;
+}
+
+static inline uint64_t key_of(const goita_solver *s, const spos *p) {
+  return (uint64_t)p->hands | (uint64_t)p->turn << 32 | (uint64_t)p->attack << 34 |
+         (uint64_t)p->passes << 38 | (uint64_t)p->kingup << 40 | s->root_key;
+}
+
+static inline tt_bucket *bucket_of(const goita_solver *s, uint64_t key) {
+  return &s->table[(key * 0x9E3779B97F4A7C15ull) >> s->shift];
+}
+
+static inline tt_entry *tt_find(goita_solver *s, uint64_t key) {
+  tt_bucket *b = bucket_of(s, key);
+  for (int i = 0; i < TT_WAYS; i++)
+    if (b->e[i].key == key && b->e[i].gen == s->gen) return &b->e[i];
+  return NULL;
+}
+
+/* Records a bound: the entry of key if present, else the least valuable slot of its bucket. */
+static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, int upper, int move) {
+  tt_bucket *b = bucket_of(s, key);
+  tt_entry *slot = NULL;
+  for (int i = 0; i < TT_WAYS; i++)
+    if (b->e[i].key == key && b->e[i].gen == s->gen) {
+      slot = &b->e[i];
+      if (lower < slot->lower) lower = slot->lower;
+      if (upper > slot->upper) upper = slot->upper;
+      break;
+    }
+  if (!slot) {
+    const int pieces = __builtin_popcount(p->hands);
+    int worst = 1 << 30;
+    for (int i = 0; i < TT_WAYS; i++) {
+      const int w = b->e[i].gen != s->gen ? -1 : b->e[i].pieces;
+      if (w < worst) {
+        worst = w;
+        slot = &b->e[i];
+      }
+    }
+    if (worst > pieces) return; /* keep the more valuable entries */
+    slot->key = key;
+    slot->gen = s->gen;
+    slot->pieces = (uint8_t)pieces;
+  }
+  slot->lower = (int8_t)lower;
+  slot->upper = (int8_t)upper;
+  slot->move = (uint8_t)move;
+}
+
+/* ---- Moves on spos ---- */
+
+/* The mover's team: the root's side or the others. */
+static inline int flips(const goita_solver *s, int from, int to) { return s->group[from] != s->group[to]; }
+
+static inline uint32_t take(const goita_solver *s, uint32_t hands, int seat, int kind) {
+  const uint32_t have = hands & s->kind_mask[seat][kind];
+  return hands & ~(have & (0u - have));
+}
+
+/* Moves the turn past seats that cannot answer (their only move is a pass) and gives the lead
+ * back to the attacker when every other seat has passed. */
+static inline void settle(const goita_solver *s, spos *p) {
+  for (;;) {
+    if (p->turn == p->attacker) {
+      p->attack = 0;
+      p->passes = 0;
+      return;
+    }
+    if (info_of(s, p->hands, p->turn)->held & defenders[p->attack]) return;
+    p->passes++;
+    p->turn = (uint8_t)next_seat(s, p->turn);
+  }
+}
+
+static inline bool king_attack_ok(const goita_solver *s, int kingup, int kings, int size) {
+  if (kingup) return true;
+  switch (s->rules.king_attack) {
+    case GOITA_KING_ATTACK_ANY_OF_ABC: return kings == 2 || size == 2;
+    case GOITA_KING_ATTACK_A_OR_LAST: return size == 2;
+    case GOITA_KING_ATTACK_A_OR_B: return kings == 2;
+  }
+  return false;
+}
+
+/* Mirrors goita__face_down_king_ok (internal.h) on a hand_info. */
+static inline bool face_down_king_ok(const goita_solver *s, const hand_info *h, int kingup) {
+  if (s->rules.king_face_down == GOITA_KING_FACE_DOWN_ALLOWED) return true;
+  if (h->size != 2) return false;
+  if (h->kings == 2) return true;
+  return s->rules.king_attack == GOITA_KING_ATTACK_A_OR_B && !kingup && h->kings == 1;
+}
+
+/* The attacks allowed after placing block (kind) from hand h; leading says where it goes. */
+static inline unsigned attacks_after(const goita_solver *s, const hand_info *h, int kingup, int block,
+                                     bool leading) {
+  unsigned attacks = h->held;
+  if (!(h->pairs & (1u << block))) attacks &= ~(1u << block);
+  if ((attacks & KING_BIT) &&
+      !king_attack_ok(s, kingup || (!leading && block == GOITA_KING), h->kings, h->size))
+    attacks &= ~KING_BIT;
+  return attacks;
+}
+
+#define MOVE(b, a) ((uint8_t)((b) << 4 | (a)))
+#define MOVE_BLOCK(m) ((m) >> 4)
+#define MOVE_ATTACK(m) ((m)&15)
+
+/* Applies a play of the mover; returns the finish value in tens (0 when the round goes on). */
+static inline int play(const goita_solver *s, const spos *p, int move, spos *child) {
+  const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
+  const int me = p->turn;
+  const bool leading = p->attack == 0;
+  uint32_t hands = take(s, p->hands, me, b);
+  hands = take(s, hands, me, a);
+  if (!(hands & s->kind_mask[me][0])) { /* kind_mask[seat][0] holds every bit of the seat */
+    return kind_tens[a] * (leading && a == b ? 2 : 1);
+  }
+  child->hands = hands;
+  child->kingup = (uint8_t)(p->kingup | (a == GOITA_KING) | (!leading && b == GOITA_KING));
+  child->attack = (uint8_t)a;
+  child->attacker = (uint8_t)me;
+  child->passes = 0;
+  child->turn = (uint8_t)next_seat(s, me);
+  settle(s, child);
+  return 0;
+}
+
+static inline void pass(const goita_solver *s, const spos *p, spos *child) {
+  *child = *p;
+  child->passes++;
+  child->turn = (uint8_t)next_seat(s, p->turn);
+  settle(s, child);
+}
+
+/* ---- Search ---- */
+
+/* The best finish each side could still make, tens: mine (the mover's side) and theirs. */
+static inline void side_bests(const goita_solver *s, const spos *p, int *mine, int *theirs) {
+  int m = 0, o = 0;
+  for (int seat = 0; seat < s->players; seat++) {
+    const int best = info_of(s, p->hands, seat)->best;
+    if (s->group[seat] == s->group[p->turn]) {
+      if (best > m) m = best;
+    } else if (best > o) {
+      o = best;
+    }
+  }
+  *mine = m;
+  *theirs = o;
+}
+
+static bool limit_hit(goita_solver *s) {
+  if (s->max_nodes && s->nodes >= s->max_nodes) return true;
+  return s->deadline > 0 && monotonic_seconds() >= s->deadline;
+}
+
+typedef struct scored_move {
+  int score;
+  uint8_t move;
+} scored_move;
+
+/* Ordering: the table's move, then plays that keep the lead (no one can answer the attack),
+ * high attacks, low face-down pieces; against a partner's attack a pass first. */
+static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable) {
+  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? 50 : -50;
+  const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
+  int score = kind_tens[a] * 4;
+  if (!(answerable & (1u << a))) score += 100;
+  if (p->attack == 0) score -= kind_tens[b] * 3;
+  return score;
+}
+
+static int ge(goita_solver *s, const spos *p, int t);
+
+/* Value of a move for the mover at least t? (child searched from its own mover's view). */
+static inline int move_ge(goita_solver *s, const spos *p, int move, int t) {
+  spos child;
+  if (move == 0) {
+    pass(s, p, &child);
+  } else {
+    const int finish = play(s, p, move, &child);
+    if (finish) return finish >= t;
+  }
+  __builtin_prefetch(bucket_of(s, key_of(s, &child)));
+  if (flips(s, p->turn, child.turn)) return !ge(s, &child, 1 - t);
+  return ge(s, &child, t);
+}
+
+/* Returns whether the value of p for its mover is at least t (tens). When the search is stopped
+ * by a limit the answer is meaningless and s->stopped is set. */
+static int ge(goita_solver *s, const spos *p, int t) {
+  if (t <= -10) return 1;
+  if (t > 10) return 0;
+  if ((++s->nodes & 1023) == 0 && limit_hit(s)) s->stopped = 1;
+  if (s->stopped) return 0;
+
+  const int me = p->turn;
+  const hand_info *h = info_of(s, p->hands, me);
+  const bool leading = p->attack == 0;
+
+  /* A leader with two pieces finishes: the value is known. */
+  if (leading && h->size == 2) {
+    int best = 0;
+    unsigned blocks = h->held;
+    if ((blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
+    for (; blocks; blocks &= blocks - 1) {
+      const int b = __builtin_ctz(blocks);
+      for (unsigned as = attacks_after(s, h, p->kingup, b, true); as; as &= as - 1) {
+        const int a = __builtin_ctz(as);
+        const int v = kind_tens[a] * (a == b ? 2 : 1);
+        if (v > best) best = v;
+      }
+    }
+    return best >= t;
+  }
+
+  int mine, theirs;
+  side_bests(s, p, &mine, &theirs);
+  if (mine < t) return 0;
+  if (-theirs >= t) return 1;
+
+  const uint64_t key = key_of(s, p);
+  int tt_move = -1;
+  const tt_entry *e = tt_find(s, key);
+  if (e) {
+    if (e->lower >= t) return 1;
+    if (e->upper < t) return 0;
+    tt_move = e->move;
+  }
+
+  /* Kinds some other seat could answer (for ordering). */
+  unsigned others_held = 0;
+  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat))
+    others_held |= info_of(s, p->hands, seat)->held;
+  unsigned answerable = 0;
+  for (int k = 1; k <= GOITA_KING; k++)
+    if (others_held & defenders[k]) answerable |= 1u << k;
+
+  scored_move list[GOITA_MAX_LEGAL + 1];
+  int n = 0;
+  if (!leading) list[n++] = (scored_move){0, 0};
+  unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
+  if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
+  for (; blocks; blocks &= blocks - 1) {
+    const int b = __builtin_ctz(blocks);
+    for (unsigned as = attacks_after(s, h, p->kingup, b, leading); as; as &= as - 1) {
+      const int a = __builtin_ctz(as);
+      const uint8_t m = MOVE(b, a);
+      if (h->size == 2) { /* a defence with two pieces finishes */
+        if (kind_tens[a] >= t) {
+          tt_store(s, key, p, t, 10, m);
+          return 1;
+        }
+        continue;
+      }
+      list[n++] = (scored_move){0, m};
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable);
+    for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
+      const scored_move tmp = list[j];
+      list[j] = list[j - 1];
+      list[j - 1] = tmp;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    const int r = move_ge(s, p, list[i].move, t);
+    if (s->stopped) return 0;
+    if (r) {
+      tt_store(s, key, p, t, 10, list[i].move);
+      return 1;
+    }
+  }
+  tt_store(s, key, p, -10, t - 1, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
+  return 0;
+}
+
+/* ---- Exact values by null-window tests ---- */
+
+/* Possible round values in tens, ascending. */
+static const int8_t round_values[] = {-10, -8, -6, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6, 8, 10};
+#define NVALUES ((int)(sizeof round_values / sizeof round_values[0]))
+
+/* Narrows [*lo, *hi] (tens, mover's view) to the value of p, or to its sign in win/loss mode.
+ * Stops early, with the bounds proven so far, when a limit hits. */
+static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *lo, int *hi) {
+  int mine, theirs;
+  side_bests(s, p, &mine, &theirs);
+  if (mine < *hi) *hi = mine;
+  if (-theirs > *lo) *lo = -theirs;
+  const tt_entry *e = tt_find(s, key_of(s, p));
+  if (e) {
+    if (e->lower > *lo) *lo = e->lower;
+    if (e->upper < *hi) *hi = e->upper;
+  }
+  while (*lo < *hi && !s->stopped) {
+    if (mode == GOITA_SOLVE_WIN_LOSS && (*lo > 0 || *hi < 0)) return;
+    /* The candidates are the possible values in (lo, hi]; test win/loss first, then halve. */
+    int first = -1, last = -1;
+    for (int i = 0; i < NVALUES; i++)
+      if (round_values[i] > *lo && round_values[i] <= *hi) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    if (first < 0) { /* no possible value strictly inside: lo is the value */
+      *hi = *lo;
+      return;
+    }
+    int t = round_values[(first + last + 1) / 2];
+    if (*lo < 0 && *hi > 0) t = 1;
+    const int r = ge(s, p, t);
+    if (s->stopped) return;
+    if (r) {
+      *lo = t;
+    } else {
+      int below = -10;
+      for (int i = 0; i < NVALUES; i++)
+        if (round_values[i] < t) below = round_values[i];
+      *hi = below;
+    }
+  }
+}
+
+/* ---- Between goita_round and spos ---- */
+
+static bool same_deal(const goita_solver *s, const goita_round *r) {
+  return s->have_deal && s->players == r->players && s->rules.king_attack == r->rules.king_attack &&
+         s->rules.king_face_down == r->rules.king_face_down &&
+         memcmp(s->deal, r->deal, sizeof s->deal) == 0;
+}
+
+static void new_generation(goita_solver *s) {
+  if (++s->gen == 0) { /* after 255 deals the old tags could come back: start clean */
+    memset(s->table, 0, s->buckets * sizeof *s->table);
+    s->gen = 1;
+  }
+}
+
+/* Lays out the bits of a new deal and fills the hand tables. */
+static void load_deal(goita_solver *s, const goita_round *r) {
+  s->have_deal = 1;
+  s->rules = r->rules;
+  s->players = r->players;
+  memcpy(s->deal, r->deal, sizeof s->deal);
+  s->hand_bits = goita_rules_hand_size(&r->rules);
+  memset(s->kind_mask, 0, sizeof s->kind_mask);
+  for (int seat = 0; seat < s->players; seat++) {
+    s->offset[seat] = seat * s->hand_bits;
+    uint32_t local[GOITA_KIND_SLOTS] = {0};
+    for (int i = 0; i < s->hand_bits; i++) local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+      s->kind_mask[seat][k] = local[k] << s->offset[seat];
+      s->kind_mask[seat][0] |= s->kind_mask[seat][k];
+    }
+    for (uint32_t x = 0; x < (1u << s->hand_bits); x++) {
+      hand_info *h = &s->info[seat][x];
+      memset(h, 0, sizeof *h);
+      for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+        const int c = __builtin_popcount(x & local[k]);
+        if (c == 0) continue;
+        h->held |= (uint16_t)(1u << k);
+        if (c >= 2) h->pairs |= (uint16_t)(1u << k);
+        h->size = (uint8_t)(h->size + c);
+        const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
+        if (best > h->best) h->best = (uint8_t)best;
+      }
+      h->kings = (uint8_t)__builtin_popcount(x & local[GOITA_KING]);
+    }
+  }
+  new_generation(s);
+}
+
+/* The compact position of a round in play (settled: forced passes made). */
+static spos position_of(const goita_solver *s, const goita_round *r) {
+  spos p = {0, (uint8_t)r->turn, (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
+            (uint8_t)r->attacker, (uint8_t)r->passes, (uint8_t)(r->kings_up > 0)};
+  for (int seat = 0; seat < s->players; seat++)
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+      uint32_t bits = s->kind_mask[seat][k];
+      /* keep the top hand[k] bits of the kind's range */
+      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
+      p.hands |= bits;
+    }
+  if (p.attack == 0) p.attacker = p.turn;
+  settle(s, &p);
+  return p;
+}
+
+/* Bounds (tens, from the root seat's side) of a round position, by recursion over the
+ * decisions of the deal; positions in play go to the search. */
+static void solve_round(goita_solver *s, const goita_round *r, goita_solve_mode mode, int *lo, int *hi) {
+  if (r->phase == GOITA_PHASE_OVER) {
+    int v = r->result.winner < 0 ? 0 : r->result.points / 10;
+    if (r->result.winner >= 0 && s->group[r->result.winner] != s->group[s->root]) v = -v;
+    *lo = *hi = v;
+    return;
+  }
+  if (r->phase == GOITA_PHASE_DECIDE) {
+    /* The decider's side maximises; each choice is solved in full. */
+    const int sign = s->group[r->turn] == s->group[s->root] ? 1 : -1;
+    int best_lo = -100, best_hi = -100;
+    for (int redeal = 0; redeal < 2; redeal++) {
+      goita_round child = *r;
+      goita_round_apply_unchecked(&child, goita_move_decide(r->turn, redeal));
+      int clo, chi;
+      solve_round(s, &child, GOITA_SOLVE_EXACT, &clo, &chi);
+      const int l = sign > 0 ? clo : -chi, h = sign > 0 ? chi : -clo;
+      if (l > best_lo) best_lo = l;
+      if (h > best_hi) best_hi = h;
+    }
+    *lo = sign > 0 ? best_lo : -best_hi;
+    *hi = sign > 0 ? best_hi : -best_lo;
+    return;
+  }
+  const spos p = position_of(s, r);
+  int l = -10, h = 10;
+  narrow(s, &p, mode, &l, &h);
+  if (flips(s, s->root, p.turn)) {
+    *lo = -h;
+    *hi = -l;
+  } else {
+    *lo = l;
+    *hi = h;
+  }
+}
+
+/* ---- Public ---- */
+
+void goita_solve_options_default(goita_solve_options *o) {
+  memset(o, 0, sizeof *o);
+  o->mode = GOITA_SOLVE_EXACT;
+}
+
+int goita_solver_new(goita_solver **out, size_t table_bytes) {
+  if (!out) return GOITA_EINVAL;
+  *out = NULL;
+  size_t buckets = 1024; /* 64 KiB */
+  while (buckets * 2 * sizeof(tt_bucket) <= table_bytes) buckets *= 2;
+  goita_solver *s = calloc(1, sizeof *s);
+  if (!s) return GOITA_EINVAL;
+  s->table = aligned_alloc(64, buckets * sizeof(tt_bucket));
+  if (!s->table) {
+    free(s);
+    return GOITA_EINVAL;
+  }
+  memset(s->table, 0, buckets * sizeof(tt_bucket));
+  s->buckets = buckets;
+  s->shift = 64 - __builtin_ctzll(buckets);
+  s->gen = 1;
+  *out = s;
+  return GOITA_OK;
+}
+
+void goita_solver_free(goita_solver *s) {
+  if (!s) return;
+  free(s->table);
+  free(s);
+}
+
+void goita_solver_clear(goita_solver *s) {
+  memset(s->table, 0, s->buckets * sizeof *s->table);
+  s->gen = 1;
+  s->have_deal = 0;
+}
+
+size_t goita_solver_table_entries(const goita_solver *s) { return s->buckets * TT_WAYS; }
+
+static goita_solve_bounds in_points(int lo, int hi) {
+  goita_solve_bounds b = {lo * 10, hi * 10};
+  return b;
+}
+
+int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options *options,
+                goita_solve_result *res) {
+  if (!s || !r || !res) return GOITA_EINVAL;
+  goita_solve_options o;
+  if (options)
+    o = *options;
+  else
+    goita_solve_options_default(&o);
+  const double start = monotonic_seconds();
+  memset(res, 0, sizeof *res);
+  res->best = -1;
+  if (!same_deal(s, r)) load_deal(s, r);
+  s->root = r->turn;
+  for (int seat = 0; seat < s->players; seat++)
+    s->group[seat] = (uint8_t)(s->players == 4 ? (seat ^ s->root) & 1 : seat != s->root);
+  /* With 4 or 2 players a position's value does not depend on the root; with 3 it does. */
+  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 41 : 0;
+  s->nodes = 0;
+  s->max_nodes = o.max_nodes;
+  s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
+  s->stopped = 0;
+
+  int lo, hi;
+  solve_round(s, r, o.mode, &lo, &hi);
+  res->value = in_points(lo, hi);
+  if (o.all_moves && r->phase != GOITA_PHASE_OVER) {
+    res->nmoves = goita_round_legal_moves(r, res->moves);
+    int best_lower = -1000;
+    for (int i = 0; i < res->nmoves; i++) {
+      goita_round child = *r;
+      goita_round_apply_unchecked(&child, res->moves[i]);
+      int clo = -10, chi = 10;
+      if (!s->stopped) solve_round(s, &child, o.mode, &clo, &chi);
+      res->move_value[i] = in_points(clo, chi);
+      if (clo > best_lower) {
+        best_lower = clo;
+        res->best = i;
+      }
+    }
+  }
+  res->complete = !s->stopped;
+  res->nodes = s->nodes;
+  res->ms = (monotonic_seconds() - start) * 1000.0;
+  return GOITA_OK;
+}
