@@ -54,6 +54,8 @@ typedef struct hand_info {
   uint8_t kings;
   uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
   uint8_t pad;
+  uint8_t count[GOITA_KIND_SLOTS]; /* pieces per kind */
+  uint8_t pad2[7];
 } hand_info;
 
 #define MAX_SEAT_BITS 12
@@ -74,6 +76,7 @@ struct goita_solver {
   int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
+  uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
 
   /* The solve in progress. */
   int root;                  /* seat whose point of view is reported */
@@ -210,6 +213,75 @@ static inline unsigned attacks_after(const goita_solver *s, const hand_info *h, 
   return attacks;
 }
 
+/* ---- Runs: a forced finish ---- */
+
+/* The best finish (tens) the leader can force with hand count (size pieces) by a run: leads
+ * whose attacks no opponent can answer (kinds in safe; the partner passes), then a final
+ * lead. Returns 0 when there is none. */
+static int run_value(const goita_solver *s, const uint8_t *count, int size, int kingup, unsigned safe) {
+  const int need = size / 2 - 1; /* attacks before the final lead */
+  int safe_pieces = 0;
+  for (unsigned m = safe & ~KING_BIT; m; m &= m - 1) safe_pieces += count[__builtin_ctz(m)];
+  const int kings = count[GOITA_KING];
+  const bool kings_safe = (safe & KING_BIT) != 0;
+  if (safe_pieces + (kings_safe ? kings : 0) < need) return 0;
+  const bool face_down_kings = s->rules.king_face_down == GOITA_KING_FACE_DOWN_ALLOWED;
+  int best = 0;
+  for (int bf = 1; bf <= GOITA_KING; bf++) {
+    if (!count[bf]) continue;
+    for (int af = GOITA_KING; af >= 1; af--) {
+      if (!count[af] || (af == bf && count[af] < 2)) continue;
+      const int value = kind_tens[af] * (af == bf ? 2 : 1);
+      if (value <= best) continue;
+      const int final_kings = (bf == GOITA_KING) + (af == GOITA_KING);
+      const int run_kings = kings - final_kings;
+      int run_safe = safe_pieces;
+      if (bf != GOITA_KING && (safe & (1u << bf))) run_safe--;
+      if (af != GOITA_KING && (safe & (1u << af))) run_safe--;
+      /* Kings left for the run attack (they may not go face-down) unless face-down is allowed. */
+      const bool run_kings_attack =
+          kings_safe && (kingup || (kings == 2 && s->rules.king_attack != GOITA_KING_ATTACK_A_OR_LAST));
+      if (run_kings && !face_down_kings) {
+        if (!run_kings_attack || run_kings > need || run_safe < need - run_kings) continue;
+      } else if (run_safe + (run_kings_attack ? run_kings : 0) < need) {
+        continue;
+      }
+      const int up = kingup || (run_kings && !face_down_kings);
+      if (bf == GOITA_KING && !face_down_kings && af != GOITA_KING &&
+          !(s->rules.king_attack == GOITA_KING_ATTACK_A_OR_B && !up))
+        continue;
+      if (af == GOITA_KING && !king_attack_ok(s, up, final_kings, 2)) continue;
+      best = value;
+    }
+  }
+  return best;
+}
+
+/* The best finish the mover of p can force by a run, tens (0: none). h is the mover's hand. */
+static int forced_run(const goita_solver *s, const spos *p, const hand_info *h) {
+  unsigned opponents = 0;
+  for (int seat = 0; seat < s->players; seat++)
+    if (s->group[seat] != s->group[p->turn]) opponents |= info_of(s, p->hands, seat)->held;
+  const unsigned safe = s->safe_from[opponents];
+  if (p->attack == 0) return run_value(s, h->count, h->size, p->kingup, safe);
+  /* Answering: a defence whose attack is safe, then a run from the lead. */
+  uint8_t count[GOITA_KIND_SLOTS];
+  int best = 0;
+  for (unsigned ds = h->held & defenders[p->attack]; ds; ds &= ds - 1) {
+    const int d = __builtin_ctz(ds);
+    const int up = p->kingup || d == GOITA_KING;
+    for (unsigned as = attacks_after(s, h, p->kingup, d, false) & safe; as; as &= as - 1) {
+      const int a = __builtin_ctz(as);
+      memcpy(count, h->count, sizeof count);
+      count[d]--;
+      count[a]--;
+      const int v = run_value(s, count, h->size - 2, up || a == GOITA_KING, safe);
+      if (v > best) best = v;
+    }
+  }
+  return best;
+}
+
 #define MOVE(b, a) ((uint8_t)((b) << 4 | (a)))
 #define MOVE_BLOCK(m) ((m) >> 4)
 #define MOVE_ATTACK(m) ((m)&15)
@@ -335,6 +407,13 @@ static int ge(goita_solver *s, const spos *p, int t) {
     if (e->lower >= t) return 1;
     if (e->upper < t) return 0;
     tt_move = e->move;
+  }
+  if (h->size >= 4) {
+    const int run = forced_run(s, p, h);
+    if (run && run >= t) {
+      tt_store(s, key, p, run, 10, tt_move >= 0 ? tt_move : 0);
+      return 1;
+    }
   }
 
   /* Kinds some other seat could answer (for ordering). */
@@ -469,6 +548,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
         const int c = __builtin_popcount(x & local[k]);
         if (c == 0) continue;
         h->held |= (uint16_t)(1u << k);
+        h->count[k] = (uint8_t)c;
         if (c >= 2) h->pairs |= (uint16_t)(1u << k);
         h->size = (uint8_t)(h->size + c);
         const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
@@ -476,6 +556,12 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       }
       h->kings = (uint8_t)__builtin_popcount(x & local[GOITA_KING]);
     }
+  }
+  for (unsigned held = 0; held < 512; held++) {
+    unsigned safe = 0;
+    for (int k = 1; k <= GOITA_KING; k++)
+      if (!(held & defenders[k])) safe |= 1u << k;
+    s->safe_from[held] = (uint16_t)safe;
   }
   new_generation(s);
 }
