@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef SOLVER_STATS
+#include <stdio.h>
+#endif
 
 #include "internal.h"
 
@@ -342,36 +345,47 @@ typedef struct scored_move {
 
 /* Ordering: the table's move, then plays that keep the lead (no one can answer the attack),
  * high attacks, low face-down pieces; against a partner's attack a pass first. */
-static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable) {
-  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? 50 : -50;
+#ifndef W_SAFE
+#define W_SAFE 100
+#define W_ANY 0
+#define W_NEXT 0
+#define W_AV 4
+#define W_BV 3
+#define W_KING 0
+#define W_PASS 50
+#endif
+static int order_score(const goita_solver *s, const spos *p, int move, unsigned unsafe, unsigned answerable, unsigned next_answers) {
+  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? W_PASS : -W_PASS;
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  int score = kind_tens[a] * 4;
-  if (!(answerable & (1u << a))) score += 100;
-  if (p->attack == 0) score -= kind_tens[b] * 3;
+  int score = kind_tens[a] * W_AV;
+  if (!(unsafe & (1u << a))) score += W_SAFE;
+  if (!(answerable & (1u << a))) score += W_ANY;
+  if (!(next_answers & (1u << a))) score += W_NEXT;
+  if (p->attack == 0) score -= kind_tens[b] * W_BV;
+  if (a == GOITA_KING || (b == GOITA_KING)) score -= W_KING;
   return score;
 }
 
-static int ge(goita_solver *s, const spos *p, int t);
+static int nws(goita_solver *s, const spos *p, int t);
 
-/* Value of a move for the mover at least t? (child searched from its own mover's view). */
-static inline int move_ge(goita_solver *s, const spos *p, int move, int t) {
+/* A fail-soft bound on the value of a move for the mover, tested against t (see nws). */
+static inline int move_value(goita_solver *s, const spos *p, int move, int t) {
   spos child;
   if (move == 0) {
     pass(s, p, &child);
   } else {
     const int finish = play(s, p, move, &child);
-    if (finish) return finish >= t;
+    if (finish) return finish;
   }
   __builtin_prefetch(bucket_of(s, key_of(s, &child)));
-  if (flips(s, p->turn, child.turn)) return !ge(s, &child, 1 - t);
-  return ge(s, &child, t);
+  if (flips(s, p->turn, child.turn)) return -nws(s, &child, 1 - t);
+  return nws(s, &child, t);
 }
 
-/* Returns whether the value of p for its mover is at least t (tens). When the search is stopped
- * by a limit the answer is meaningless and s->stopped is set. */
-static int ge(goita_solver *s, const spos *p, int t) {
-  if (t <= -10) return 1;
-  if (t > 10) return 0;
+/* Null-window search, fail-soft: tests whether the value of p for its mover is at least t
+ * (tens) and returns a bound v: when v >= t the value is at least v, else at most v. When a
+ * limit stops the search s->stopped is set and the result means nothing. */
+static int nws(goita_solver *s, const spos *p, int t) {
   if ((++s->nodes & 1023) == 0 && limit_hit(s)) s->stopped = 1;
   if (s->stopped) return 0;
 
@@ -392,40 +406,47 @@ static int ge(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
       }
     }
-    return best >= t;
+    return best;
   }
 
   int mine, theirs;
   side_bests(s, p, &mine, &theirs);
-  if (mine < t) return 0;
-  if (-theirs >= t) return 1;
+  if (mine < t) return mine;
+  if (-theirs >= t) return -theirs;
 
   const uint64_t key = key_of(s, p);
   int tt_move = -1;
+  int lower = -theirs; /* proven bounds so far */
   const tt_entry *e = tt_find(s, key);
   if (e) {
-    if (e->lower >= t) return 1;
-    if (e->upper < t) return 0;
+    if (e->lower >= t) return e->lower;
+    if (e->upper < t) return e->upper;
     tt_move = e->move;
+    if (e->lower > lower) lower = e->lower;
+    if (e->upper < mine) mine = e->upper;
   }
   if (h->size >= 4) {
-    const int run = forced_run(s, p, h);
+    const int run = forced_run(s, p, h); /* 0: no run */
     if (run && run >= t) {
-      tt_store(s, key, p, run, 10, tt_move >= 0 ? tt_move : 0);
-      return 1;
+      tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
+      return run;
     }
+    if (run && run > lower) lower = run;
   }
 
   /* Kinds some other seat could answer (for ordering). */
-  unsigned others_held = 0;
-  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat))
+  unsigned others_held = 0, opp_held = 0;
+  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat)) {
     others_held |= info_of(s, p->hands, seat)->held;
-  unsigned answerable = 0;
-  for (int k = 1; k <= GOITA_KING; k++)
-    if (others_held & defenders[k]) answerable |= 1u << k;
+    if (s->group[seat] != s->group[me]) opp_held |= info_of(s, p->hands, seat)->held;
+  }
+  const unsigned answerable = ~s->safe_from[others_held];
+  const unsigned unsafe = ~s->safe_from[opp_held];
+  const unsigned next_answers = ~s->safe_from[info_of(s, p->hands, next_seat(s, me))->held];
 
   scored_move list[GOITA_MAX_LEGAL + 1];
   int n = 0;
+  int best = -10; /* the best bound of the moves searched */
   if (!leading) list[n++] = (scored_move){0, 0};
   unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
@@ -435,17 +456,19 @@ static int ge(goita_solver *s, const spos *p, int t) {
       const int a = __builtin_ctz(as);
       const uint8_t m = MOVE(b, a);
       if (h->size == 2) { /* a defence with two pieces finishes */
-        if (kind_tens[a] >= t) {
-          tt_store(s, key, p, t, 10, m);
-          return 1;
+        const int v = kind_tens[a];
+        if (v >= t) {
+          tt_store(s, key, p, v, mine, m);
+          return v;
         }
+        if (v > best) best = v;
         continue;
       }
       list[n++] = (scored_move){0, m};
     }
   }
   for (int i = 0; i < n; i++) {
-    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable);
+    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, unsafe, answerable, next_answers);
     for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
       const scored_move tmp = list[j];
       list[j] = list[j - 1];
@@ -453,15 +476,17 @@ static int ge(goita_solver *s, const spos *p, int t) {
     }
   }
   for (int i = 0; i < n; i++) {
-    const int r = move_ge(s, p, list[i].move, t);
+    const int v = move_value(s, p, list[i].move, t);
     if (s->stopped) return 0;
-    if (r) {
-      tt_store(s, key, p, t, 10, list[i].move);
-      return 1;
+    if (v >= t) {
+      tt_store(s, key, p, v, mine, list[i].move);
+      return v;
     }
+    if (v > best) best = v;
   }
-  tt_store(s, key, p, -10, t - 1, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
-  return 0;
+  if (best > mine) best = mine;
+  tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
+  return best;
 }
 
 /* ---- Exact values by null-window tests ---- */
@@ -495,18 +520,24 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
       *hi = *lo;
       return;
     }
+#ifndef ORDER
+#define ORDER 0
+#endif
     int t = round_values[(first + last + 1) / 2];
+    if (ORDER == 1) t = *lo > 0 ? round_values[first] : round_values[last];
     if (*lo < 0 && *hi > 0) t = 1;
-    const int r = ge(s, p, t);
+#ifdef SOLVER_STATS
+    uint64_t before = s->nodes;
+#endif
+    const int v = nws(s, p, t);
+#ifdef SOLVER_STATS
+    fprintf(stderr, "  test t=%d -> %d nodes %llu\n", t, v, (unsigned long long)(s->nodes - before));
+#endif
     if (s->stopped) return;
-    if (r) {
-      *lo = t;
-    } else {
-      int below = -10;
-      for (int i = 0; i < NVALUES; i++)
-        if (round_values[i] < t) below = round_values[i];
-      *hi = below;
-    }
+    if (v >= t)
+      *lo = v;
+    else
+      *hi = v;
   }
 }
 
