@@ -47,6 +47,7 @@ typedef struct spos {
   uint8_t attacker; /* seat of the attack */
   uint8_t passes;   /* passes since the attack */
   uint8_t kingup;   /* a king is face-up on the table */
+  uint8_t pieces;   /* pieces in all hands */
 } spos;
 
 /* What the search needs to know of one hand. */
@@ -143,7 +144,7 @@ static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
       break;
     }
   if (!slot) {
-    const int pieces = __builtin_popcount(p->hands);
+    const int pieces = p->pieces;
     int worst = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
       const int w = b->e[i].gen != s->gen ? -1 : b->e[i].pieces;
@@ -300,6 +301,7 @@ static inline int play(const goita_solver *s, const spos *p, int move, spos *chi
     return kind_tens[a] * (leading && a == b ? 2 : 1);
   }
   child->hands = hands;
+  child->pieces = (uint8_t)(p->pieces - 2);
   child->kingup = (uint8_t)(p->kingup | (a == GOITA_KING) | (!leading && b == GOITA_KING));
   child->attack = (uint8_t)a;
   child->attacker = (uint8_t)me;
@@ -317,6 +319,12 @@ static inline void pass(const goita_solver *s, const spos *p, spos *child) {
 }
 
 /* ---- Search ---- */
+
+/* Positions with fewer pieces are searched without the table: their subtrees cost less than
+ * the cache misses of probing it. */
+#define TT_MIN_PIECES 14
+/* Positions with this many pieces or more first look up every child in the table. */
+#define ETC_MIN_PIECES 16
 
 /* The best finish each side could still make, tens: mine (the mover's side) and theirs. */
 static inline void side_bests(const goita_solver *s, const spos *p, int *mine, int *theirs) {
@@ -377,7 +385,7 @@ static inline int move_value(goita_solver *s, const spos *p, int move, int t) {
     const int finish = play(s, p, move, &child);
     if (finish) return finish;
   }
-  __builtin_prefetch(bucket_of(s, key_of(s, &child)));
+  if (child.pieces >= TT_MIN_PIECES) __builtin_prefetch(bucket_of(s, key_of(s, &child)));
   if (flips(s, p->turn, child.turn)) return -nws(s, &child, 1 - t);
   return nws(s, &child, t);
 }
@@ -417,7 +425,8 @@ static int nws(goita_solver *s, const spos *p, int t) {
   const uint64_t key = key_of(s, p);
   int tt_move = -1;
   int lower = -theirs; /* proven bounds so far */
-  const tt_entry *e = tt_find(s, key);
+  const bool use_tt = p->pieces >= TT_MIN_PIECES;
+  const tt_entry *e = use_tt ? tt_find(s, key) : NULL;
   if (e) {
     if (e->lower >= t) return e->lower;
     if (e->upper < t) return e->upper;
@@ -428,7 +437,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   if (h->size >= 4) {
     const int run = forced_run(s, p, h); /* 0: no run */
     if (run && run >= t) {
-      tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
+      if (use_tt) tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
       return run;
     }
     if (run && run > lower) lower = run;
@@ -458,7 +467,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
       if (h->size == 2) { /* a defence with two pieces finishes */
         const int v = kind_tens[a];
         if (v >= t) {
-          tt_store(s, key, p, v, mine, m);
+          if (use_tt) tt_store(s, key, p, v, mine, m);
           return v;
         }
         if (v > best) best = v;
@@ -475,17 +484,41 @@ static int nws(goita_solver *s, const spos *p, int t) {
       list[j - 1] = tmp;
     }
   }
+  if (p->pieces >= ETC_MIN_PIECES && n > 1) {
+    /* Enhanced transposition cutoff: a child the table already proves good enough. */
+    spos kids[GOITA_MAX_LEGAL + 1];
+    for (int i = 0; i < n; i++) {
+      if (list[i].move == 0) {
+        pass(s, p, &kids[i]);
+      } else if (play(s, p, list[i].move, &kids[i])) {
+        kids[i].pieces = 0; /* a finish: nothing to look up */
+        continue;
+      }
+      __builtin_prefetch(bucket_of(s, key_of(s, &kids[i])));
+    }
+    for (int i = 0; i < n; i++) {
+      if (kids[i].pieces < TT_MIN_PIECES) continue;
+      const tt_entry *ce = tt_find(s, key_of(s, &kids[i]));
+      if (!ce) continue;
+      const bool flip = flips(s, me, kids[i].turn);
+      if (flip ? ce->upper < 1 - t : ce->lower >= t) {
+        const int v = flip ? -ce->upper : ce->lower;
+        tt_store(s, key, p, v, mine, list[i].move);
+        return v;
+      }
+    }
+  }
   for (int i = 0; i < n; i++) {
     const int v = move_value(s, p, list[i].move, t);
     if (s->stopped) return 0;
     if (v >= t) {
-      tt_store(s, key, p, v, mine, list[i].move);
+      if (use_tt) tt_store(s, key, p, v, mine, list[i].move);
       return v;
     }
     if (v > best) best = v;
   }
   if (best > mine) best = mine;
-  tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
+  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
   return best;
 }
 
@@ -600,7 +633,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
 /* The compact position of a round in play (settled: forced passes made). */
 static spos position_of(const goita_solver *s, const goita_round *r) {
   spos p = {0, (uint8_t)r->turn, (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
-            (uint8_t)r->attacker, (uint8_t)r->passes, (uint8_t)(r->kings_up > 0)};
+            (uint8_t)r->attacker, (uint8_t)r->passes, (uint8_t)(r->kings_up > 0), 0};
   for (int seat = 0; seat < s->players; seat++)
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       uint32_t bits = s->kind_mask[seat][k];
@@ -609,6 +642,7 @@ static spos position_of(const goita_solver *s, const goita_round *r) {
       p.hands |= bits;
     }
   if (p.attack == 0) p.attacker = p.turn;
+  p.pieces = (uint8_t)__builtin_popcount(p.hands);
   settle(s, &p);
   return p;
 }
