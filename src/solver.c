@@ -605,27 +605,22 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       s->kind_mask[seat][k] = local[k] << s->offset[seat];
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
-    for (uint32_t x = 0; x < (1u << s->hand_bits); x++) {
+    /* Each hand is a smaller hand plus its lowest piece. */
+    uint8_t kind_of_bit[MAX_SEAT_BITS];
+    for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
+    memset(&s->info[seat][0], 0, sizeof(hand_info));
+    for (uint32_t x = 1; x < (1u << s->hand_bits); x++) {
       hand_info *h = &s->info[seat][x];
-      memset(h, 0, sizeof *h);
-      for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
-        const int c = __builtin_popcount(x & local[k]);
-        if (c == 0) continue;
-        h->held |= (uint16_t)(1u << k);
-        h->count[k] = (uint8_t)c;
-        if (c >= 2) h->pairs |= (uint16_t)(1u << k);
-        h->size = (uint8_t)(h->size + c);
-        const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
-        if (best > h->best) h->best = (uint8_t)best;
-      }
-      h->kings = (uint8_t)__builtin_popcount(x & local[GOITA_KING]);
+      *h = s->info[seat][x & (x - 1)];
+      const int k = kind_of_bit[__builtin_ctz(x)];
+      const int c = ++h->count[k];
+      h->held |= (uint16_t)(1u << k);
+      if (c >= 2) h->pairs |= (uint16_t)(1u << k);
+      h->size++;
+      if (k == GOITA_KING) h->kings++;
+      const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
+      if (best > h->best) h->best = (uint8_t)best;
     }
-  }
-  for (unsigned held = 0; held < 512; held++) {
-    unsigned safe = 0;
-    for (int k = 1; k <= GOITA_KING; k++)
-      if (!(held & defenders[k])) safe |= 1u << k;
-    s->safe_from[held] = (uint16_t)safe;
   }
   new_generation(s);
 }
@@ -708,6 +703,12 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   s->buckets = buckets;
   s->shift = 64 - __builtin_ctzll(buckets);
   s->gen = 1;
+  for (unsigned held = 0; held < 512; held++) {
+    unsigned safe = 0;
+    for (int k = 1; k <= GOITA_KING; k++)
+      if (!(held & defenders[k])) safe |= 1u << k;
+    s->safe_from[held] = (uint16_t)safe;
+  }
   *out = s;
   return GOITA_OK;
 }

@@ -1,5 +1,6 @@
 /* goita bench: fixed, seeded workloads that print per-case figures and a signature line.
  * The signature changes whenever the engine's behaviour changes, not with the machine. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -39,8 +40,101 @@ static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rule
   return 0;
 }
 
+/* ---- The solver on fixed positions ---- */
+
+/* The groups of the solve benchmark: full deals from the dealer's lead, then positions with
+ * this many pieces left in hands, reached by seeded random play. */
+static const int solve_groups[] = {0, 24, 20, 12};
+#define NGROUPS ((int)(sizeof solve_groups / sizeof solve_groups[0]))
+
+static int pieces_in_hands(const goita_round *r) {
+  int n = 0;
+  for (int s = 0; s < r->players; s++) n += r->size[s];
+  return n;
+}
+
+/* Case i of a group: a seeded deal in play (teyaku and 5-pawn deals are skipped), played at
+ * random down to `left` pieces (0: the deal itself). Returns the next attempt index. */
+static uint64_t make_case(goita_round *r, const goita_rules *rules, uint64_t seed, int left, uint64_t attempt) {
+  goita_move legal[GOITA_MAX_LEGAL];
+  for (;; attempt++) {
+    const uint64_t deal_seed = goita_seed_mix(seed ^ goita_seed_mix(attempt + (uint64_t)left * 1000003u));
+    goita_round_deal(r, rules, (int)(attempt % (uint64_t)rules->players), deal_seed);
+    if (r->phase != GOITA_PHASE_PLAY) continue;
+    goita_rng rng;
+    goita_rng_seed(&rng, deal_seed);
+    while (left && !goita_round_over(r) && pieces_in_hands(r) > left) {
+      const int n = goita_round_legal_moves(r, legal);
+      goita_round_apply_unchecked(r, legal[goita_rng_below(&rng, (uint32_t)n)]);
+    }
+    if (!goita_round_over(r) && (!left || pieces_in_hands(r) == left)) return attempt + 1;
+  }
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Solves count positions of each group with a table of tt_mb MiB (a new deal each time, so
+ * every case starts from an empty table) and prints per-case and per-group figures. With
+ * list, prints the positions' history strings instead. */
+static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, uint64_t tt_mb, bool list) {
+  goita_solver *solver = NULL;
+  if (!list && goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
+    fprintf(stderr, "goita bench: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
+    return 1;
+  }
+  double *ms = malloc(sizeof *ms * (size_t)count);
+  if (!ms) {
+    goita_solver_free(solver);
+    return 1;
+  }
+  uint64_t sig = 0, all_nodes = 0;
+  double all_ms = 0;
+  for (int g = 0; g < NGROUPS; g++) {
+    const int left = solve_groups[g];
+    char group[16];
+    snprintf(group, sizeof group, left ? "left%d" : "full", left);
+    uint64_t attempt = 0, nodes = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      goita_round r;
+      attempt = make_case(&r, rules, seed, left, attempt);
+      if (list) {
+        char history[512];
+        goita_history_format(&r, history, sizeof history);
+        printf("%s\t%llu\t%s\n", group, (unsigned long long)i, history);
+        continue;
+      }
+      goita_solve_result res;
+      goita_solve(solver, &r, NULL, &res);
+      ms[i] = res.ms;
+      nodes += res.nodes;
+      sig = mix_into(sig, res.nodes << 8 ^ (uint64_t)(uint8_t)res.value.lower);
+      printf("solve %-6s #%-3llu value %4d  nodes %9llu  %9.3f ms\n", group, (unsigned long long)i,
+             res.value.lower, (unsigned long long)res.nodes, res.ms);
+    }
+    if (list) continue;
+    double sum = 0;
+    for (uint64_t i = 0; i < count; i++) sum += ms[i];
+    all_ms += sum;
+    all_nodes += nodes;
+    qsort(ms, (size_t)count, sizeof *ms, compare_doubles);
+    printf("group %-6s cases %llu  median %.3f ms  mean %.3f ms  max %.3f ms  nodes %llu  %.2fM nodes/s\n",
+           group, (unsigned long long)count, ms[count / 2], sum / (double)count, ms[count - 1],
+           (unsigned long long)nodes, sum > 0 ? (double)nodes / sum / 1e3 : 0.0);
+  }
+  if (!list)
+    printf("signature solve %016llx nodes %llu  total %.1f ms\n", (unsigned long long)sig,
+           (unsigned long long)all_nodes, all_ms);
+  free(ms);
+  goita_solver_free(solver);
+  return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
-  uint64_t rounds = 1000000, seed = 1;
+  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64;
+  bool list = false;
   goita_rules rules;
   goita_rules_default(&rules);
   const char *section = "playout";
@@ -48,6 +142,16 @@ int cmd_bench(int argc, char **argv) {
     const char *v;
     if (strcmp(argv[i], "--rounds") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--rounds", v, &rounds)) return 2;
+    } else if (strcmp(argv[i], "--count") == 0) {
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--count", v, &count)) return 2;
+    } else if (strcmp(argv[i], "--tt-mb") == 0) {
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--tt-mb", v, &tt_mb)) return 2;
+      if (tt_mb < 1 || tt_mb > 65536) {
+        fprintf(stderr, "goita bench: --tt-mb is 1-65536 (MiB)\n");
+        return 2;
+      }
+    } else if (strcmp(argv[i], "--list") == 0) {
+      list = true;
     } else if (strcmp(argv[i], "--seed") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &seed)) return 2;
     } else if (strcmp(argv[i], "--rules") == 0) {
@@ -60,6 +164,7 @@ int cmd_bench(int argc, char **argv) {
     }
   }
   if (strcmp(section, "playout") == 0) return bench_playout(rounds ? rounds : 1, seed, &rules);
-  fprintf(stderr, "goita bench: unknown section \"%s\" (sections: playout)\n", section);
+  if (strcmp(section, "solve") == 0) return bench_solve(count ? count : 1, seed, &rules, tt_mb, list);
+  fprintf(stderr, "goita bench: unknown section \"%s\" (sections: playout, solve)\n", section);
   return 2;
 }

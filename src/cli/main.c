@@ -12,14 +12,17 @@ static void usage(FILE *out) {
           "commands:\n"
           "  watch [--seed S] [--rules OPTS] [--ascii] [--record FILE]\n"
           "        watch a seeded game between random players, move by move (and save its record)\n"
-          "  bench [playout] [--rounds N] [--seed S] [--rules OPTS]\n"
-          "        measure the rules engine: random playouts on one core\n"
+          "  bench [playout|solve] [--rounds N] [--count N] [--seed S] [--rules OPTS] [--tt-mb N] [--list]\n"
+          "        measure on one core: random playouts, or the solver on fixed positions\n"
           "  legal [--rules OPTS] [--seat N] HISTORY\n"
           "        print every legal move at the end of HISTORY, one per line (\"2p\", \"213\")\n"
           "  result [--rules OPTS] [--seat N] HISTORY\n"
           "        print {\"over\":..,\"winner\":SEAT|null,\"points\":N|null} for HISTORY\n"
           "  replay [--check] [--ascii] [--rules OPTS] FILE|-\n"
           "        show a game record (JSON) or a history string move by move; --check validates\n"
+          "  solve [--rules OPTS] [--tt-mb N] [--win-loss] [--nodes N] [--ms T] HISTORY\n"
+          "        solve a position with every hand known: one JSON line with the value of the\n"
+          "        position and of every legal move (points, seat to move's side; docs/SOLVER.md)\n"
           "  version    print the version\n"
           "  help       print this help\n"
           "\n"
@@ -40,6 +43,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "legal") == 0) return cmd_legal(argc - 2, argv + 2);
   if (strcmp(cmd, "result") == 0) return cmd_result(argc - 2, argv + 2);
   if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
+  if (strcmp(cmd, "solve") == 0) return cmd_solve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;
