@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The command-line contract of goita solve (docs/SOLVER.md), end to end.
+# Usage: solve.sh PATH_TO_GOITA
+set -u
+goita=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL $1"
+  failures=$((failures + 1))
+}
+
+# The example of RECORD_FORMAT.md: go-goita's solver gives 3p -40, 381 -40, 382 -50, 383 -40.
+example=11244556,12234569,11123378,11113457,s3,371,411,115,2p,3p,4p,145,252,3p,4p,124,2p
+out=$("$goita" solve --rules king_face_down=allowed "$example")
+want='{"value":-40,"moves":[{"move":"3p","value":-40},{"move":"381","value":-40},{"move":"382","value":-50},{"move":"383","value":-40}],'
+case $out in
+  "$want"*'"nodes":'*'"ms":'*'}') ;;
+  *) fail "example: $out" ;;
+esac
+
+# Win/loss only: the sign is proven, the value is given as bounds.
+out=$("$goita" solve --win-loss --rules king_face_down=allowed "$example")
+case $out in
+  '{"value":null,"lower":-'*',"upper":-10,"moves":['*) ;;
+  *) fail "win-loss: $out" ;;
+esac
+
+# A node limit on a full deal: bounds and "complete":false.
+out=$("$goita" solve --nodes 2000 12345678,12345679,11112345,11112345,s1)
+case $out in
+  *'"complete":false}') ;;
+  *) fail "node limit: $out" ;;
+esac
+
+# Errors: a hidden piece, an illegal move, a bad option; nothing on stdout.
+for args in "11244556,12234569,1112337x,11113457,s3" "11244556,12234569,11123378,11113457,s3,399" \
+            "--tt-mb 0 $example" "--frobnicate $example" ""; do
+  # shellcheck disable=SC2086
+  if "$goita" solve $args >"$tmp/out" 2>"$tmp/err"; then
+    fail "accepted: $args"
+  elif [ -s "$tmp/out" ] || [ ! -s "$tmp/err" ]; then
+    fail "error for \"$args\" not on stderr alone"
+  fi
+done
+grep -q "hides pieces" <("$goita" solve 11244556,12234569,1112337x,11113457,s3 2>&1) || fail "hidden message"
+grep -q "token 6" <("$goita" solve 11244556,12234569,11123378,11113457,s3,399 2>&1) || fail "illegal move message"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "goita solve: all checks passed"
