@@ -132,7 +132,8 @@ static inline tt_entry *tt_find(goita_solver *s, uint64_t key) {
   return NULL;
 }
 
-/* Records a bound: the entry of key if present, else the least valuable slot of its bucket. */
+/* Records bounds: in the entry of key if present, else in place of the least valuable entry of
+ * its bucket. */
 static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, int upper, int move) {
   tt_bucket *b = bucket_of(s, key);
   tt_entry *slot = NULL;
@@ -143,8 +144,7 @@ static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
       if (upper > slot->upper) upper = slot->upper;
       break;
     }
-  if (!slot) {
-    const int pieces = p->pieces;
+  if (!slot) { /* replace the entry that saves the least work: stale, or fewest pieces */
     int worst = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
       const int w = b->e[i].gen != s->gen ? -1 : b->e[i].pieces;
@@ -153,10 +153,9 @@ static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
         slot = &b->e[i];
       }
     }
-    if (worst > pieces) return; /* keep the more valuable entries */
     slot->key = key;
     slot->gen = s->gen;
-    slot->pieces = (uint8_t)pieces;
+    slot->pieces = p->pieces;
   }
   slot->lower = (int8_t)lower;
   slot->upper = (int8_t)upper;
