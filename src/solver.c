@@ -350,26 +350,15 @@ typedef struct scored_move {
   uint8_t move;
 } scored_move;
 
-/* Ordering: the table's move, then plays that keep the lead (no one can answer the attack),
- * high attacks, low face-down pieces; against a partner's attack a pass first. */
-#ifndef W_SAFE
-#define W_SAFE 100
-#define W_ANY 0
-#define W_NEXT 0
-#define W_AV 4
-#define W_BV 3
-#define W_KING 0
-#define W_PASS 50
-#endif
-static int order_score(const goita_solver *s, const spos *p, int move, unsigned unsafe, unsigned answerable, unsigned next_answers) {
-  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? W_PASS : -W_PASS;
+/* Ordering: after the table's move, against a partner's attack a pass first (against an
+ * opponent's, last); then plays whose attack no other seat can answer (the lead comes back),
+ * high attacks, low face-down pieces. Weights tuned by node counts (docs/SOLVER.md). */
+static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable) {
+  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? 200 : -200;
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  int score = kind_tens[a] * W_AV;
-  if (!(unsafe & (1u << a))) score += W_SAFE;
-  if (!(answerable & (1u << a))) score += W_ANY;
-  if (!(next_answers & (1u << a))) score += W_NEXT;
-  if (p->attack == 0) score -= kind_tens[b] * W_BV;
-  if (a == GOITA_KING || (b == GOITA_KING)) score -= W_KING;
+  int score = kind_tens[a] * 4;
+  if (!(answerable & (1u << a))) score += 100;
+  if (p->attack == 0) score -= kind_tens[b] * 10;
   return score;
 }
 
@@ -442,15 +431,11 @@ static int nws(goita_solver *s, const spos *p, int t) {
     if (run && run > lower) lower = run;
   }
 
-  /* Kinds some other seat could answer (for ordering). */
-  unsigned others_held = 0, opp_held = 0;
-  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat)) {
+  /* Attack kinds some other seat could answer (for ordering). */
+  unsigned others_held = 0;
+  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat))
     others_held |= info_of(s, p->hands, seat)->held;
-    if (s->group[seat] != s->group[me]) opp_held |= info_of(s, p->hands, seat)->held;
-  }
   const unsigned answerable = ~s->safe_from[others_held];
-  const unsigned unsafe = ~s->safe_from[opp_held];
-  const unsigned next_answers = ~s->safe_from[info_of(s, p->hands, next_seat(s, me))->held];
 
   scored_move list[GOITA_MAX_LEGAL + 1];
   int n = 0;
@@ -476,7 +461,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     }
   }
   for (int i = 0; i < n; i++) {
-    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, unsafe, answerable, next_answers);
+    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable);
     for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
       const scored_move tmp = list[j];
       list[j] = list[j - 1];
