@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef SOLVER_STATS
-#include <stdio.h>
-#endif
 
 #include "internal.h"
 
@@ -537,19 +534,9 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
       *hi = *lo;
       return;
     }
-#ifndef ORDER
-#define ORDER 0
-#endif
     int t = round_values[(first + last + 1) / 2];
-    if (ORDER == 1) t = *lo > 0 ? round_values[first] : round_values[last];
     if (*lo < 0 && *hi > 0) t = 1;
-#ifdef SOLVER_STATS
-    uint64_t before = s->nodes;
-#endif
     const int v = nws(s, p, t);
-#ifdef SOLVER_STATS
-    fprintf(stderr, "  test t=%d -> %d nodes %llu\n", t, v, (unsigned long long)(s->nodes - before));
-#endif
     if (s->stopped) return;
     if (v >= t)
       *lo = v;
