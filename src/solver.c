@@ -161,7 +161,8 @@ static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
 
 /* ---- Moves on spos ---- */
 
-/* The mover's team: the root's side or the others. */
+/* Whether the value changes sign from seat `from`'s view to seat `to`'s (they are on
+ * different sides: teams with 4 players, the root against the rest with 3). */
 static inline int flips(const goita_solver *s, int from, int to) { return s->group[from] != s->group[to]; }
 
 static inline uint32_t take(const goita_solver *s, uint32_t hands, int seat, int kind) {

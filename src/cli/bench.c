@@ -145,11 +145,7 @@ int cmd_bench(int argc, char **argv) {
     } else if (strcmp(argv[i], "--count") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--count", v, &count)) return 2;
     } else if (strcmp(argv[i], "--tt-mb") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--tt-mb", v, &tt_mb)) return 2;
-      if (tt_mb < 1 || tt_mb > 65536) {
-        fprintf(stderr, "goita bench: --tt-mb is 1-65536 (MiB)\n");
-        return 2;
-      }
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_table_mb("bench", v, &tt_mb)) return 2;
     } else if (strcmp(argv[i], "--list") == 0) {
       list = true;
     } else if (strcmp(argv[i], "--seed") == 0) {

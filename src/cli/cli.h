@@ -19,6 +19,9 @@ int cmd_solve(int argc, char **argv);
 /* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
 bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);
 
+/* Reads a table size in MiB (--tt-mb, 1-65536); prints an error naming cmd on failure. */
+bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb);
+
 /* Reads rule option text; prints the library's error on failure. */
 bool cli_parse_rules(const char *text, goita_rules *rules);
 

@@ -18,6 +18,15 @@ bool cli_parse_u64(const char *opt, const char *text, uint64_t *out) {
   return true;
 }
 
+bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb) {
+  if (!cli_parse_u64("--tt-mb", text, mb)) return false;
+  if (*mb < 1 || *mb > 65536) {
+    fprintf(stderr, "goita %s: --tt-mb is 1-65536 (MiB)\n", cmd);
+    return false;
+  }
+  return true;
+}
+
 bool cli_parse_rules(const char *text, goita_rules *rules) {
   goita_error err;
   if (goita_rules_parse(rules, text, &err) != GOITA_OK) {

@@ -31,11 +31,7 @@ int cmd_solve(int argc, char **argv) {
     if (strcmp(argv[i], "--rules") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &rules)) return 2;
     } else if (strcmp(argv[i], "--tt-mb") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--tt-mb", v, &tt_mb)) return 2;
-      if (tt_mb < 1 || tt_mb > 65536) {
-        fprintf(stderr, "goita solve: --tt-mb is 1-65536 (MiB)\n");
-        return 2;
-      }
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_table_mb("solve", v, &tt_mb)) return 2;
     } else if (strcmp(argv[i], "--nodes") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--nodes", v, &max_nodes)) return 2;
     } else if (strcmp(argv[i], "--ms") == 0) {

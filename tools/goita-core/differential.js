@@ -15,6 +15,7 @@
 'use strict';
 const fs = require('fs');
 const { Board } = require('goita-core');
+const { seededRandom } = require('./seeded-random');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -28,16 +29,7 @@ if (!outPath || !(rounds > 0)) {
   process.exit(2);
 }
 
-// mulberry32: a small seeded generator, so that a seed gives the same rounds everywhere.
-let state = seed;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const below = (n) => Math.floor(random() * n);
+const { random, below } = seededRandom(seed);
 
 const SET = '11111111112222333344445555667789';
 function shuffle(pieces) {

@@ -17,22 +17,14 @@
 'use strict';
 const fs = require('fs');
 const { Board, Solver } = require('goita-core');
+const { seededRandom } = require('./seeded-random');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 
-// mulberry32: a small seeded generator, so that a seed gives the same positions everywhere.
-let state = 1;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const below = (n) => Math.floor(random() * n);
+let below; // the seeded generator of corpus()
 
 const SET = '11111111112222333344445555667789';
 function deal() {
@@ -69,7 +61,7 @@ function solve(history) {
 
 function corpus() {
   const positions = Number(arg('--positions', 100));
-  state = Number(arg('--seed', 1)) >>> 0;
+  ({ below } = seededRandom(Number(arg('--seed', 1))));
   const [lo, hi] = String(arg('--left', '8-14')).split('-').map(Number);
   const outPath = arg('--out', null);
   if (!outPath || !(positions > 0) || !(lo >= 2 && hi >= lo && hi <= 32)) {
