@@ -93,4 +93,10 @@ int goita__token_error(goita_error *err, int status, const goita__token *t, cons
  * viewer's hand must be written in full. Returns GOITA_OK or GOITA_EPARSE / GOITA_EILLEGAL. */
 int goita__complete_hidden(goita__history *h, const goita_rules *rules, int viewer, goita_error *err);
 
+/* Reads a history string as goita_history_parse_view does (viewer may be GOITA_VIEWER_INFER,
+ * and is set to the seat read) and writes one full round consistent with it into round: the
+ * hidden pieces filled by goita__complete_hidden. Errors as goita_history_parse_view. */
+int goita__history_fill(goita_round *round, int *viewer, const goita_rules *rules, const char *text,
+                        goita_error *err);
+
 #endif

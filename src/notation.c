@@ -199,21 +199,26 @@ static int infer_viewer(const goita__history *h) {
   return __builtin_ctz((unsigned)candidates);
 }
 
-int goita_history_parse_view(goita_view *view, const goita_rules *rules, const char *text, int viewer,
-                             goita_error *err) {
+int goita__history_fill(goita_round *round, int *viewer, const goita_rules *rules, const char *text,
+                        goita_error *err) {
   int st = goita_rules_validate(rules, err);
   if (st != GOITA_OK) return st;
-  if (viewer != GOITA_VIEWER_INFER && viewer != GOITA_OBSERVER && (viewer < 0 || viewer >= rules->players))
-    return goita_error_set(err, GOITA_EINVAL, -1, "viewer %d is not a seat of %d players", SEAT_NAME(viewer),
+  if (*viewer != GOITA_VIEWER_INFER && *viewer != GOITA_OBSERVER && (*viewer < 0 || *viewer >= rules->players))
+    return goita_error_set(err, GOITA_EINVAL, -1, "viewer %d is not a seat of %d players", SEAT_NAME(*viewer),
                            rules->players);
   goita__history h;
   st = split_history(&h, rules, text, true, err);
   if (st != GOITA_OK) return st;
-  if (viewer == GOITA_VIEWER_INFER) viewer = infer_viewer(&h);
-  st = goita__complete_hidden(&h, rules, viewer, err);
+  if (*viewer == GOITA_VIEWER_INFER) *viewer = infer_viewer(&h);
+  st = goita__complete_hidden(&h, rules, *viewer, err);
   if (st != GOITA_OK) return st;
+  return replay_history(round, rules, &h, err);
+}
+
+int goita_history_parse_view(goita_view *view, const goita_rules *rules, const char *text, int viewer,
+                             goita_error *err) {
   goita_round r;
-  st = replay_history(&r, rules, &h, err);
+  const int st = goita__history_fill(&r, &viewer, rules, text, err);
   if (st == GOITA_OK) goita_round_view(&r, viewer, view);
   return st;
 }

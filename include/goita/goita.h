@@ -19,6 +19,8 @@
 #include "goita/notation.h"
 #include "goita/record.h"
 #include "goita/solver.h"
+#include "goita/sample.h"
+#include "goita/player.h"
 
 #ifdef __cplusplus
 extern "C" {

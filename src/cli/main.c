@@ -23,9 +23,14 @@ static void usage(FILE *out) {
           "  solve [--rules OPTS] [--tt-mb N] [--win-loss] [--nodes N] [--ms T] HISTORY\n"
           "        solve a position with every hand known: one JSON line with the value of the\n"
           "        position and of every legal move (points, seat to move's side; docs/SOLVER.md)\n"
+          "  match [--games N] [--seed S] [--rules OPTS] [--jobs J] [--quiet] A B\n"
+          "        A's team against B's on paired deals (each deal twice, seats swapped); ends with one\n"
+          "        JSON line: points per round of A minus B, its standard error, game wins\n"
           "  version    print the version\n"
           "  help       print this help\n"
           "\n"
+          "A and B are players: random, rules, sampler, or a level with parameters such as\n"
+          "sampler:samples=64,infer=on (docs/PLAYERS.md).\n"
           "OPTS is rule option text, e.g. king_face_down=allowed,target=150 (see RULES.md).\n"
           "HISTORY is a history string (docs/RECORDS.md), e.g. 12345678,12345679,11112345,11112345,s1,113,2p;\n"
           "one written for a seat, with x for hidden pieces, reads as that seat's view (--seat N).\n",
@@ -44,6 +49,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "result") == 0) return cmd_result(argc - 2, argv + 2);
   if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
   if (strcmp(cmd, "solve") == 0) return cmd_solve(argc - 2, argv + 2);
+  if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;

@@ -1,0 +1,219 @@
+/* Computer players: levels, specs ("sampler:samples=64,infer=on") and the choice itself. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "internal.h"
+#include "player_internal.h"
+
+/* ---- random and rules: the two levels without parameters ---- */
+
+static const goita__param no_params[] = {{NULL, 0, 0, 0, NULL}};
+
+static int random_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                         goita_move *move, goita_player_info *info) {
+  (void)p, (void)v, (void)info;
+  *move = moves[goita_rng_below(rng, (uint32_t)n)];
+  return GOITA_OK;
+}
+
+static int rules_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                        goita_move *move, goita_player_info *info) {
+  (void)p;
+  double scores[GOITA_MAX_LEGAL];
+  goita__heuristic_scores(v, moves, n, scores);
+  /* the best score; equal ones are drawn at random so the player is not predictable */
+  int best = 0, ties = 1;
+  for (int i = 1; i < n; i++) {
+    if (scores[i] > scores[best] + 1e-9) {
+      best = i;
+      ties = 1;
+    } else if (scores[i] > scores[best] - 1e-9 && goita_rng_below(rng, (uint32_t)++ties) == 0) {
+      best = i;
+    }
+  }
+  *move = moves[best];
+  if (info) {
+    for (int i = 0; i < n; i++) info->value[i] = scores[i];
+    info->has_values = 1;
+  }
+  return GOITA_OK;
+}
+
+static const goita__level random_level = {
+    "random", "uniformly random legal moves", no_params, NULL, NULL, random_choose};
+static const goita__level rules_level = {
+    "rules",
+    "a rule-based player: keeps kings for defence and strong pieces for the last attack, leads pairs for the "
+    "double, defends its partner only when it helps, reads passes",
+    no_params, NULL, NULL, rules_choose};
+
+static const goita__level *const levels[] = {&random_level, &rules_level, &goita__sampler_level, NULL};
+
+const char *const *goita_player_levels(void) {
+  static const char *names[sizeof levels / sizeof levels[0]];
+  for (int i = 0; levels[i]; i++) names[i] = levels[i]->name;
+  return names;
+}
+
+static const goita__level *find_level(const char *name, size_t len) {
+  for (int i = 0; levels[i]; i++)
+    if (strlen(levels[i]->name) == len && strncasecmp(levels[i]->name, name, len) == 0) return levels[i];
+  return NULL;
+}
+
+const char *goita_player_describe(const char *name) {
+  const goita__level *l = name ? find_level(name, strlen(name)) : NULL;
+  return l ? l->help : NULL;
+}
+
+/* ---- Specs ---- */
+
+static bool on_off(const goita__param *p) { return p->min == 0 && p->max == 1; }
+
+static void write_spec(goita_player *p) {
+  size_t n = (size_t)snprintf(p->spec, sizeof p->spec, "%s", p->level->name);
+  for (int i = 0; p->level->params[i].name && n < sizeof p->spec; i++) {
+    const goita__param *d = &p->level->params[i];
+    char value[16];
+    if (on_off(d))
+      snprintf(value, sizeof value, "%s", p->param[i] ? "on" : "off");
+    else
+      snprintf(value, sizeof value, "%d", p->param[i]);
+    n += (size_t)snprintf(p->spec + n, sizeof p->spec - n, "%s%s=%s", i ? "," : ":", d->name, value);
+  }
+}
+
+/* Reads "name=value" (len characters) into the player's parameters. */
+static int read_param(goita_player *p, const char *text, size_t len, int index, goita_error *err) {
+  const char *eq = memchr(text, '=', len);
+  if (!eq)
+    return goita_error_set(err, GOITA_EPARSE, index, "parameter \"%.*s\" needs a value (name=value)", (int)len,
+                           text);
+  const size_t name_len = (size_t)(eq - text);
+  const goita__param *params = p->level->params;
+  for (int i = 0; params[i].name; i++) {
+    if (strlen(params[i].name) != name_len || strncasecmp(params[i].name, text, name_len) != 0) continue;
+    char value[32];
+    const size_t value_len = len - name_len - 1;
+    if (value_len == 0 || value_len >= sizeof value)
+      return goita_error_set(err, GOITA_EVALUE, index, "parameter %s: missing or overlong value", params[i].name);
+    memcpy(value, eq + 1, value_len);
+    value[value_len] = '\0';
+    if (on_off(&params[i]) && (strcasecmp(value, "on") == 0 || strcasecmp(value, "off") == 0)) {
+      p->param[i] = strcasecmp(value, "on") == 0;
+      return GOITA_OK;
+    }
+    char *end = NULL;
+    const long v = strtol(value, &end, 10);
+    if (*end != '\0' || v < params[i].min || v > params[i].max) {
+      if (on_off(&params[i]))
+        return goita_error_set(err, GOITA_EVALUE, index, "parameter %s is on or off, not \"%s\"", params[i].name,
+                               value);
+      return goita_error_set(err, GOITA_EVALUE, index, "parameter %s must be %d-%d, not \"%s\"", params[i].name,
+                             params[i].min, params[i].max, value);
+    }
+    p->param[i] = (int)v;
+    return GOITA_OK;
+  }
+  return goita_error_set(err, GOITA_EPARSE, index, "level %s has no parameter \"%.*s\"", p->level->name,
+                         (int)name_len, text);
+}
+
+int goita_player_new(goita_player **out, const char *spec, goita_error *err) {
+  if (!out || !spec) return goita_error_set(err, GOITA_EINVAL, -1, "a NULL argument");
+  *out = NULL;
+  const char *colon = strchr(spec, ':');
+  const size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);
+  const goita__level *level = find_level(spec, name_len);
+  if (!level) {
+    char known[160] = "";
+    for (int i = 0; levels[i]; i++) {
+      strcat(known, i ? ", " : "");
+      strcat(known, levels[i]->name);
+    }
+    return goita_error_set(err, GOITA_EPARSE, 0, "unknown player level \"%.*s\" (levels: %s)", (int)name_len, spec,
+                           known);
+  }
+  goita_player *p = calloc(1, sizeof *p);
+  if (!p) return goita_error_set(err, GOITA_EINVAL, -1, "out of memory");
+  p->level = level;
+  for (int i = 0; level->params[i].name; i++) p->param[i] = level->params[i].fallback;
+  int st = GOITA_OK, index = 0;
+  for (const char *t = colon ? colon + 1 : NULL; t && st == GOITA_OK;) {
+    const char *comma = strchr(t, ',');
+    const size_t len = comma ? (size_t)(comma - t) : strlen(t);
+    st = read_param(p, t, len, index++, err);
+    t = comma ? comma + 1 : NULL;
+  }
+  if (st == GOITA_OK && level->init) st = level->init(p, err);
+  if (st != GOITA_OK) {
+    free(p);
+    return st;
+  }
+  write_spec(p);
+  *out = p;
+  return GOITA_OK;
+}
+
+void goita_player_free(goita_player *p) {
+  if (!p) return;
+  if (p->level->release) p->level->release(p);
+  free(p);
+}
+
+const char *goita_player_spec(const goita_player *p) { return p->spec; }
+
+void goita_player_seed(goita_player *p, uint64_t seed) { p->seed = seed; }
+
+/* A hash of everything the view shows: the player's random choices depend on its seed and
+ * the view, never on what it was asked before. */
+static uint64_t view_hash(const goita_view *v) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3ULL)
+  MIX((uint8_t)v->seat);
+  MIX((uint8_t)v->dealer);
+  MIX((uint16_t)v->round_index);
+  MIX(v->kings);
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) MIX((uint16_t)v->score[s]);
+  for (int k = 0; k < GOITA_KIND_SLOTS; k++) MIX(v->hand[k]);
+  for (int i = 0; i < v->nlog; i++) {
+    const goita_move m = v->log[i];
+    MIX((uint32_t)m.type | (uint32_t)m.seat << 8 | (uint32_t)m.block << 16 | (uint32_t)m.attack << 24);
+  }
+  MIX(v->nlog);
+#undef MIX
+  return h;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+int goita_player_choose(goita_player *p, const goita_view *v, goita_move *move, goita_player_info *info) {
+  if (!p || !v || !move) return GOITA_EINVAL;
+  if (v->phase == GOITA_PHASE_OVER) return GOITA_EOVER;
+  if (v->seat < 0 || v->seat != v->turn) return GOITA_ETURN;
+  const double start = now_ms();
+  goita_move moves[GOITA_MAX_LEGAL];
+  const int n = goita_view_legal_moves(v, moves);
+  if (info) {
+    memset(info, 0, sizeof *info);
+    info->nmoves = n;
+    memcpy(info->moves, moves, (size_t)n * sizeof moves[0]);
+  }
+  int st = GOITA_OK;
+  if (n == 1) {
+    *move = moves[0];
+  } else {
+    goita_rng rng;
+    goita_rng_seed(&rng, goita_seed_mix(p->seed ^ view_hash(v)));
+    st = p->level->choose(p, v, moves, n, &rng, move, info);
+  }
+  if (info) info->ms = now_ms() - start;
+  return st;
+}

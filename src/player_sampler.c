@@ -1,0 +1,176 @@
+/* The sampling player: deal the unseen pieces many times consistently with the view, value
+ * every legal move in each deal (solved exactly late in the round, played out by the policy
+ * earlier), and choose the move with the best average. With inference on, each deal counts in
+ * proportion to how likely the moves everyone else made were, had they held those hands. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "player_internal.h"
+
+enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_TT_MB, P_MS };
+
+static const goita__param sampler_params[] = {
+    {"samples", 1, 4096, 48, "deals sampled per move"},
+    {"infer", 0, 1, 0, "weight each deal by how likely the observed moves were (on/off)"},
+    {"solve", 0, 32, 24, "solve exactly once at most this many pieces are left in hands"},
+    {"rollouts", 1, 256, 4, "playouts per move and deal before that"},
+    {"tt_mb", 1, 4096, 8, "solver table in MiB"},
+    {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)"},
+    {NULL, 0, 0, 0, NULL}};
+
+/* A mistake floor for inference: everyone plays any legal move with some probability, so one
+ * surprising move does not rule a deal out. */
+#define INFER_NOISE 0.1
+
+typedef struct sampler {
+  goita_solver *solver;
+  double *values;  /* samples x GOITA_MAX_LEGAL */
+  double *loglik;  /* per sample */
+} sampler;
+
+static int sampler_init(goita_player *p, goita_error *err) {
+  sampler *s = calloc(1, sizeof *s);
+  const size_t samples = (size_t)p->param[P_SAMPLES];
+  if (s) {
+    s->values = malloc(samples * GOITA_MAX_LEGAL * sizeof *s->values);
+    s->loglik = malloc(samples * sizeof *s->loglik);
+  }
+  if (!s || !s->values || !s->loglik ||
+      goita_solver_new(&s->solver, (size_t)p->param[P_TT_MB] << 20) != GOITA_OK) {
+    if (s) {
+      free(s->values);
+      free(s->loglik);
+    }
+    free(s);
+    return goita_error_set(err, GOITA_EINVAL, -1, "out of memory for the sampling player");
+  }
+  p->state = s;
+  return GOITA_OK;
+}
+
+static void sampler_release(goita_player *p) {
+  sampler *s = p->state;
+  goita_solver_free(s->solver);
+  free(s->values);
+  free(s->loglik);
+  free(s);
+}
+
+/* The log-probability, under the policy, of every move the others made in the sampled deal. */
+static double log_likelihood(const goita_round *sample, int viewer) {
+  goita_round r;
+  if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
+                        NULL) != GOITA_OK)
+    return 0;
+  goita_view v;
+  goita_move moves[GOITA_MAX_LEGAL];
+  double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
+  double ll = 0;
+  for (int i = 0; i < sample->nlog && !goita_round_over(&r); i++) {
+    const goita_move m = sample->log[i];
+    if (m.seat != viewer) {
+      const int n = goita_round_legal_moves(&r, moves);
+      if (n > 1) {
+        goita_round_view(&r, m.seat, &v);
+        goita__heuristic_scores(&v, moves, n, scores);
+        goita__policy_probabilities(scores, n, GOITA__POLICY_TEMPERATURE, p);
+        double q = INFER_NOISE / n;
+        for (int j = 0; j < n; j++)
+          if (goita_move_equal(moves[j], m)) q += (1 - INFER_NOISE) * p[j];
+        ll += log(q);
+      }
+    }
+    goita_round_apply_unchecked(&r, m);
+  }
+  return ll;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Values every move in one sampled deal: exactly by the solver, or by playouts. */
+static void value_moves(goita_player *p, const goita_round *deal, const goita_move *moves, int n, bool exact,
+                        goita_rng *rng, double *out, goita_player_info *info) {
+  sampler *s = p->state;
+  const int seat = deal->turn;
+  if (exact) {
+    goita_solve_options o;
+    goita_solve_options_default(&o);
+    o.all_moves = 1;
+    goita_solve_result res;
+    goita_solve(s->solver, deal, &o, &res);
+    if (info) info->nodes += res.nodes;
+    for (int i = 0; i < n; i++) {
+      out[i] = 0;
+      for (int j = 0; j < res.nmoves; j++)
+        if (goita_move_equal(res.moves[j], moves[i]))
+          out[i] = (res.move_value[j].lower + res.move_value[j].upper) / 2.0;
+    }
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    int sum = 0;
+    for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
+      goita_round r = *deal;
+      goita_round_apply_unchecked(&r, moves[i]);
+      sum += goita__playout(&r, seat, rng);
+    }
+    out[i] = (double)sum / p->param[P_ROLLOUTS];
+  }
+}
+
+static int sampler_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                          goita_move *move, goita_player_info *info) {
+  sampler *s = p->state;
+  const double start = now_ms();
+  int left = 0;
+  for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
+  const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
+  int done = 0;
+  for (; done < p->param[P_SAMPLES]; done++) {
+    if (p->param[P_MS] && done > 0 && now_ms() - start > p->param[P_MS]) break;
+    goita_round deal;
+    if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
+    s->loglik[done] = p->param[P_INFER] ? log_likelihood(&deal, v->seat) : 0;
+    value_moves(p, &deal, moves, n, exact, rng, s->values + (size_t)done * (size_t)GOITA_MAX_LEGAL, info);
+  }
+  double heuristic[GOITA_MAX_LEGAL];
+  goita__heuristic_scores(v, moves, n, heuristic);
+  double mean[GOITA_MAX_LEGAL] = {0};
+  if (done > 0) {
+    double top = -INFINITY, total = 0;
+    for (int i = 0; i < done; i++) top = fmax(top, s->loglik[i]);
+    for (int i = 0; i < done; i++) {
+      const double w = exp(s->loglik[i] - top);
+      total += w;
+      for (int j = 0; j < n; j++) mean[j] += w * s->values[i * GOITA_MAX_LEGAL + j];
+    }
+    for (int j = 0; j < n; j++) mean[j] /= total;
+  }
+  /* The best average; the heuristic settles near-ties (values are in points). */
+  int best = 0;
+  for (int j = 1; j < n; j++) {
+    const double d = mean[j] - mean[best];
+    if (d > 1e-6 || (d > -1e-6 && heuristic[j] > heuristic[best])) best = j;
+  }
+  (void)rng;
+  *move = moves[best];
+  if (info) {
+    for (int j = 0; j < n; j++) info->value[j] = done > 0 ? mean[j] : heuristic[j];
+    info->has_values = 1;
+    info->samples = done;
+  }
+  return GOITA_OK;
+}
+
+const goita__level goita__sampler_level = {
+    "sampler",
+    "deals the unseen pieces consistently with everything seen, values each move in every deal (exact "
+    "solver late, policy playouts early) and plays the best average",
+    sampler_params, sampler_init, sampler_release, sampler_choose};

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The command-line contract of goita match, end to end: the JSON line, reproducibility on one
+# or two threads, a stronger player winning, and errors.
+# Usage: match.sh PATH_TO_GOITA
+set -u
+goita=$1
+failures=0
+
+fail() {
+  echo "FAIL $1"
+  failures=$((failures + 1))
+}
+
+# Drops the timing fields, which differ from run to run.
+results() { sed -e 's/,"a_ms_per_move":[0-9.]*,"b_ms_per_move":[0-9.]*//'; }
+
+one=$("$goita" match --games 6 --seed 5 --jobs 1 --quiet rules random | results)
+two=$("$goita" match --games 6 --seed 5 --jobs 2 --quiet rules random | results)
+case $one in
+  '{"a":"rules","b":"random","rounds":'*',"points_per_round":'*',"stderr":'*',"games":6,"a_game_wins":'*'}') ;;
+  *) fail "json line: $one" ;;
+esac
+[ "$one" = "$two" ] || fail "one thread and two differ: $one / $two"
+other=$("$goita" match --games 6 --seed 6 --jobs 2 --quiet rules random | results)
+[ "$one" != "$other" ] || fail "another seed gives the same match: $other"
+
+# The sampling player beats random play clearly, even with few samples.
+out=$("$goita" match --games 4 --seed 1 --quiet sampler:samples=6,rollouts=1 random)
+ppr=$(printf '%s' "$out" | sed -e 's/.*"points_per_round":\([-0-9.]*\).*/\1/')
+awk -v x="$ppr" 'BEGIN { exit !(x > 10) }' || fail "sampler against random: $out"
+case $out in
+  '{"a":"sampler:samples=6,infer=off,solve=24,rollouts=1,tt_mb=8,ms=0",'*) ;;
+  *) fail "full spec: $out" ;;
+esac
+
+# 2 players: one seat each.
+out=$("$goita" match --games 2 --quiet --rules players=2 rules random)
+case $out in
+  *'"games":2,'*) ;;
+  *) fail "2 players: $out" ;;
+esac
+
+# Errors: a bad level, a bad parameter, one player only, 3 players; nothing on stdout.
+for args in "oracle random" "sampler:samples=0 random" "rules" "--rules players=3 rules random" \
+            "--games 0 rules random" "--jobs x rules random"; do
+  # shellcheck disable=SC2086
+  out=$("$goita" match --quiet $args 2>/dev/null)
+  status=$?
+  [ "$status" -eq 2 ] || fail "exit status $status for: $args"
+  [ -z "$out" ] || fail "output on error for: $args"
+done
+err=$("$goita" match sampler:sample=3 random 2>&1 >/dev/null)
+case $err in
+  *'player A "sampler:sample=3": level sampler has no parameter "sample"'*) ;;
+  *) fail "error message: $err" ;;
+esac
+
+[ "$failures" -eq 0 ] && echo "match: all checks passed"
+exit "$failures"

@@ -1,0 +1,214 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static goita_player *new_player(const char *spec) {
+  goita_player *p = NULL;
+  goita_error err;
+  cr_assert_eq(goita_player_new(&p, spec, &err), GOITA_OK, "%s: %s", spec, err.message);
+  return p;
+}
+
+Test(player, specs_are_read_and_written_in_full) {
+  goita_player *p = new_player("sampler:samples=12,infer=on");
+  cr_assert_str_eq(goita_player_spec(p), "sampler:samples=12,infer=on,solve=24,rollouts=4,tt_mb=8,ms=0");
+  goita_player_free(p);
+  p = new_player("RULES");
+  cr_assert_str_eq(goita_player_spec(p), "rules");
+  goita_player_free(p);
+  cr_assert_not_null(goita_player_describe("sampler"));
+  cr_assert_null(goita_player_describe("oracle"));
+  const char *const *levels = goita_player_levels();
+  cr_assert_str_eq(levels[0], "random");
+}
+
+Test(player, bad_specs_say_what_is_wrong) {
+  static const struct {
+    const char *spec;
+    int status;
+    const char *says;
+  } cases[] = {
+      {"oracle", GOITA_EPARSE, "unknown player level \"oracle\""},
+      {"sampler:sample=3", GOITA_EPARSE, "no parameter \"sample\""},
+      {"sampler:samples", GOITA_EPARSE, "needs a value"},
+      {"sampler:samples=0", GOITA_EVALUE, "samples must be 1-4096"},
+      {"sampler:samples=12x", GOITA_EVALUE, "not \"12x\""},
+      {"sampler:infer=maybe", GOITA_EVALUE, "on or off"},
+      {"random:samples=3", GOITA_EPARSE, "random has no parameter"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    goita_player *p = (goita_player *)0x1;
+    goita_error err;
+    cr_assert_eq(goita_player_new(&p, cases[i].spec, &err), cases[i].status, "%s", cases[i].spec);
+    cr_assert_null(p);
+    cr_assert(strstr(err.message, cases[i].says), "%s: \"%s\"", cases[i].spec, err.message);
+  }
+}
+
+static const char *const levels_under_test[] = {"random", "rules", "sampler:samples=6,rollouts=1",
+                                                "sampler:samples=6,rollouts=1,infer=on,solve=16"};
+
+/* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
+ * legal move and reports a value for each legal move when it evaluates them. */
+Test(player, every_level_plays_legal_moves) {
+  static const char *const rule_sets[] = {"", "king_face_down=allowed,king_attack=a_or_b", "players=2"};
+  for (size_t l = 0; l < sizeof levels_under_test / sizeof levels_under_test[0]; l++) {
+    goita_player *p = new_player(levels_under_test[l]);
+    for (size_t set = 0; set < sizeof rule_sets / sizeof rule_sets[0]; set++) {
+      goita_rules rules;
+      cr_assert_eq(goita_rules_parse(&rules, rule_sets[set], NULL), GOITA_OK);
+      for (int round = 0; round < 6; round++) {
+        goita_round r;
+        goita_round_deal(&r, &rules, round % rules.players, goita_seed_mix(77 + (uint64_t)round));
+        while (!goita_round_over(&r)) {
+          goita_view v;
+          goita_round_view(&r, r.turn, &v);
+          goita_move m;
+          goita_player_info info;
+          cr_assert_eq(goita_player_choose(p, &v, &m, &info), GOITA_OK);
+          goita_error err;
+          cr_assert_eq(goita_round_apply(&r, m, &err), GOITA_OK, "%s: %s", levels_under_test[l], err.message);
+          cr_assert_gt(info.nmoves, 0);
+        }
+      }
+    }
+    /* A 5-pawn decision (seat 1's hand), for the partner, seat 3. */
+    goita_round r = test_round("", "11111234,11234567,12345589,11234567,s1");
+    goita_view v;
+    goita_round_view(&r, r.turn, &v);
+    goita_move m;
+    cr_assert_eq(goita_player_choose(p, &v, &m, NULL), GOITA_OK);
+    cr_assert(m.type == GOITA_MOVE_REDEAL || m.type == GOITA_MOVE_GO);
+    goita_player_free(p);
+  }
+}
+
+Test(player, refuses_views_it_cannot_play) {
+  goita_player *p = new_player("rules");
+  goita_round r = test_round("", "12345678,12345679,11112345,11112345,s1");
+  goita_view v;
+  goita_move m;
+  goita_round_view(&r, 1, &v);
+  cr_assert_eq(goita_player_choose(p, &v, &m, NULL), GOITA_ETURN);
+  goita_round_view(&r, GOITA_OBSERVER, &v);
+  cr_assert_eq(goita_player_choose(p, &v, &m, NULL), GOITA_ETURN);
+  r = test_round("", "12345678,12345679,11112345,11112345,s1,112,2p,3p,4p,134,2p,3p,4p,156,2p,3p,4p,178");
+  goita_round_view(&r, 0, &v);
+  cr_assert_eq(goita_player_choose(p, &v, &m, NULL), GOITA_EOVER);
+  goita_player_free(p);
+}
+
+/* Hidden information: two full states that differ only in what the seat to move cannot see
+ * (the others' hands and face-down pieces, dealt anew by the sampler) get the same move from
+ * every level, from a fresh player and from one that has played before. */
+Test(player, same_move_from_states_that_look_the_same) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_rng rng, other;
+  goita_rng_seed(&rng, 3);
+  goita_rng_seed(&other, 4);
+  for (size_t l = 0; l < sizeof levels_under_test / sizeof levels_under_test[0]; l++) {
+    goita_player *used = new_player(levels_under_test[l]);
+    goita_player_seed(used, 99);
+    int compared = 0;
+    for (int round = 0; round < 8; round++) {
+      goita_round r;
+      goita_round_deal(&r, &rules, round % 4, goita_seed_mix(500 + (uint64_t)round));
+      while (!goita_round_over(&r)) {
+        goita_view v;
+        goita_round_view(&r, r.turn, &v);
+        goita_round twin;
+        cr_assert_eq(goita_view_sample(&v, &other, &twin, NULL), GOITA_OK);
+        goita_view tv;
+        goita_round_view(&twin, twin.turn, &tv);
+        cr_assert(goita_view_same(&v, &tv));
+        if (memcmp(twin.deal, r.deal, sizeof r.deal) != 0) {
+          goita_player *fresh = new_player(levels_under_test[l]);
+          goita_player_seed(fresh, 99);
+          goita_move a, b, c;
+          cr_assert_eq(goita_player_choose(fresh, &v, &a, NULL), GOITA_OK);
+          cr_assert_eq(goita_player_choose(used, &tv, &b, NULL), GOITA_OK);
+          cr_assert_eq(goita_player_choose(used, &v, &c, NULL), GOITA_OK);
+          cr_assert(goita_move_equal(a, b) && goita_move_equal(a, c), "%s: another move after the hidden pieces changed",
+                    levels_under_test[l]);
+          goita_player_free(fresh);
+          compared++;
+        }
+        test_random_move(&r, &rng);
+      }
+    }
+    cr_assert_gt(compared, 50);
+    goita_player_free(used);
+  }
+}
+
+/* Returns the rules player's move at the end of a history, for the seat to move. */
+static goita_move rules_move(const char *history) {
+  goita_round r = test_round("", history);
+  goita_view v;
+  goita_round_view(&r, r.turn, &v);
+  goita_player *p = new_player("rules");
+  goita_move m;
+  cr_assert_eq(goita_player_choose(p, &v, &m, NULL), GOITA_OK);
+  goita_player_free(p);
+  return m;
+}
+
+/* The rule-based player plays like a sensible human in plain cases. */
+Test(player, rules_player_plays_sensibly) {
+  const char *deal = "11123345,11223346,12455789,11114567";
+  char history[160];
+  /* It answers an opponent's attack it can answer. */
+  snprintf(history, sizeof history, "%s,s1,112", deal);
+  goita_move m = rules_move(history);
+  cr_assert(m.type == GOITA_MOVE_PLAY && m.block == 2);
+  /* It leaves its partner's attack alone early in the round. */
+  snprintf(history, sizeof history, "%s,s1,112,2p", deal);
+  cr_assert_eq(rules_move(history).type, GOITA_MOVE_PASS);
+  /* It finishes with the stronger piece as the last attack (gold 30 rather than knight 20). */
+  snprintf(history, sizeof history, "%s,s1,112,2p,3p,4p,113,2p,3p,4p,114,2p,3p,4p", deal);
+  m = rules_move(history);
+  cr_assert(m.block == 3 && m.attack == 5, "got %d%d", m.block, m.attack);
+  /* It keeps its kings for defence rather than attacking with them at the first lead. */
+  snprintf(history, sizeof history, "%s,s3", deal);
+  m = rules_move(history);
+  cr_assert(m.attack != 8 && m.attack != 9 && m.block != 7, "got %d%d", m.block, m.attack);
+}
+
+/* The sampling player values its moves: late in a round (solved exactly in each deal) and
+ * early (played out), it picks a move of the best average value it reports. */
+Test(player, sampler_picks_the_best_average) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_rng rng;
+  goita_rng_seed(&rng, 8);
+  goita_player *p = new_player("sampler:samples=8");
+  int checked = 0;
+  for (uint64_t seed = 1; checked < 20; seed++) {
+    goita_round r;
+    goita_round_deal(&r, &rules, 0, seed);
+    while (!goita_round_over(&r)) {
+      goita_move legal[GOITA_MAX_LEGAL];
+      if (goita_round_legal_moves(&r, legal) >= 3 && r.phase == GOITA_PHASE_PLAY) {
+        goita_view v;
+        goita_round_view(&r, r.turn, &v);
+        goita_move m;
+        goita_player_info info;
+        cr_assert_eq(goita_player_choose(p, &v, &m, &info), GOITA_OK);
+        cr_assert(info.has_values);
+        cr_assert_eq(info.samples, 8);
+        double best = -1e9, chosen = -1e9;
+        for (int i = 0; i < info.nmoves; i++) {
+          if (info.value[i] > best) best = info.value[i];
+          if (goita_move_equal(info.moves[i], m)) chosen = info.value[i];
+        }
+        cr_assert_float_eq(chosen, best, 1e-9);
+        checked++;
+      }
+      test_random_move(&r, &rng);
+    }
+  }
+  goita_player_free(p);
+}
