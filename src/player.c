@@ -175,7 +175,6 @@ static uint64_t view_hash(const goita_view *v) {
 #define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3ULL)
   MIX((uint8_t)v->seat);
   MIX((uint8_t)v->dealer);
-  MIX((uint16_t)v->round_index);
   MIX(v->kings);
   for (int s = 0; s < GOITA_MAX_SEATS; s++) MIX((uint16_t)v->score[s]);
   for (int k = 0; k < GOITA_KIND_SLOTS; k++) MIX(v->hand[k]);

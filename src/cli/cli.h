@@ -16,6 +16,7 @@ int cmd_result(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 
 /* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
 bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);
@@ -52,5 +53,29 @@ bool cli_write_file(const char *path, const char *text);
 
 /* The current UTC time as "2026-11-21T09:30:00Z". */
 void cli_utc_now(char *buf, size_t size);
+
+/* A player program speaking the line protocol of docs/PROTOCOL.md (external.c). */
+typedef struct cli_engine {
+  int pid;
+  int to, from;        /* its standard input and output */
+  char buf[4096];      /* what it wrote that is not read yet */
+  size_t len;
+  double timeout_ms;   /* the longest wait for an answer */
+  char name[128];      /* from its "id name" line */
+  char why[800];       /* what went wrong, after a false return */
+} cli_engine;
+
+/* Starts `sh -c command`, shakes hands and sets the rules; false with e->why on failure. */
+bool cli_engine_start(cli_engine *e, const char *command, const goita_rules *rules, double timeout_ms);
+
+/* Asks for the move of the view's seat, telling only the view (and the scores); the seed
+ * makes its choice reproducible. False with e->why on failure. The move is not checked. */
+bool cli_engine_move(cli_engine *e, const goita_view *view, uint64_t seed, goita_move *move);
+
+/* Says quit, waits briefly and ends the program. */
+void cli_engine_stop(cli_engine *e);
+
+/* Writes text as the inside of a JSON string (quotes and controls escaped) to out. */
+void cli_json_string(FILE *out, const char *text);
 
 #endif

@@ -105,3 +105,14 @@ void cli_utc_now(char *buf, size_t size) {
   gmtime_r(&now, &tm);
   strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+void cli_json_string(FILE *out, const char *text) {
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      fprintf(out, "\\%c", *c);
+    else if (*c < 0x20)
+      fprintf(out, "\\u%04x", *c);
+    else
+      fputc(*c, out);
+  }
+}

@@ -26,11 +26,14 @@ static void usage(FILE *out) {
           "  match [--games N] [--seed S] [--rules OPTS] [--jobs J] [--quiet] A B\n"
           "        A's team against B's on paired deals (each deal twice, seats swapped); ends with one\n"
           "        JSON line: points per round of A minus B, its standard error, game wins\n"
+          "  engine [--player SPEC]\n"
+          "        a computer player behind the line protocol of docs/PROTOCOL.md (stdin/stdout)\n"
           "  version    print the version\n"
           "  help       print this help\n"
           "\n"
           "A and B are players: random, rules, sampler, or a level with parameters such as\n"
-          "sampler:samples=64,infer=on (docs/PLAYERS.md).\n"
+          "sampler:samples=64,infer=on (docs/PLAYERS.md), or engine:COMMAND for a program that speaks\n"
+          "the protocol, e.g. engine:\"goita engine --player rules\".\n"
           "OPTS is rule option text, e.g. king_face_down=allowed,target=150 (see RULES.md).\n"
           "HISTORY is a history string (docs/RECORDS.md), e.g. 12345678,12345679,11112345,11112345,s1,113,2p;\n"
           "one written for a seat, with x for hidden pieces, reads as that seat's view (--seat N).\n",
@@ -50,6 +53,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
   if (strcmp(cmd, "solve") == 0) return cmd_solve(argc - 2, argv + 2);
   if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
+  if (strcmp(cmd, "engine") == 0) return cmd_engine(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;

@@ -4,14 +4,16 @@
  * the game's seed and the seat's view, so results do not depend on the number of threads. */
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
 typedef struct match_opts {
   const char *spec[2]; /* A, B as given */
-  char full_spec[2][160]; /* as the players write themselves, every parameter */
+  char full_spec[2][1024]; /* as the players write themselves, every parameter */
   uint64_t games;
   uint64_t seed;
   goita_rules rules;
@@ -26,7 +28,6 @@ typedef struct game_result {
   bool a_won;
   double ms[2];      /* thinking time of A and B */
   long moves[2];     /* moves chosen by A and B (forced single moves included) */
-  int status;        /* 0, or 1 after an error (printed) */
 } game_result;
 
 typedef struct match {
@@ -36,6 +37,7 @@ typedef struct match {
   uint64_t finished;
   long diff;
   long rounds;
+  bool failed;        /* a game could not be played: stop */
   pthread_mutex_t lock;
 } match;
 
@@ -44,7 +46,49 @@ static int side_a(uint64_t game) { return (int)(game & 1); }
 
 static uint64_t pair_seed(const match_opts *o, uint64_t game) { return goita_seed_mix(o->seed + game / 2); }
 
-static void play_game(match *m, goita_player *const players[2], uint64_t g, game_result *out) {
+/* One side's player: a library level, or a program speaking the protocol ("engine:COMMAND"). */
+typedef struct side_player {
+  goita_player *level;
+  cli_engine program;
+  bool external;
+} side_player;
+
+#define ENGINE_PREFIX "engine:"
+#define ENGINE_TIMEOUT_MS 120000.0
+
+static bool is_external(const char *spec) { return strncmp(spec, ENGINE_PREFIX, strlen(ENGINE_PREFIX)) == 0; }
+
+/* Creates the player of a spec; false after printing why. */
+static bool side_start(side_player *p, const char *spec, const goita_rules *rules, char who) {
+  memset(p, 0, sizeof *p);
+  p->external = is_external(spec);
+  if (p->external) {
+    if (cli_engine_start(&p->program, spec + strlen(ENGINE_PREFIX), rules, ENGINE_TIMEOUT_MS)) return true;
+    fprintf(stderr, "goita match: player %c \"%s\": %s\n", who, spec, p->program.why);
+    cli_engine_stop(&p->program);
+    return false;
+  }
+  goita_error err;
+  if (goita_player_new(&p->level, spec, &err) == GOITA_OK) return true;
+  fprintf(stderr, "goita match: player %c \"%s\": %s\n", who, spec, err.message);
+  return false;
+}
+
+static void side_stop(side_player *p) {
+  if (p->external)
+    cli_engine_stop(&p->program);
+  else
+    goita_player_free(p->level);
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Plays one game; false after printing what went wrong. */
+static bool play_game(match *m, side_player *players, uint64_t g, game_result *out) {
   const match_opts *o = m->o;
   memset(out, 0, sizeof *out);
   const uint64_t seed = pair_seed(o, g);
@@ -52,8 +96,7 @@ static void play_game(match *m, goita_player *const players[2], uint64_t g, game
   goita_error err;
   if (goita_game_start(&game, &o->rules, seed, &err) != GOITA_OK) {
     fprintf(stderr, "goita match: %s\n", err.message);
-    out->status = 1;
-    return;
+    return false;
   }
   const int a_side = side_a(g);
   for (;;) {
@@ -61,21 +104,38 @@ static void play_game(match *m, goita_player *const players[2], uint64_t g, game
     while (!goita_round_over(r)) {
       const int seat = r->turn;
       const int who = goita_rules_side_of(&o->rules, seat) == a_side ? 0 : 1;
+      side_player *p = &players[who];
       goita_view view;
       goita_game_view(&game, seat, &view);
-      goita_player_seed(players[who], goita_seed_mix(seed ^ (uint64_t)(seat + 1) << 56));
+      const uint64_t move_seed = goita_seed_mix(seed ^ (uint64_t)(seat + 1) << 56 ^ (uint64_t)r->nlog << 48 ^
+                                                (uint64_t)game.round_index << 32);
       goita_move move;
-      goita_player_info info;
-      int st = goita_player_choose(players[who], &view, &move, &info);
-      if (st == GOITA_OK) st = goita_game_apply(&game, move, &err);
-      if (st != GOITA_OK) {
-        fprintf(stderr, "goita match: game %llu: %s chose no legal move: %s\n", (unsigned long long)g + 1,
-                goita_player_spec(players[who]), goita_strerror(st));
-        out->status = 1;
-        return;
+      const double start = now_ms();
+      if (p->external) {
+        if (!cli_engine_move(&p->program, &view, move_seed, &move)) {
+          fprintf(stderr, "goita match: game %llu: player %c: %s\n", (unsigned long long)g + 1, 'A' + who,
+                  p->program.why);
+          return false;
+        }
+      } else {
+        goita_player_seed(p->level, move_seed);
+        const int st = goita_player_choose(p->level, &view, &move, NULL);
+        if (st != GOITA_OK) {
+          fprintf(stderr, "goita match: game %llu: player %c chose no move: %s\n", (unsigned long long)g + 1,
+                  'A' + who, goita_strerror(st));
+          return false;
+        }
       }
-      out->ms[who] += info.ms;
+      out->ms[who] += now_ms() - start;
       out->moves[who]++;
+      if (goita_game_apply(&game, move, &err) != GOITA_OK) {
+        char token[8], history[512];
+        goita_move_format(move, token, sizeof token);
+        goita_history_format_view(&view, history, sizeof history);
+        fprintf(stderr, "goita match: game %llu: player %c played %s after %s: %s\n", (unsigned long long)g + 1,
+                'A' + who, token, history, err.message);
+        return false;
+      }
     }
     if (r->result.end != GOITA_END_REDEAL) {
       out->rounds++;
@@ -86,37 +146,43 @@ static void play_game(match *m, goita_player *const players[2], uint64_t g, game
     if (game.over) break;
     if (goita_game_next_round(&game, &err) != GOITA_OK) {
       fprintf(stderr, "goita match: game %llu: %s\n", (unsigned long long)g + 1, err.message);
-      out->status = 1;
-      return;
+      return false;
     }
   }
   out->a_won = game.winner_side == a_side;
+  return true;
 }
 
 static void *worker(void *arg) {
   match *m = arg;
-  goita_player *players[2] = {NULL, NULL};
-  for (int i = 0; i < 2; i++) goita_player_new(&players[i], m->o->spec[i], NULL); /* checked in cmd_match */
+  side_player players[2];
+  bool ok = side_start(&players[0], m->o->spec[0], &m->o->rules, 'A');
+  if (ok && !side_start(&players[1], m->o->spec[1], &m->o->rules, 'B')) {
+    side_stop(&players[0]);
+    ok = false;
+  }
   for (;;) {
     pthread_mutex_lock(&m->lock);
-    const uint64_t g = m->next_game++;
+    const uint64_t g = m->failed ? m->o->games : m->next_game++;
+    if (!ok) m->failed = true;
     pthread_mutex_unlock(&m->lock);
-    if (g >= m->o->games) break;
+    if (!ok || g >= m->o->games) break;
     game_result *res = &m->results[g];
-    if (players[0] && players[1])
-      play_game(m, players, g, res);
-    else
-      res->status = 1;
+    const bool played = play_game(m, players, g, res);
     pthread_mutex_lock(&m->lock);
+    if (!played) m->failed = true;
     m->finished++;
     m->diff += res->diff;
     m->rounds += res->rounds;
-    if (!m->o->quiet)
+    if (!m->o->quiet && played)
       fprintf(stderr, "\rgame %llu/%llu  rounds %ld  A-B %+.2f points per round ", (unsigned long long)m->finished,
               (unsigned long long)m->o->games, m->rounds, m->rounds ? (double)m->diff / (double)m->rounds : 0.0);
     pthread_mutex_unlock(&m->lock);
   }
-  for (int i = 0; i < 2; i++) goita_player_free(players[i]);
+  if (ok) {
+    side_stop(&players[0]);
+    side_stop(&players[1]);
+  }
   return NULL;
 }
 
@@ -127,7 +193,6 @@ static int report(const match_opts *o, const game_result *res) {
   long rounds = 0, diff = 0, wins = 0, moves[2] = {0, 0};
   double ms[2] = {0, 0};
   for (uint64_t g = 0; g < o->games; g++) {
-    if (res[g].status) return 1;
     rounds += res[g].rounds;
     diff += res[g].diff;
     wins += res[g].a_won;
@@ -149,10 +214,14 @@ static int report(const match_opts *o, const game_result *res) {
   const double mean_rounds = (double)rounds / (double)pairs;
   const double se = pairs > 1 && mean_rounds > 0 ? sqrt(ss / (double)(pairs * (pairs - 1))) / mean_rounds : 0;
   if (!o->quiet) fprintf(stderr, "\n");
-  printf("{\"a\":\"%s\",\"b\":\"%s\",\"rounds\":%ld,\"points_per_round\":%.3f,\"stderr\":%.3f,\"games\":%llu,"
-         "\"a_game_wins\":%ld,\"a_ms_per_move\":%.3f,\"b_ms_per_move\":%.3f}\n",
-         o->full_spec[0], o->full_spec[1], rounds, x, se, (unsigned long long)o->games, wins,
-         moves[0] ? ms[0] / (double)moves[0] : 0, moves[1] ? ms[1] / (double)moves[1] : 0);
+  printf("{\"a\":\"");
+  cli_json_string(stdout, o->full_spec[0]);
+  printf("\",\"b\":\"");
+  cli_json_string(stdout, o->full_spec[1]);
+  printf("\",\"rounds\":%ld,\"points_per_round\":%.3f,\"stderr\":%.3f,\"games\":%llu,\"a_game_wins\":%ld,"
+         "\"a_ms_per_move\":%.3f,\"b_ms_per_move\":%.3f}\n",
+         rounds, x, se, (unsigned long long)o->games, wins, moves[0] ? ms[0] / (double)moves[0] : 0,
+         moves[1] ? ms[1] / (double)moves[1] : 0);
   return 0;
 }
 
@@ -170,7 +239,7 @@ static int run_match(match_opts *o) {
   for (int i = 0; i < jobs; i++) pthread_create(&threads[i], NULL, worker, &m);
   for (int i = 0; i < jobs; i++) pthread_join(threads[i], NULL);
   pthread_mutex_destroy(&m.lock);
-  const int st = report(o, m.results);
+  const int st = m.failed ? 1 : report(o, m.results);
   free(m.results);
   return st;
 }
@@ -220,16 +289,14 @@ int cmd_match(int argc, char **argv) {
     fprintf(stderr, "goita match: a match is between two sides: 4 players (teams) or 2 players\n");
     return 2;
   }
-  /* Check the specs here, so the workers only create what is known to work. */
+  signal(SIGPIPE, SIG_IGN); /* a program that dies is reported, not fatal */
+  /* Check the players here (a program is started and stopped), so that a bad spec is reported
+   * once, before any game. */
   for (int i = 0; i < 2; i++) {
-    goita_player *p;
-    goita_error err;
-    if (goita_player_new(&p, o.spec[i], &err) != GOITA_OK) {
-      fprintf(stderr, "goita match: player %c \"%s\": %s\n", 'A' + i, o.spec[i], err.message);
-      return 2;
-    }
-    snprintf(o.full_spec[i], sizeof o.full_spec[i], "%s", goita_player_spec(p));
-    goita_player_free(p);
+    side_player p;
+    if (!side_start(&p, o.spec[i], &o.rules, (char)('A' + i))) return 2;
+    snprintf(o.full_spec[i], sizeof o.full_spec[i], "%s", p.external ? o.spec[i] : goita_player_spec(p.level));
+    side_stop(&p);
   }
   return run_match(&o);
 }

@@ -24,6 +24,22 @@ esac
 other=$("$goita" match --games 6 --seed 6 --jobs 2 --quiet rules random | results)
 [ "$one" != "$other" ] || fail "another seed gives the same match: $other"
 
+# A player behind the protocol (goita engine) plays exactly as the same level in the library:
+# it is told the seat's view and the scores, and the same seed.
+inner=$("$goita" match --games 6 --seed 5 --quiet sampler:samples=3 rules | results | sed -e 's/.*"rounds"/"rounds"/')
+outer=$("$goita" match --games 6 --seed 5 --quiet "engine:$goita engine --player sampler:samples=3" rules | results)
+case $outer in
+  '{"a":"engine:'*' engine --player sampler:samples=3","b":"rules",'*) ;;
+  *) fail "engine spec: $outer" ;;
+esac
+[ "$(printf '%s' "$outer" | sed -e 's/.*"rounds"/"rounds"/')" = "$inner" ] || fail "engine and library differ: $outer / $inner"
+# A program that is not a player, and one that dies mid-game, are reported.
+err=$("$goita" match --games 2 --quiet "engine:echo hello" rules 2>&1 >/dev/null)
+case $err in
+  *'player A "engine:echo hello": the program '*'(did it exit?)'*) ;;
+  *) fail "not a player: $err" ;;
+esac
+
 # The sampling player beats random play clearly, even with few samples.
 out=$("$goita" match --games 4 --seed 1 --quiet sampler:samples=6,rollouts=1 random)
 ppr=$(printf '%s' "$out" | sed -e 's/.*"points_per_round":\([-0-9.]*\).*/\1/')
