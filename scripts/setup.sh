@@ -8,11 +8,15 @@ shift || true
 
 . scripts/packages.sh
 ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev
-# Node.js runs goita-core, the independent engine the differential test compares against
-# (the machine's own Node.js when it has one, else Debian's).
+# Node.js runs goita-core, the independent engine the differential test compares against,
+# and the reference player (the machine's own Node.js when it has one, else Debian's).
 command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
 if [ ! -d tools/goita-core/node_modules/goita-core ]; then
   (cd tools/goita-core && npm ci --no-audit --no-fund)
+fi
+# goita-ai-sample's SimpleAI: the external reference player of goita match (docs/STRENGTH.md).
+if [ ! -d tools/goita-ai-sample/node_modules/goita-ai-sample ]; then
+  (cd tools/goita-ai-sample && npm ci --no-audit --no-fund)
 fi
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"

@@ -40,6 +40,17 @@ case $err in
   *) fail "not a player: $err" ;;
 esac
 
+# The external reference player (goita-ai-sample's SimpleAI through its adapter) plays a game
+# pair, reproducibly for a seed.
+adapter=$(dirname "$0")/../../tools/goita-ai-sample/adapter.js
+first=$("$goita" match --games 2 --seed 3 --quiet rules "engine:node $adapter" | results)
+second=$("$goita" match --games 2 --seed 3 --quiet rules "engine:node $adapter" | results)
+case $first in
+  '{"a":"rules","b":"engine:node '*'adapter.js","rounds":'*',"games":2,'*) ;;
+  *) fail "reference player: $first" ;;
+esac
+[ "$first" = "$second" ] || fail "the reference player's games differ: $first / $second"
+
 # The sampling player beats random play clearly, even with few samples.
 out=$("$goita" match --games 4 --seed 1 --quiet sampler:samples=6,rollouts=1 random)
 ppr=$(printf '%s' "$out" | sed -e 's/.*"points_per_round":\([-0-9.]*\).*/\1/')
