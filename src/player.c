@@ -10,7 +10,9 @@
 
 /* ---- random and rules: the two levels without parameters ---- */
 
-static const goita__param no_params[] = {{NULL, 0, 0, 0, NULL}};
+static const goita__param no_params[] = {{NULL, 0, 0, 0, NULL, NULL}};
+
+const char *const goita__on_off[] = {"off", "on", NULL};
 
 static int random_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
                          goita_move *move, goita_player_info *info) {
@@ -23,7 +25,7 @@ static int rules_choose(goita_player *p, const goita_view *v, const goita_move *
                         goita_move *move, goita_player_info *info) {
   (void)p;
   double scores[GOITA_MAX_LEGAL];
-  goita__heuristic_scores(v, moves, n, scores);
+  goita__policy_scores(&goita__rules_policy, v, moves, n, scores);
   /* the best score; equal ones are drawn at random so the player is not predictable */
   int best = 0, ties = 1;
   for (int i = 1; i < n; i++) {
@@ -50,7 +52,8 @@ static const goita__level rules_level = {
     "double, defends its partner only when it helps, reads passes",
     no_params, NULL, NULL, rules_choose};
 
-static const goita__level *const levels[] = {&random_level, &rules_level, &goita__sampler_level, NULL};
+static const goita__level *const levels[] = {&random_level, &rules_level, &goita__sampler_level,
+                                             &goita__expert_level, NULL};
 
 const char *const *goita_player_levels(void) {
   static const char *names[sizeof levels / sizeof levels[0]];
@@ -71,15 +74,13 @@ const char *goita_player_describe(const char *name) {
 
 /* ---- Specs ---- */
 
-static bool on_off(const goita__param *p) { return p->min == 0 && p->max == 1; }
-
 static void write_spec(goita_player *p) {
   size_t n = (size_t)snprintf(p->spec, sizeof p->spec, "%s", p->level->name);
   for (int i = 0; p->level->params[i].name && n < sizeof p->spec; i++) {
     const goita__param *d = &p->level->params[i];
     char value[16];
-    if (on_off(d))
-      snprintf(value, sizeof value, "%s", p->param[i] ? "on" : "off");
+    if (d->names)
+      snprintf(value, sizeof value, "%s", d->names[p->param[i]]);
     else
       snprintf(value, sizeof value, "%d", p->param[i]);
     n += (size_t)snprintf(p->spec + n, sizeof p->spec - n, "%s%s=%s", i ? "," : ":", d->name, value);
@@ -102,19 +103,24 @@ static int read_param(goita_player *p, const char *text, size_t len, int index, 
       return goita_error_set(err, GOITA_EVALUE, index, "parameter %s: missing or overlong value", params[i].name);
     memcpy(value, eq + 1, value_len);
     value[value_len] = '\0';
-    if (on_off(&params[i]) && (strcasecmp(value, "on") == 0 || strcasecmp(value, "off") == 0)) {
-      p->param[i] = strcasecmp(value, "on") == 0;
-      return GOITA_OK;
+    if (params[i].names) {
+      char known[80] = "";
+      for (int j = 0; params[i].names[j]; j++) {
+        if (strcasecmp(params[i].names[j], value) == 0) {
+          p->param[i] = j;
+          return GOITA_OK;
+        }
+        strcat(known, j ? " or " : "");
+        strcat(known, params[i].names[j]);
+      }
+      return goita_error_set(err, GOITA_EVALUE, index, "parameter %s is %s, not \"%s\"", params[i].name, known,
+                             value);
     }
     char *end = NULL;
     const long v = strtol(value, &end, 10);
-    if (*end != '\0' || v < params[i].min || v > params[i].max) {
-      if (on_off(&params[i]))
-        return goita_error_set(err, GOITA_EVALUE, index, "parameter %s is on or off, not \"%s\"", params[i].name,
-                               value);
+    if (*end != '\0' || v < params[i].min || v > params[i].max)
       return goita_error_set(err, GOITA_EVALUE, index, "parameter %s must be %d-%d, not \"%s\"", params[i].name,
                              params[i].min, params[i].max, value);
-    }
     p->param[i] = (int)v;
     return GOITA_OK;
   }

@@ -10,22 +10,34 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_TT_MB, P_MS };
+enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_POLICY, P_TT_MB, P_MS };
 
-static const goita__param sampler_params[] = {
-    {"samples", 1, 4096, 48, "deals sampled per move"},
-    {"infer", 0, 1, 0, "weight each deal by how likely the observed moves were (on/off)"},
-    {"solve", 0, 32, 24, "solve exactly once at most this many pieces are left in hands"},
-    {"rollouts", 1, 256, 4, "playouts per move and deal before that"},
-    {"tt_mb", 1, 4096, 8, "solver table in MiB"},
-    {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)"},
-    {NULL, 0, 0, 0, NULL}};
+static const char *const policy_names[] = {"rules", "learned", NULL};
+
+/* The parameters of both sampling levels, with each level's defaults. */
+#define SAMPLER_PARAMS(samples, infer, solve, rollouts, policy)                                     \
+  {                                                                                                 \
+    {"samples", 1, 4096, samples, "deals sampled per move", NULL},                                  \
+        {"infer", 0, 1, infer, "weight each deal by how likely the observed moves were", goita__on_off}, \
+        {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},  \
+        {"rollouts", 1, 256, rollouts, "playouts per move and deal before that", NULL},                 \
+        {"policy", 0, 1, policy, "the policy of playouts and inference", policy_names},                 \
+        {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                             \
+        {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)", NULL}, \
+    {                                                                                               \
+      NULL, 0, 0, 0, NULL, NULL                                                                     \
+    }                                                                                               \
+  }
+
+static const goita__param sampler_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 0);
+static const goita__param expert_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 1);
 
 /* A mistake floor for inference: everyone plays any legal move with some probability, so one
  * surprising move does not rule a deal out. */
 #define INFER_NOISE 0.1
 
 typedef struct sampler {
+  const goita__policy *policy; /* set by goita__sampler_use_policy, else from the parameter */
   goita_solver *solver;
   double *values;  /* samples x GOITA_MAX_LEGAL */
   double *loglik;  /* per sample */
@@ -60,7 +72,7 @@ static void sampler_release(goita_player *p) {
 }
 
 /* The log-probability, under the policy, of every move the others made in the sampled deal. */
-static double log_likelihood(const goita_round *sample, int viewer) {
+static double log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer) {
   goita_round r;
   if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
                         NULL) != GOITA_OK)
@@ -75,8 +87,8 @@ static double log_likelihood(const goita_round *sample, int viewer) {
       const int n = goita_round_legal_moves(&r, moves);
       if (n > 1) {
         goita_round_view(&r, m.seat, &v);
-        goita__heuristic_scores(&v, moves, n, scores);
-        goita__policy_probabilities(scores, n, GOITA__POLICY_TEMPERATURE, p);
+        goita__policy_scores(policy, &v, moves, n, scores);
+        goita__policy_probabilities(scores, n, policy->temperature, p);
         double q = INFER_NOISE / n;
         for (int j = 0; j < n; j++)
           if (goita_move_equal(moves[j], m)) q += (1 - INFER_NOISE) * p[j];
@@ -92,6 +104,16 @@ static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static const goita__policy *policy_of(const goita_player *p) {
+  const sampler *s = p->state;
+  if (s->policy) return s->policy;
+  return p->param[P_POLICY] ? &goita__learned_policy : &goita__rules_policy;
+}
+
+void goita__sampler_use_policy(goita_player *p, const goita__policy *policy) {
+  if (p->level->init == sampler_init) ((sampler *)p->state)->policy = policy;
 }
 
 /* Values every move in one sampled deal: exactly by the solver, or by playouts. */
@@ -119,7 +141,7 @@ static void value_moves(goita_player *p, const goita_round *deal, const goita_mo
     for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
       goita_round r = *deal;
       goita_round_apply_unchecked(&r, moves[i]);
-      sum += goita__playout(&r, seat, rng);
+      sum += goita__playout(policy_of(p), &r, seat, rng);
     }
     out[i] = (double)sum / p->param[P_ROLLOUTS];
   }
@@ -137,11 +159,11 @@ static int sampler_choose(goita_player *p, const goita_view *v, const goita_move
     if (p->param[P_MS] && done > 0 && now_ms() - start > p->param[P_MS]) break;
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
-    s->loglik[done] = p->param[P_INFER] ? log_likelihood(&deal, v->seat) : 0;
+    s->loglik[done] = p->param[P_INFER] ? log_likelihood(policy_of(p), &deal, v->seat) : 0;
     value_moves(p, &deal, moves, n, exact, rng, s->values + (size_t)done * (size_t)GOITA_MAX_LEGAL, info);
   }
   double heuristic[GOITA_MAX_LEGAL];
-  goita__heuristic_scores(v, moves, n, heuristic);
+  goita__policy_scores(policy_of(p), v, moves, n, heuristic);
   double mean[GOITA_MAX_LEGAL] = {0};
   if (done > 0) {
     double top = -INFINITY, total = 0;
@@ -174,3 +196,8 @@ const goita__level goita__sampler_level = {
     "deals the unseen pieces consistently with everything seen, values each move in every deal (exact "
     "solver late, policy playouts early) and plays the best average",
     sampler_params, sampler_init, sampler_release, sampler_choose};
+
+const goita__level goita__expert_level = {
+    "expert",
+    "the sampling player with a policy learned by self-play (goita train) for its playouts and inference",
+    expert_params, sampler_init, sampler_release, sampler_choose};

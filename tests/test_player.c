@@ -13,7 +13,11 @@ static goita_player *new_player(const char *spec) {
 
 Test(player, specs_are_read_and_written_in_full) {
   goita_player *p = new_player("sampler:samples=12,infer=on");
-  cr_assert_str_eq(goita_player_spec(p), "sampler:samples=12,infer=on,solve=24,rollouts=4,tt_mb=8,ms=0");
+  cr_assert_str_eq(goita_player_spec(p), "sampler:samples=12,infer=on,solve=24,rollouts=4,policy=rules,tt_mb=8,ms=0");
+  goita_player_free(p);
+  p = new_player("expert:policy=rules");
+  cr_assert(strstr(goita_player_spec(p), "expert:") == goita_player_spec(p));
+  cr_assert(strstr(goita_player_spec(p), ",policy=rules,"));
   goita_player_free(p);
   p = new_player("RULES");
   cr_assert_str_eq(goita_player_spec(p), "rules");
@@ -35,7 +39,8 @@ Test(player, bad_specs_say_what_is_wrong) {
       {"sampler:samples", GOITA_EPARSE, "needs a value"},
       {"sampler:samples=0", GOITA_EVALUE, "samples must be 1-4096"},
       {"sampler:samples=12x", GOITA_EVALUE, "not \"12x\""},
-      {"sampler:infer=maybe", GOITA_EVALUE, "on or off"},
+      {"sampler:infer=maybe", GOITA_EVALUE, "parameter infer is off or on, not \"maybe\""},
+      {"expert:policy=best", GOITA_EVALUE, "parameter policy is rules or learned, not \"best\""},
       {"random:samples=3", GOITA_EPARSE, "random has no parameter"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -48,7 +53,8 @@ Test(player, bad_specs_say_what_is_wrong) {
 }
 
 static const char *const levels_under_test[] = {"random", "rules", "sampler:samples=6,rollouts=1",
-                                                "sampler:samples=6,rollouts=1,infer=on,solve=16"};
+                                                "sampler:samples=6,rollouts=1,infer=on,solve=16",
+                                                "expert:samples=6,rollouts=1"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Plays every level against every other and against the reference player (goita-ai-sample's
+# SimpleAI), and prints the docs/STRENGTH.md table: one row per match, from its JSON line.
+# Usage: scripts/strength.sh [GAMES] [OUT.jsonl]   (GAMES per match, default 360: ~2000 rounds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-360}
+out=${2:-strength.jsonl}
+goita=build/goita
+reference="engine:node tools/goita-ai-sample/adapter.js"
+levels=(random rules sampler expert)
+
+: >"$out"
+play() {
+  echo "match: $1 vs $2" >&2
+  "$goita" match --games "$games" --seed 2026 --quiet "$1" "$2" | tee -a "$out"
+}
+for ((i = 0; i < ${#levels[@]}; i++)); do
+  for ((j = i + 1; j < ${#levels[@]}; j++)); do play "${levels[j]}" "${levels[i]}"; done
+done
+for level in "${levels[@]}"; do play "$level" "$reference"; done
+
+# The table: A, B, rounds, points per round ± SE, A's game wins, ms per move.
+echo
+echo "| A | B | rounds | A−B points per round | A's game wins | ms per move (A / B) |"
+echo "|---|---|---|---|---|---|"
+sed -e 's/^{"a":"\([^"]*\)","b":"\([^"]*\)","rounds":\([0-9]*\),"points_per_round":\([-0-9.]*\),"stderr":\([0-9.]*\),"games":\([0-9]*\),"a_game_wins":\([0-9]*\),"a_ms_per_move":\([0-9.]*\),"b_ms_per_move":\([0-9.]*\)}$/\1|\2|\3|\4|\5|\6|\7|\8|\9/' "$out" |
+  awk -F'|' '{ a = $1; b = $2; sub(/:.*/, "", a); if (b ~ /^engine:/) b = "SimpleAI (reference)";
+               sub(/:.*/, "", b);
+               printf "| %s | %s | %d | %+.2f ± %.2f | %d of %d (%.0f%%) | %.1f / %.1f |\n",
+                      a, b, $3, $4, $5, $7, $6, 100 * $7 / $6, $8, $9 }'

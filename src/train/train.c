@@ -1,0 +1,249 @@
+/* goita-train: learns the weights of the playout and inference policy by self-play (expert
+ * iteration). A sampling player (the teacher) plays whole games against itself; at every
+ * choice it values each legal move by search. The policy, a softmax over weighted features
+ * of the moves (policy.c), is then fitted to the teacher's values (cross-entropy to a softmax
+ * of them), and the next iteration's teacher plays out with the fitted policy. The result is
+ * written as C source for src/policy_learned.c.
+ *
+ * usage: goita-train [--games N] [--iterations K] [--seed S] [--teacher SPEC] [--jobs J]
+ *                    [--out FILE] */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "goita/goita.h"
+#include "player_internal.h"
+
+#define F GOITA__FEATURES
+/* The teacher's values (points) become target probabilities with this temperature. */
+#define TARGET_TEMPERATURE 4.0
+#define HOLDOUT_EVERY 10 /* every 10th choice is kept out of the fit, to measure it */
+
+/* One choice of the teacher: features and values of each legal move. */
+typedef struct choice {
+  int n;
+  float f[GOITA_MAX_LEGAL][F];
+  float value[GOITA_MAX_LEGAL];
+} choice;
+
+typedef struct dataset {
+  choice *items;
+  size_t n, cap;
+} dataset;
+
+typedef struct job {
+  const char *teacher;
+  const goita__policy *policy;
+  uint64_t seed;
+  long games;
+  long next;            /* the next game to play */
+  dataset *per_game;    /* each game's choices, joined in game order afterwards */
+  pthread_mutex_t lock;
+  int failed;
+} job;
+
+static int push(dataset *d, const choice *c) {
+  if (d->n == d->cap) {
+    const size_t cap = d->cap ? 2 * d->cap : 64;
+    choice *items = realloc(d->items, cap * sizeof *items);
+    if (!items) return -1;
+    d->items = items;
+    d->cap = cap;
+  }
+  d->items[d->n++] = *c;
+  return 0;
+}
+
+/* Plays game g with the teacher in every seat and records its choices. */
+static int self_play(job *j, goita_player *teacher, long g, dataset *out) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_game game;
+  goita_error err;
+  const uint64_t seed = goita_seed_mix(j->seed + (uint64_t)g);
+  if (goita_game_start(&game, &rules, seed, &err) != GOITA_OK) return -1;
+  choice *c = malloc(sizeof *c);
+  if (!c) return -1;
+  int st = 0;
+  while (st == 0) {
+    while (!goita_round_over(&game.round) && st == 0) {
+      goita_view v;
+      goita_game_view(&game, game.round.turn, &v);
+      goita_player_seed(teacher, goita_seed_mix(seed ^ (uint64_t)game.round.nlog << 40 ^ (uint64_t)game.round_index));
+      goita_move move;
+      goita_player_info info;
+      if (goita_player_choose(teacher, &v, &move, &info) != GOITA_OK) st = -1;
+      if (st == 0 && info.nmoves >= 2 && info.has_values) {
+        double f[GOITA_MAX_LEGAL][F];
+        goita__policy_features(&v, info.moves, info.nmoves, f);
+        c->n = info.nmoves;
+        for (int i = 0; i < c->n; i++) {
+          for (int k = 0; k < F; k++) c->f[i][k] = (float)f[i][k];
+          c->value[i] = (float)info.value[i];
+        }
+        st = push(out, c);
+      }
+      if (st == 0 && goita_game_apply(&game, move, &err) != GOITA_OK) st = -1;
+    }
+    if (st != 0 || game.over) break;
+    if (goita_game_next_round(&game, &err) != GOITA_OK) st = -1;
+  }
+  free(c);
+  return st;
+}
+
+static void *worker(void *arg) {
+  job *j = arg;
+  goita_player *teacher;
+  if (goita_player_new(&teacher, j->teacher, NULL) != GOITA_OK) {
+    j->failed = 1;
+    return NULL;
+  }
+  goita__sampler_use_policy(teacher, j->policy);
+  for (;;) {
+    pthread_mutex_lock(&j->lock);
+    const long g = j->next++;
+    pthread_mutex_unlock(&j->lock);
+    if (g >= j->games) break;
+    if (self_play(j, teacher, g, &j->per_game[g]) != 0) j->failed = 1;
+  }
+  goita_player_free(teacher);
+  return NULL;
+}
+
+/* Cross-entropy of the policy w against the teacher's targets over the chosen items, its
+ * gradient (when grad is not NULL), and how often the policy's best move is the teacher's. */
+static double loss(const dataset *d, const double *w, double temperature, bool holdout, double *grad,
+                   double *agree) {
+  double total = 0;
+  long count = 0, same = 0;
+  if (grad) memset(grad, 0, F * sizeof *grad);
+  for (size_t i = 0; i < d->n; i++) {
+    if ((i % HOLDOUT_EVERY == 0) != holdout) continue;
+    const choice *c = &d->items[i];
+    double s[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL], t[GOITA_MAX_LEGAL], v[GOITA_MAX_LEGAL];
+    int best_s = 0, best_v = 0;
+    for (int m = 0; m < c->n; m++) {
+      s[m] = 0;
+      for (int k = 0; k < F; k++) s[m] += w[k] * c->f[m][k];
+      v[m] = c->value[m] / TARGET_TEMPERATURE * temperature; /* so both go through one softmax */
+      if (s[m] > s[best_s]) best_s = m;
+      if (c->value[m] > c->value[best_v]) best_v = m;
+    }
+    goita__policy_probabilities(s, c->n, temperature, p);
+    goita__policy_probabilities(v, c->n, temperature, t);
+    for (int m = 0; m < c->n; m++) {
+      total -= t[m] * log(p[m] + 1e-12);
+      if (grad)
+        for (int k = 0; k < F; k++) grad[k] += (p[m] - t[m]) * c->f[m][k] / temperature;
+    }
+    same += c->value[best_s] >= c->value[best_v] - 1e-6;
+    count++;
+  }
+  if (grad)
+    for (int k = 0; k < F; k++) grad[k] /= (double)(count ? count : 1);
+  if (agree) *agree = count ? (double)same / (double)count : 0;
+  return count ? total / (double)count : 0;
+}
+
+/* Fits the weights with Adam from their current values. */
+static void fit(const dataset *d, goita__policy *policy) {
+  double m[F] = {0}, v[F] = {0}, g[F];
+  const double rate = 0.05, b1 = 0.9, b2 = 0.999;
+  for (int step = 1; step <= 400; step++) {
+    loss(d, policy->weight, policy->temperature, false, g, NULL);
+    for (int k = 0; k < F; k++) {
+      g[k] += 1e-4 * policy->weight[k]; /* a little weight decay */
+      m[k] = b1 * m[k] + (1 - b1) * g[k];
+      v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k];
+      const double mh = m[k] / (1 - pow(b1, step)), vh = v[k] / (1 - pow(b2, step));
+      policy->weight[k] -= rate * mh / (sqrt(vh) + 1e-8);
+    }
+  }
+}
+
+static int write_weights(const char *path, const goita__policy *policy, const char *command) {
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    perror(path);
+    return -1;
+  }
+  fprintf(out,
+          "/* The learned policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
+          " * sampling player, the policy fitted to its move values. Made by:\n"
+          " *   %s\n"
+          " * Do not edit by hand; run it again. */\n"
+          "#include \"player_internal.h\"\n\n"
+          "const goita__policy goita__learned_policy = {\n    %.1f,\n    {\n",
+          command, policy->temperature);
+  for (int k = 0; k < F; k++) fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
+  fprintf(out, "    },\n};\n");
+  return fclose(out) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+  long games = 200, iterations = 2, jobs = 2;
+  uint64_t seed = 1;
+  const char *teacher = "sampler", *out = "src/policy_learned.c";
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!v) {
+      fprintf(stderr, "goita-train: %s needs a value\n", argv[i]);
+      return 2;
+    }
+    if (strcmp(argv[i], "--games") == 0) games = atol(v);
+    else if (strcmp(argv[i], "--iterations") == 0) iterations = atol(v);
+    else if (strcmp(argv[i], "--jobs") == 0) jobs = atol(v);
+    else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(v, NULL, 10);
+    else if (strcmp(argv[i], "--teacher") == 0) teacher = v;
+    else if (strcmp(argv[i], "--out") == 0) out = v;
+    else {
+      fprintf(stderr, "usage: goita-train [--games N] [--iterations K] [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
+      return 2;
+    }
+    i++;
+  }
+  if (games < 1 || iterations < 1 || jobs < 1 || jobs > 64) {
+    fprintf(stderr, "goita-train: --games, --iterations and --jobs must be positive (jobs at most 64)\n");
+    return 2;
+  }
+  char command[512];
+  snprintf(command, sizeof command, "goita-train --games %ld --iterations %ld --seed %llu --teacher %s", games,
+           iterations, (unsigned long long)seed, teacher);
+  goita__policy policy = goita__rules_policy;
+  for (long it = 1; it <= iterations; it++) {
+    job j = {teacher, &policy, seed + (uint64_t)it * 1000003ULL, games, 0, calloc((size_t)games, sizeof(dataset)),
+             PTHREAD_MUTEX_INITIALIZER, 0};
+    goita__policy teacher_policy = policy; /* the teacher plays with a copy while we fit */
+    j.policy = &teacher_policy;
+    pthread_t threads[64];
+    for (long t = 0; t < jobs; t++) pthread_create(&threads[t], NULL, worker, &j);
+    for (long t = 0; t < jobs; t++) pthread_join(threads[t], NULL);
+    if (j.failed) {
+      fprintf(stderr, "goita-train: self-play failed (teacher \"%s\")\n", teacher);
+      return 1;
+    }
+    dataset all = {0};
+    for (long g = 0; g < games; g++) {
+      for (size_t i = 0; i < j.per_game[g].n; i++)
+        if (push(&all, &j.per_game[g].items[i]) != 0) return 1;
+      free(j.per_game[g].items);
+    }
+    free(j.per_game);
+    double agree_before, agree_after, agree_train;
+    const double before = loss(&all, policy.weight, policy.temperature, true, NULL, &agree_before);
+    fit(&all, &policy);
+    const double train = loss(&all, policy.weight, policy.temperature, false, NULL, &agree_train);
+    const double after = loss(&all, policy.weight, policy.temperature, true, NULL, &agree_after);
+    printf("iteration %ld: %zu choices; held-out cross-entropy %.4f -> %.4f, teacher's best move %.1f%% -> %.1f%% "
+           "(fitted part %.4f, %.1f%%)\n",
+           it, all.n, before, after, 100 * agree_before, 100 * agree_after, train, 100 * agree_train);
+    fflush(stdout);
+    free(all.items);
+  }
+  if (write_weights(out, &policy, command) != 0) return 1;
+  printf("weights written to %s\n", out);
+  return 0;
+}
