@@ -1,10 +1,11 @@
-/* goita watch: a seeded game between random players, printed move by move. */
+/* goita watch: a seeded game between computer players, printed move by move. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 typedef struct watch_opts {
+  const char *player; /* the level of all four seats */
   uint64_t seed;
   goita_rules rules;
   bool ascii;
@@ -27,37 +28,37 @@ static void print_draw(const goita_draw_result *d, bool ascii) {
   printf("\n");
 }
 
-static int watch(const watch_opts *o) {
+static int watch(const watch_opts *o, goita_player *player) {
   goita_game g;
   goita_error err;
   if (goita_game_start(&g, &o->rules, o->seed, &err) != GOITA_OK) {
     fprintf(stderr, "goita: %s\n", err.message);
     return 1;
   }
+  const char *spec = goita_player_spec(player);
   char rules_text[256];
   goita_rules_format(&g.rules, rules_text, sizeof rules_text);
-  printf("goita %s: a game between random players\nseed %llu\nrules %s\n", goita_version(),
+  printf("goita %s: a game between computer players (%s)\nseed %llu\nrules %s\n", goita_version(), spec,
          (unsigned long long)o->seed, rules_text);
   print_draw(&g.draw, o->ascii);
   goita_record rec;
   goita_record_init(&rec, &g);
-  for (int s = 0; s < g.rules.players; s++) strcpy(rec.engine[s], "random");
+  for (int s = 0; s < g.rules.players; s++) snprintf(rec.engine[s], sizeof rec.engine[s], "goita %s", spec);
   char started[GOITA_RECORD_TIME_SIZE], now[GOITA_RECORD_TIME_SIZE];
   cli_utc_now(started, sizeof started);
   strcpy(rec.started, started);
   int status = 0;
-  goita_rng players_rng;
-  goita_rng_seed(&players_rng, goita_seed_mix(o->seed ^ 0x706c61796572ULL));
   for (;;) {
     goita_round *r = &g.round;
     printf("\nRound %d, dealer seat %d\n", g.round_index, r->dealer + 1);
     for (int s = 0; s < r->players; s++) cli_print_hand(r, s, o->ascii);
     int number = 0;
     while (!goita_round_over(r)) {
-      goita_move moves[GOITA_MAX_LEGAL];
-      const int n = goita_round_legal_moves(r, moves);
-      const goita_move m = moves[goita_rng_below(&players_rng, (uint32_t)n)];
-      if (goita_game_apply(&g, m, &err) != GOITA_OK) {
+      goita_view view;
+      goita_game_view(&g, r->turn, &view);
+      goita_player_seed(player, goita_seed_mix(o->seed ^ (uint64_t)g.round_index << 32 ^ r->nlog));
+      goita_move m;
+      if (goita_player_choose(player, &view, &m, NULL) != GOITA_OK || goita_game_apply(&g, m, &err) != GOITA_OK) {
         fprintf(stderr, "goita: internal error: %s\n", err.message);
         goita_record_free(&rec);
         return 1;
@@ -104,7 +105,7 @@ static int watch(const watch_opts *o) {
 }
 
 int cmd_watch(int argc, char **argv) {
-  watch_opts o = {1, {0}, false, NULL};
+  watch_opts o = {"sampler", 1, {0}, false, NULL};
   goita_rules_default(&o.rules);
   for (int i = 0; i < argc; i++) {
     const char *v;
@@ -114,6 +115,8 @@ int cmd_watch(int argc, char **argv) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
     } else if (strcmp(argv[i], "--record") == 0) {
       if (!(o.record_path = cli_option_value(argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--player") == 0) {
+      if (!(o.player = cli_option_value(argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--ascii") == 0) {
       o.ascii = true;
     } else {
@@ -121,5 +124,13 @@ int cmd_watch(int argc, char **argv) {
       return 2;
     }
   }
-  return watch(&o);
+  goita_player *player;
+  goita_error err;
+  if (goita_player_new(&player, o.player, &err) != GOITA_OK) {
+    fprintf(stderr, "goita watch: --player \"%s\": %s\n", o.player, err.message);
+    return 2;
+  }
+  const int status = watch(&o, player);
+  goita_player_free(player);
+  return status;
 }
