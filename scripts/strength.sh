@@ -15,10 +15,14 @@ play() {
   echo "match: $1 vs $2" >&2
   "$goita" match --games "$games" --seed 2026 --quiet "$1" "$2" | tee -a "$out"
 }
-for ((i = 0; i < ${#levels[@]}; i++)); do
-  for ((j = i + 1; j < ${#levels[@]}; j++)); do play "${levels[j]}" "${levels[i]}"; done
+# the strongest levels against the reference first: they are the claims that matter most
+play expert "$reference"
+play sampler "$reference"
+for ((i = ${#levels[@]} - 1; i >= 0; i--)); do
+  for ((j = i - 1; j >= 0; j--)); do play "${levels[i]}" "${levels[j]}"; done
 done
-for level in "${levels[@]}"; do play "$level" "$reference"; done
+play rules "$reference"
+play random "$reference"
 
 # The table: A, B, rounds, points per round ± SE, A's game wins, ms per move.
 echo

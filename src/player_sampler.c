@@ -10,18 +10,19 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_POLICY, P_TT_MB, P_MS };
+enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_POLICY, P_TEMP, P_TT_MB, P_MS };
 
 static const char *const policy_names[] = {"rules", "learned", NULL};
 
 /* The parameters of both sampling levels, with each level's defaults. */
-#define SAMPLER_PARAMS(samples, infer, solve, rollouts, policy)                                     \
+#define SAMPLER_PARAMS(samples, infer, solve, rollouts, policy, temp)                               \
   {                                                                                                 \
     {"samples", 1, 4096, samples, "deals sampled per move", NULL},                                  \
         {"infer", 0, 1, infer, "weight each deal by how likely the observed moves were", goita__on_off}, \
         {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},  \
         {"rollouts", 1, 256, rollouts, "playouts per move and deal before that", NULL},                 \
         {"policy", 0, 1, policy, "the policy of playouts and inference", policy_names},                 \
+        {"temp", 0, 100, temp, "playout temperature in tenths (0: the policy's own)", NULL},             \
         {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                             \
         {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)", NULL}, \
     {                                                                                               \
@@ -29,19 +30,29 @@ static const char *const policy_names[] = {"rules", "learned", NULL};
     }                                                                                               \
   }
 
-static const goita__param sampler_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 0);
-static const goita__param expert_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 1);
+static const goita__param sampler_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 0, 0);
+/* expert: the learned policy, played out at temperature 1 (sharper than its model of others),
+ * and more deals and playouts (docs/STRENGTH.md measures each choice). */
+static const goita__param expert_params[] = SAMPLER_PARAMS(128, 0, 24, 8, 1, 10);
 
 /* A mistake floor for inference: everyone plays any legal move with some probability, so one
  * surprising move does not rule a deal out. */
 #define INFER_NOISE 0.1
 
 typedef struct sampler {
-  const goita__policy *policy; /* set by goita__sampler_use_policy, else from the parameter */
+  const goita__policy *model; /* how the others play, for inference */
+  goita__policy playout;      /* the model at the playout temperature */
   goita_solver *solver;
   double *values;  /* samples x GOITA_MAX_LEGAL */
   double *loglik;  /* per sample */
 } sampler;
+
+static void use_policy(goita_player *p, const goita__policy *policy) {
+  sampler *s = p->state;
+  s->model = policy;
+  s->playout = *policy;
+  if (p->param[P_TEMP]) s->playout.temperature = p->param[P_TEMP] / 10.0;
+}
 
 static int sampler_init(goita_player *p, goita_error *err) {
   sampler *s = calloc(1, sizeof *s);
@@ -60,6 +71,7 @@ static int sampler_init(goita_player *p, goita_error *err) {
     return goita_error_set(err, GOITA_EINVAL, -1, "out of memory for the sampling player");
   }
   p->state = s;
+  use_policy(p, p->param[P_POLICY] ? &goita__learned_policy : &goita__rules_policy);
   return GOITA_OK;
 }
 
@@ -106,14 +118,8 @@ static double now_ms(void) {
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static const goita__policy *policy_of(const goita_player *p) {
-  const sampler *s = p->state;
-  if (s->policy) return s->policy;
-  return p->param[P_POLICY] ? &goita__learned_policy : &goita__rules_policy;
-}
-
 void goita__sampler_use_policy(goita_player *p, const goita__policy *policy) {
-  if (p->level->init == sampler_init) ((sampler *)p->state)->policy = policy;
+  if (p->level->init == sampler_init) use_policy(p, policy);
 }
 
 /* Values every move in one sampled deal: exactly by the solver, or by playouts. */
@@ -141,7 +147,7 @@ static void value_moves(goita_player *p, const goita_round *deal, const goita_mo
     for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
       goita_round r = *deal;
       goita_round_apply_unchecked(&r, moves[i]);
-      sum += goita__playout(policy_of(p), &r, seat, rng);
+      sum += goita__playout(&s->playout, &r, seat, rng);
     }
     out[i] = (double)sum / p->param[P_ROLLOUTS];
   }
@@ -159,11 +165,11 @@ static int sampler_choose(goita_player *p, const goita_view *v, const goita_move
     if (p->param[P_MS] && done > 0 && now_ms() - start > p->param[P_MS]) break;
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
-    s->loglik[done] = p->param[P_INFER] ? log_likelihood(policy_of(p), &deal, v->seat) : 0;
+    s->loglik[done] = p->param[P_INFER] ? log_likelihood(s->model, &deal, v->seat) : 0;
     value_moves(p, &deal, moves, n, exact, rng, s->values + (size_t)done * (size_t)GOITA_MAX_LEGAL, info);
   }
   double heuristic[GOITA_MAX_LEGAL];
-  goita__policy_scores(policy_of(p), v, moves, n, heuristic);
+  goita__policy_scores(s->model, v, moves, n, heuristic);
   double mean[GOITA_MAX_LEGAL] = {0};
   if (done > 0) {
     double top = -INFINITY, total = 0;

@@ -13,7 +13,7 @@ static goita_player *new_player(const char *spec) {
 
 Test(player, specs_are_read_and_written_in_full) {
   goita_player *p = new_player("sampler:samples=12,infer=on");
-  cr_assert_str_eq(goita_player_spec(p), "sampler:samples=12,infer=on,solve=24,rollouts=4,policy=rules,tt_mb=8,ms=0");
+  cr_assert_str_eq(goita_player_spec(p), "sampler:samples=12,infer=on,solve=24,rollouts=4,policy=rules,temp=0,tt_mb=8,ms=0");
   goita_player_free(p);
   p = new_player("expert:policy=rules");
   cr_assert(strstr(goita_player_spec(p), "expert:") == goita_player_spec(p));

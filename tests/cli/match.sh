@@ -56,7 +56,7 @@ out=$("$goita" match --games 4 --seed 1 --quiet sampler:samples=6,rollouts=1 ran
 ppr=$(printf '%s' "$out" | sed -e 's/.*"points_per_round":\([-0-9.]*\).*/\1/')
 awk -v x="$ppr" 'BEGIN { exit !(x > 10) }' || fail "sampler against random: $out"
 case $out in
-  '{"a":"sampler:samples=6,infer=off,solve=24,rollouts=1,policy=rules,tt_mb=8,ms=0",'*) ;;
+  '{"a":"sampler:samples=6,infer=off,solve=24,rollouts=1,policy=rules,temp=0,tt_mb=8,ms=0",'*) ;;
   *) fail "full spec: $out" ;;
 esac
 
