@@ -126,7 +126,7 @@ bool cli_engine_start(cli_engine *e, const char *command, const goita_rules *rul
     if (!read_line(e, line, sizeof line, deadline)) return false;
     if (strcmp(line, "readyok") == 0) return true;
     if (strncmp(line, "error", 5) == 0) {
-      snprintf(e->why, sizeof e->why, "it refused the rules: %s", line);
+      snprintf(e->why, sizeof e->why, "it refused the rules: %.700s", line);
       return false;
     }
   }
