@@ -33,6 +33,19 @@ case $outer in
   *) fail "engine spec: $outer" ;;
 esac
 [ "$(printf '%s' "$outer" | sed -e 's/.*"rounds"/"rounds"/')" = "$inner" ] || fail "engine and library differ: $outer / $inner"
+# A program is told only its seat's view: at each round's first move it sees its own hand and
+# nothing of the others' (x), apart from 5 pawns a hand announced.
+log=$(mktemp)
+"$goita" match --games 2 --seed 8 --quiet "engine:tee -a $log | $goita engine --player rules" random >/dev/null
+leaks=$(awk -F, '/^position / && NF == 5 {
+  sub(/^position /, "", $1); full = 0
+  for (i = 1; i <= 4; i++) { if ($i !~ /x/) full++; else if ($i !~ /^(11111)?x+$/) bad++ }
+  if (full != 1) bad++
+} END { print bad + 0 }' "$log")
+firsts=$(grep -c '^position [^,]*,[^,]*,[^,]*,[^,]*,s[1-4][^,]*$' "$log")
+rm -f "$log"
+[ "$firsts" -gt 0 ] && [ "$leaks" -eq 0 ] || fail "views sent to a program: $leaks bad of $firsts first positions"
+
 # A program that is not a player, and one that dies mid-game, are reported.
 err=$("$goita" match --games 2 --quiet "engine:echo hello" rules 2>&1 >/dev/null)
 case $err in
