@@ -187,23 +187,35 @@ int main(int argc, char **argv) {
   long games = 200, iterations = 2, jobs = 2;
   uint64_t seed = 1;
   const char *teacher = "sampler", *out = "src/policy_learned.c";
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
       fprintf(stderr, "goita-train: %s needs a value\n", argv[i]);
       return 2;
     }
-    if (strcmp(argv[i], "--games") == 0) games = atol(v);
-    else if (strcmp(argv[i], "--iterations") == 0) iterations = atol(v);
-    else if (strcmp(argv[i], "--jobs") == 0) jobs = atol(v);
-    else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(v, NULL, 10);
-    else if (strcmp(argv[i], "--teacher") == 0) teacher = v;
-    else if (strcmp(argv[i], "--out") == 0) out = v;
-    else {
+    char *end = NULL;
+    if (strcmp(argv[i], "--teacher") == 0) {
+      teacher = v;
+      continue;
+    }
+    if (strcmp(argv[i], "--out") == 0) {
+      out = v;
+      continue;
+    }
+    if (strcmp(argv[i], "--games") && strcmp(argv[i], "--iterations") && strcmp(argv[i], "--jobs") &&
+        strcmp(argv[i], "--seed")) {
       fprintf(stderr, "usage: goita-train [--games N] [--iterations K] [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
       return 2;
     }
-    i++;
+    const long long number = strtoll(v, &end, 10);
+    if (*end != '\0' || number < 0) {
+      fprintf(stderr, "goita-train: %s: \"%s\" is not a whole number\n", argv[i], v);
+      return 2;
+    }
+    if (strcmp(argv[i], "--games") == 0) games = (long)number;
+    else if (strcmp(argv[i], "--iterations") == 0) iterations = (long)number;
+    else if (strcmp(argv[i], "--jobs") == 0) jobs = (long)number;
+    else seed = (uint64_t)number;
   }
   if (games < 1 || iterations < 1 || jobs < 1 || jobs > 64) {
     fprintf(stderr, "goita-train: --games, --iterations and --jobs must be positive (jobs at most 64)\n");
