@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "internal.h"
 #include "player_internal.h"
@@ -193,17 +192,11 @@ static uint64_t view_hash(const goita_view *v) {
   return h;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 int goita_player_choose(goita_player *p, const goita_view *v, goita_move *move, goita_player_info *info) {
   if (!p || !v || !move) return GOITA_EINVAL;
   if (v->phase == GOITA_PHASE_OVER) return GOITA_EOVER;
   if (v->seat < 0 || v->seat != v->turn) return GOITA_ETURN;
-  const double start = now_ms();
+  const double start = goita__now_ms();
   goita_move moves[GOITA_MAX_LEGAL];
   const int n = goita_view_legal_moves(v, moves);
   if (info) {
@@ -219,6 +212,6 @@ int goita_player_choose(goita_player *p, const goita_view *v, goita_move *move, 
     goita_rng_seed(&rng, goita_seed_mix(p->seed ^ view_hash(v)));
     st = p->level->choose(p, v, moves, n, &rng, move, info);
   }
-  if (info) info->ms = now_ms() - start;
+  if (info) info->ms = goita__now_ms() - start;
   return st;
 }

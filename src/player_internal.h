@@ -2,6 +2,8 @@
 #ifndef GOITA_PLAYER_INTERNAL_H
 #define GOITA_PLAYER_INTERNAL_H
 
+#include <time.h>
+
 #include "goita/goita.h"
 
 /* ---- Policies (policy.c): a move's score is a weighted sum of features of the move, seen
@@ -96,6 +98,13 @@ extern const goita__level goita__expert_level;
 /* Makes a sampling player use policy (the caller keeps it alive) for playouts and inference,
  * whatever its parameter says: for training a policy on its own games. */
 void goita__sampler_use_policy(goita_player *player, const goita__policy *policy);
+
+/* Returns a monotonic clock in milliseconds, for time budgets and reports. */
+static inline double goita__now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 /* Returns a uniform double in [0, 1). */
 static inline double goita__unit(goita_rng *rng) { return (double)(goita_rng_next(rng) >> 11) * 0x1.0p-53; }

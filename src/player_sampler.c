@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 #include "player_internal.h"
@@ -112,12 +111,6 @@ static double log_likelihood(const goita__policy *policy, const goita_round *sam
   return ll;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 void goita__sampler_use_policy(goita_player *p, const goita__policy *policy) {
   if (p->level->init == sampler_init) use_policy(p, policy);
 }
@@ -156,13 +149,13 @@ static void value_moves(goita_player *p, const goita_round *deal, const goita_mo
 static int sampler_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
                           goita_move *move, goita_player_info *info) {
   sampler *s = p->state;
-  const double start = now_ms();
+  const double start = goita__now_ms();
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
   int done = 0;
   for (; done < p->param[P_SAMPLES]; done++) {
-    if (p->param[P_MS] && done > 0 && now_ms() - start > p->param[P_MS]) break;
+    if (p->param[P_MS] && done > 0 && goita__now_ms() - start > p->param[P_MS]) break;
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
     s->loglik[done] = p->param[P_INFER] ? log_likelihood(s->model, &deal, v->seat) : 0;
