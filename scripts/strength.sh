@@ -2,6 +2,7 @@
 # Plays every level against every other and against the reference player (goita-ai-sample's
 # SimpleAI), and prints the docs/STRENGTH.md table: one row per match, from its JSON line.
 # Usage: scripts/strength.sh [GAMES] [OUT.jsonl]   (GAMES per match, default 360: ~2000 rounds)
+# Matches already in OUT.jsonl are not played again, so an interrupted run can go on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-360}
@@ -10,8 +11,9 @@ goita=build/goita
 reference="engine:node tools/goita-ai-sample/adapter.js"
 levels=(random rules sampler expert)
 
-: >"$out"
+touch "$out"
 play() {
+  if grep -F "\"a\":\"$1" "$out" | grep -qF "\"b\":\"$2"; then return; fi
   echo "match: $1 vs $2" >&2
   "$goita" match --games "$games" --seed 2026 --quiet "$1" "$2" | tee -a "$out"
 }

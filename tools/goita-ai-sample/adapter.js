@@ -97,12 +97,23 @@ function fill(h, random) {
       next += hidden[s];
       return { shown: hand.replace(/x/g, ''), unseen };
     });
-    // a face-down x is one of the seat's unseen pieces
-    const used = hands.map(() => 0);
+    // a face-down x is one of the seat's pieces it has not placed face-up: an unseen one, or
+    // one it is known to hold (the pawns of a 5-pawn hand)
+    const left = hands.map((hand) => (hand.shown + hand.unseen.join('')).split(''));
+    for (const move of h.moves) {
+      if (move[1] === 'p') continue;
+      const s = Number(move[0]) - 1;
+      for (const c of move[1] === 'x' ? [move[2]] : [move[1], move[2]]) {
+        const at = left[s].indexOf(c);
+        if (at >= 0) left[s].splice(at, 1);
+      }
+    }
     const moves = h.moves.map((move) => {
       if (move[1] !== 'x') return move;
       const s = Number(move[0]) - 1;
-      return move[0] + (hands[s].unseen[used[s]++] || 'x') + move[2];
+      if (left[s].length === 0) return move;
+      const piece = left[s].splice(Math.floor(random() * left[s].length), 1)[0];
+      return move[0] + piece + move[2];
     });
     if (moves.some((move) => move.includes('x'))) continue;
     const full = hands.map((hand) => (hand.shown + hand.unseen.join('')).split('').sort().join(''));
