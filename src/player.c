@@ -169,6 +169,24 @@ void goita_player_free(goita_player *p) {
   free(p);
 }
 
+int goita_player_set(goita_player *p, const char *setting, goita_error *err) {
+  if (!p || !setting) return goita_error_set(err, GOITA_EINVAL, -1, "a NULL argument");
+  int saved[GOITA__MAX_PARAMS];
+  memcpy(saved, p->param, sizeof saved);
+  int st = read_param(p, setting, strlen(setting), 0, err);
+  if (st != GOITA_OK || memcmp(saved, p->param, sizeof saved) == 0) return st;
+  /* The level's working memory depends on its parameters: make it anew. */
+  if (p->level->release) p->level->release(p);
+  p->state = NULL;
+  if (p->level->init && (st = p->level->init(p, err)) != GOITA_OK) {
+    memcpy(p->param, saved, sizeof saved);
+    if (p->level->init(p, NULL) != GOITA_OK) p->state = NULL;
+    return st;
+  }
+  write_spec(p);
+  return GOITA_OK;
+}
+
 const char *goita_player_spec(const goita_player *p) { return p->spec; }
 
 void goita_player_seed(goita_player *p, uint64_t seed) { p->seed = seed; }
@@ -196,6 +214,7 @@ int goita_player_choose(goita_player *p, const goita_view *v, goita_move *move, 
   if (!p || !v || !move) return GOITA_EINVAL;
   if (v->phase == GOITA_PHASE_OVER) return GOITA_EOVER;
   if (v->seat < 0 || v->seat != v->turn) return GOITA_ETURN;
+  if (p->level->init && !p->state) return GOITA_ESTATE; /* a failed goita_player_set */
   const double start = goita__now_ms();
   goita_move moves[GOITA_MAX_LEGAL];
   const int n = goita_view_legal_moves(v, moves);

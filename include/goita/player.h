@@ -45,6 +45,10 @@ void goita_player_free(goita_player *player);
  * "sampler:samples=48,infer=off,solve=24,rollouts=4". */
 const char *goita_player_spec(const goita_player *player);
 
+/* Changes one parameter ("samples=64", "ms=500") of a player. Returns GOITA_OK, or the errors
+ * of goita_player_new; on error the player is unchanged. */
+int goita_player_set(goita_player *player, const char *setting, goita_error *err);
+
 /* Sets the seed of the player's random choices (default 0). */
 void goita_player_seed(goita_player *player, uint64_t seed);
 

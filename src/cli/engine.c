@@ -13,7 +13,9 @@
 typedef struct engine {
   goita_rules rules;
   goita_player *player;
+  goita_solver *solver; /* made at the first solve */
   bool have_position;
+  char text[LINE_MAX_BYTES + 1]; /* the position as given (and extended by moves) */
   goita_view view;     /* the position as the seat to move sees it */
   bool full;           /* the position was given with every piece in the open */
   goita_round round;   /* that full position */
@@ -31,25 +33,18 @@ static void reply(const char *fmt, ...) {
 }
 
 /* Reads a history string: in full (the view of the seat to move is taken), or as one seat
- * sees it (x for hidden pieces). */
-static void set_position(engine *e, const char *text) {
-  goita_error err;
-  e->have_position = false;
+ * sees it (x for hidden pieces). On error the position is unchanged and err says why. */
+static bool read_position(engine *e, const char *text, goita_error *err) {
+  if (strlen(text) > LINE_MAX_BYTES) return goita_error_set(err, GOITA_EPARSE, -1, "the position is too long"), false;
   if (!strchr(text, 'x')) {
     goita_round r;
-    if (goita_history_parse(&r, &e->rules, text, &err) != GOITA_OK) {
-      reply("error position: %s", err.message);
-      return;
-    }
+    if (goita_history_parse(&r, &e->rules, text, err) != GOITA_OK) return false;
     e->round = r;
     e->full = true;
     goita_round_view(&r, goita_round_over(&r) ? GOITA_OBSERVER : r.turn, &e->view);
   } else {
     goita_view v;
-    if (goita_history_parse_view(&v, &e->rules, text, GOITA_VIEWER_INFER, &err) != GOITA_OK) {
-      reply("error position: %s", err.message);
-      return;
-    }
+    if (goita_history_parse_view(&v, &e->rules, text, GOITA_VIEWER_INFER, err) != GOITA_OK) return false;
     /* More than one hand may be known in full (a 5-pawn hand whose other pieces were all
      * shown); the string is then read as the seat to move sees it, when it can be. */
     goita_view mover;
@@ -60,12 +55,69 @@ static void set_position(engine *e, const char *text) {
     e->full = false;
   }
   memcpy(e->view.score, e->score, sizeof e->score);
+  snprintf(e->text, sizeof e->text, "%s", text);
   e->have_position = true;
+  return true;
+}
+
+static void set_position(engine *e, const char *text) {
+  goita_error err;
+  e->have_position = false;
+  if (!read_position(e, text, &err)) reply("error position: %s", err.message);
+}
+
+/* newround [seed S] [dealer D]: deals a round and takes it as the position. */
+static void new_round(engine *e, char *args) {
+  uint64_t seed = 0;
+  long dealer = 1;
+  for (char *word = strtok(args, " "); word; word = strtok(NULL, " ")) {
+    char *value = strtok(NULL, " "), *end = NULL;
+    if (!value || (strcmp(word, "seed") != 0 && strcmp(word, "dealer") != 0)) {
+      reply("error newround: unknown argument \"%s\" (newround [seed S] [dealer D])", word);
+      return;
+    }
+    const unsigned long long v = strtoull(value, &end, 10);
+    if (*end || value[0] == '-' || (word[0] == 'd' && (v < 1 || v > (unsigned long long)e->rules.players))) {
+      reply("error newround: %s \"%s\" is not %s", word, value,
+            word[0] == 'd' ? "a seat of the rules' players" : "a whole number");
+      return;
+    }
+    if (word[0] == 's') seed = v;
+    else dealer = (long)v;
+  }
+  goita_round r;
+  goita_round_deal(&r, &e->rules, (int)dealer - 1, seed);
+  char text[512];
+  goita_history_format(&r, text, sizeof text);
+  goita_error err;
+  if (!read_position(e, text, &err)) {
+    reply("error newround: %s", err.message);
+    return;
+  }
+  reply("position %s", text);
+}
+
+/* moves TOKEN...: plays moves on from the position. */
+static void play_moves(engine *e, char *args) {
+  if (!e->have_position) {
+    reply("error moves: no position (send: position HISTORY or newround)");
+    return;
+  }
+  char text[LINE_MAX_BYTES + 1];
+  size_t len = (size_t)snprintf(text, sizeof text, "%s", e->text);
+  for (char *word = strtok(args, " "); word; word = strtok(NULL, " "))
+    len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, ",%s", word);
+  goita_error err;
+  if (len >= sizeof text) {
+    reply("error moves: the position would be too long");
+  } else if (!read_position(e, text, &err)) {
+    reply("error moves: %s", err.message);
+  }
 }
 
 static void list_legal(const engine *e) {
   if (!e->have_position) {
-    reply("error legal: no position (send: position HISTORY)");
+    reply("error legal: no position (send: position HISTORY or newround)");
     return;
   }
   goita_move moves[GOITA_MAX_LEGAL];
@@ -90,24 +142,35 @@ static void list_legal(const engine *e) {
 }
 
 /* Reads "go [seed S]" and answers with info lines and "bestmove TOKEN". */
-static void go(engine *e, char *args) {
-  if (!e->have_position) {
-    reply("error go: no position (send: position HISTORY)");
-    return;
-  }
-  uint64_t seed = 0;
+/* Reads "name value" pairs of a command into the values of the names it knows; false after
+ * an error reply. */
+static bool read_numbers(const char *cmd, char *args, const char *const *names, uint64_t *values) {
   for (char *word = strtok(args, " "); word; word = strtok(NULL, " ")) {
-    char *value = strtok(NULL, " ");
-    char *end = NULL;
-    if (strcmp(word, "seed") != 0 || !value) {
-      reply("error go: unknown argument \"%s\" (go [seed S])", word);
-      return;
+    char *value = strtok(NULL, " "), *end = NULL;
+    int k = 0;
+    while (names[k] && strcmp(names[k], word) != 0) k++;
+    if (!names[k] || !value) {
+      reply("error %s: unknown argument \"%s\" (arguments: %s%s%s%s%s)", cmd, word, names[0], names[1] ? ", " : "",
+            names[1] ? names[1] : "", names[2] ? ", " : "", names[2] ? names[2] : "");
+      return false;
     }
-    seed = strtoull(value, &end, 10);
-    if (*end) {
-      reply("error go: seed \"%s\" is not a number", value);
-      return;
+    values[k] = strtoull(value, &end, 10);
+    if (*end || value[0] == '-') {
+      reply("error %s: %s \"%s\" is not a whole number", cmd, word, value);
+      return false;
     }
+  }
+  return true;
+}
+
+/* go [seed S] [ms T]: the player's move for the seat to move, under a time budget if given. */
+static void go(engine *e, char *args) {
+  static const char *const names[] = {"seed", "ms", NULL};
+  uint64_t values[2] = {0, 0};
+  if (!read_numbers("go", args, names, values)) return;
+  if (!e->have_position) {
+    reply("error go: no position (send: position HISTORY or newround)");
+    return;
   }
   if (e->view.phase == GOITA_PHASE_OVER) {
     reply("error go: the round is over");
@@ -117,10 +180,19 @@ static void go(engine *e, char *args) {
     reply("error go: the position is seat %d's view, and seat %d is to move", e->view.seat + 1, e->view.turn + 1);
     return;
   }
-  goita_player_seed(e->player, seed);
+  /* A time budget applies to the levels that search; the others answer at once anyway. */
+  char before[32] = "", budget[32];
+  const char *ms = strstr(goita_player_spec(e->player), "ms=");
+  if (values[1] && ms) {
+    snprintf(before, sizeof before, "%.*s", (int)strcspn(ms, ","), ms);
+    snprintf(budget, sizeof budget, "ms=%llu", (unsigned long long)(values[1] > 600000 ? 600000 : values[1]));
+    goita_player_set(e->player, budget, NULL);
+  }
+  goita_player_seed(e->player, values[0]);
   goita_move move;
   goita_player_info info;
   const int st = goita_player_choose(e->player, &e->view, &move, &info);
+  if (before[0]) goita_player_set(e->player, before, NULL);
   if (st != GOITA_OK) {
     reply("error go: %s", goita_strerror(st));
     return;
@@ -134,6 +206,77 @@ static void go(engine *e, char *args) {
   reply("info samples %d nodes %llu ms %.1f", info.samples, (unsigned long long)info.nodes, info.ms);
   goita_move_format(move, token, sizeof token);
   reply("bestmove %s", token);
+}
+
+static void reply_value(const char *what, goita_solve_bounds b) {
+  if (b.lower == b.upper)
+    reply("%s %d", what, b.lower);
+  else
+    reply("%s lower %d upper %d", what, b.lower, b.upper);
+}
+
+/* solve [ms T] [nodes N]: the exact value of a full position and of each legal move. */
+static void solve(engine *e, char *args) {
+  static const char *const names[] = {"ms", "nodes", NULL};
+  uint64_t values[2] = {0, 0};
+  if (!read_numbers("solve", args, names, values)) return;
+  if (!e->have_position || !e->full) {
+    reply("error solve: the solver needs a full position (every hand known; send: position HISTORY)");
+    return;
+  }
+  if (!e->solver && goita_solver_new(&e->solver, (size_t)64 << 20) != GOITA_OK) {
+    reply("error solve: no memory for the solver's table");
+    return;
+  }
+  goita_solve_options o;
+  goita_solve_options_default(&o);
+  o.all_moves = 1;
+  o.max_ms = (double)values[0];
+  o.max_nodes = values[1];
+  goita_solve_result res;
+  goita_solve(e->solver, &e->round, &o, &res);
+  for (int i = 0; i < res.nmoves; i++) {
+    char what[32];
+    goita_move_format(res.moves[i], what + 10, sizeof what - 10);
+    memcpy(what, "info move ", 10);
+    char line[48];
+    snprintf(line, sizeof line, "%s value", what);
+    reply_value(line, res.move_value[i]);
+  }
+  reply("info nodes %llu ms %.1f complete %d", (unsigned long long)res.nodes, res.ms, res.complete);
+  reply_value("value", res.value);
+}
+
+/* view [SEAT|observer]: the position as one seat (by default the one to move) sees it. */
+static void view(engine *e, char *args) {
+  if (!e->have_position) {
+    reply("error view: no position (send: position HISTORY or newround)");
+    return;
+  }
+  int seat = e->view.turn;
+  if (strcmp(args, "observer") == 0) {
+    seat = GOITA_OBSERVER;
+  } else if (args[0]) {
+    char *end = NULL;
+    const long v = strtol(args, &end, 10);
+    if (*end || v < 1 || v > e->rules.players) {
+      reply("error view: \"%s\" is not a seat (1-%d) or observer", args, e->rules.players);
+      return;
+    }
+    seat = (int)v - 1;
+  }
+  goita_view v;
+  if (e->full) {
+    goita_round_view(&e->round, seat, &v);
+  } else if (seat == e->view.seat) {
+    v = e->view;
+  } else {
+    reply("error view: the position is seat %d's view; other views need the full position", e->view.seat + 1);
+    return;
+  }
+  char text[512];
+  goita_history_format_view(&v, text, sizeof text);
+  reply("view %s", text);
 }
 
 static void set_score(engine *e, char *args) {
@@ -176,14 +319,26 @@ static bool command(engine *e, char *line) {
     set_position(e, args);
   } else if (strcmp(line, "score") == 0) {
     set_score(e, args);
+  } else if (strcmp(line, "setoption") == 0) {
+    goita_error err;
+    if (goita_player_set(e->player, args, &err) != GOITA_OK) reply("error setoption: %s", err.message);
+  } else if (strcmp(line, "newround") == 0) {
+    new_round(e, args);
+  } else if (strcmp(line, "moves") == 0) {
+    play_moves(e, args);
   } else if (strcmp(line, "legal") == 0) {
     list_legal(e);
   } else if (strcmp(line, "go") == 0) {
     go(e, args);
+  } else if (strcmp(line, "solve") == 0) {
+    solve(e, args);
+  } else if (strcmp(line, "view") == 0) {
+    view(e, args);
   } else if (strcmp(line, "quit") == 0) {
     return false;
   } else if (line[0] != '\0') {
-    reply("error unknown command \"%.40s\" (goita, isready, rules, position, score, legal, go, quit)", line);
+    reply("error unknown command \"%.40s\" (goita, isready, setoption, rules, score, position, newround, moves, "
+          "legal, go, solve, view, quit)", line);
   }
   return true;
 }
@@ -220,5 +375,6 @@ int cmd_engine(int argc, char **argv) {
     if (!command(&e, line)) break;
   }
   goita_player_free(e.player);
+  goita_solver_free(e.solver);
   return 0;
 }

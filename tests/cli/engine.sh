@@ -31,11 +31,37 @@ a=$(session "position 12345678,12345679,11112345,11112345,s1,113" "go seed 9" | 
 b=$(session "position 1xxxxxxx,12345679,xxxxxxxx,xxxxxxxx,s1,1x3" "go seed 9" | tail -1)
 [ "$a" = "$b" ] || fail "full and hidden strings: $a / $b"
 
+# A round dealt by the engine, moves played on, views of each seat, the solver, options.
+out=$(session "newround seed 5 dealer 2" "moves 213 3p" "view" "view 1" "view observer" "legal" \
+  "setoption samples=8" "goita" "solve nodes 50000000")
+want_start="position 11235678,11112349,11223345,11445567,s2
+view xxxxxxxx,3xxxxxxx,xxxxxxxx,11445567,s2,2x3,3p
+view 11235678,3xxxxxxx,xxxxxxxx,xxxxxxxx,s2,2x3,3p
+view xxxxxxxx,3xxxxxxx,xxxxxxxx,xxxxxxxx,s2,2x3,3p
+legal 4p
+error setoption: level rules has no parameter \"samples\""
+case $out in
+  "$want_start"*'goitaok 1'*'info move 4p value -30'*'info nodes '*' complete 1'$'\n''value -30') ;;
+  *) fail "newround, moves, view, solve: $out" ;;
+esac
+# The solver agrees with goita solve on the same position.
+want=$("$goita" solve 11235678,11112349,11223345,11445567,s2,213,3p | sed -e 's/.*"value":\([-0-9]*\),"moves".*/\1/')
+[ "$want" = "-30" ] || fail "goita solve gives $want"
+# A time budget for a searching level.
+out=$(printf '%s\n' "newround seed 5 dealer 2" "go seed 2 ms 30" | "$goita" engine --player sampler:samples=4000 | tail -2)
+case $out in
+  'info samples '*' ms '*$'\n''bestmove 2'*) ;;
+  *) fail "go with ms: $out" ;;
+esac
+samples=$(printf '%s' "$out" | sed -n -e 's/^info samples \([0-9]*\) .*/\1/p')
+[ "$samples" -lt 4000 ] || fail "a 30 ms budget took all $samples samples"
+
 # Errors are replies, and the engine keeps answering after them.
 out=$(session "frobnicate" "rules king_attak=a_or_b" "position 1234" "go" "legal" \
   "position 12345678,xxxxxxxx,xxxxxxxx,xxxxxxxx,s1,113" "go" "go depth 3" "score 10 x" \
   "position 12345678,12345679,11112345,11112345,s1,112,2p,3p,4p,134,2p,3p,4p,156,2p,3p,4p,178" "go" \
-  "$(head -c 5000 /dev/zero | tr '\0' a)" isready)
+  "$(head -c 5000 /dev/zero | tr '\0' a)" "moves 999" "view 7" "solve depth 3" "newround dealer 9" \
+  "position 1xxxxxxx,12345679,xxxxxxxx,xxxxxxxx,s1,1x3" "view 3" "solve" "setoption level=9" isready)
 expect=(
   'error unknown command "frobnicate"'
   'error rules: unknown rule option "king_attak"'
@@ -47,6 +73,13 @@ expect=(
   'error score: "x" is not'
   'error go: the round is over'
   'error line longer than 4096 bytes'
+  'error moves: token 19 "999": a move is written as'
+  'error view: "7" is not a seat (1-4) or observer'
+  'error solve: unknown argument "depth"'
+  'error newround: dealer "9" is not a seat'
+  "error view: the position is seat 2's view; other views need the full position"
+  'error solve: the solver needs a full position'
+  'error setoption: level rules has no parameter "level"'
   'readyok'
 )
 i=0
