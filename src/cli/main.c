@@ -10,6 +10,10 @@ static void usage(FILE *out) {
           "usage: goita COMMAND [OPTIONS]\n"
           "\n"
           "commands:\n"
+          "  play [--plain] [--seat N] [--player SPEC] [--hint SPEC] [--seed S] [--rules OPTS] [--ascii]\n"
+          "       [--records DIR]\n"
+          "        play a game against computer players (your partner is one), typing moves; the game\n"
+          "        is saved as a record (by default in ~/.local/share/goita/games)\n"
           "  watch [--seed S] [--rules OPTS] [--player SPEC] [--ascii] [--record FILE]\n"
           "        watch a seeded game between computer players (sampler by default), move by move\n"
           "        (and save its record)\n"
@@ -55,6 +59,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "solve") == 0) return cmd_solve(argc - 2, argv + 2);
   if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
   if (strcmp(cmd, "engine") == 0) return cmd_engine(argc - 2, argv + 2);
+  if (strcmp(cmd, "play") == 0) return cmd_play(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;

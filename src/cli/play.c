@@ -1,0 +1,475 @@
+/* goita play: a whole game for one person against computer players, in line mode: every event
+ * is a line of text and moves are typed, which suits screen readers and scripts. The person
+ * sees only what their seat may see; the partner is a computer player. Every game, finished or
+ * left, is saved as a full-game record. */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "cli.h"
+
+typedef struct play_opts {
+  const char *player;      /* the computer players' level */
+  const char *hint_player; /* the level that evaluates moves for a hint */
+  uint64_t seed;
+  bool seeded;
+  goita_rules rules;
+  int seat;                /* the person's seat, 0-based */
+  bool ascii;
+  const char *records_dir; /* NULL: the default folder */
+} play_opts;
+
+typedef struct session {
+  const play_opts *o;
+  bool tty;
+  goita_game game;
+  goita_record record;
+  goita_player *computer;
+  goita_player *hinter;
+  char started[GOITA_RECORD_TIME_SIZE];
+  char last_round[512]; /* the last finished round's full history string */
+} session;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+/* Reads one line of input (NULL at the end of input or on Ctrl-C); free it. */
+static char *read_input(const session *s, const char *prompt) {
+  if (s->tty) {
+    char *line = readline(prompt);
+    if (line && *line) add_history(line);
+    return line;
+  }
+  printf("%s", prompt);
+  fflush(stdout);
+  size_t cap = 0;
+  char *line = NULL;
+  const ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    return NULL;
+  }
+  line[strcspn(line, "\r\n")] = '\0';
+  printf("%s\n", line); /* echoed, so a transcript reads like a session */
+  return line;
+}
+
+static void print_marks(const uint8_t *hand, uint8_t kings, bool ascii) {
+  for (int k = GOITA_KING; k >= GOITA_PAWN; k--) {
+    if (k == GOITA_KING) {
+      if (kings & 1) printf(" %s", cli_mark(GOITA_MARK_OU, ascii));
+      if (kings & 2) printf(" %s", cli_mark(GOITA_MARK_GYOKU, ascii));
+      continue;
+    }
+    for (int c = 0; c < hand[k]; c++) printf(" %s", cli_mark(k, ascii));
+  }
+}
+
+static const char *who(const session *s, int seat) {
+  static char text[4][40];
+  if (seat == s->o->seat) return "you";
+  const bool partner = s->game.rules.players == 4 && seat == (s->o->seat + 2) % 4;
+  snprintf(text[seat], sizeof text[seat], "seat %d (%s)", seat + 1, partner ? "partner" : "opponent");
+  return text[seat];
+}
+
+/* Announces log entries [from, view->nlog) as the person's seat sees them. */
+static void announce(const session *s, const goita_view *v, int from) {
+  const bool ascii = s->o->ascii;
+  int passes = v->players - 1;
+  for (int i = 0; i < v->nlog; i++) {
+    const goita_move m = v->log[i];
+    const bool lead = m.type == GOITA_MOVE_PLAY && passes >= v->players - 1;
+    if (m.type == GOITA_MOVE_PASS) passes++;
+    if (m.type == GOITA_MOVE_PLAY) passes = 0;
+    if (i < from) continue;
+    printf("  %s ", who(s, m.seat));
+    switch (m.type) {
+      case GOITA_MOVE_PASS: printf("pass%s\n", m.seat == s->o->seat ? "" : "es"); continue;
+      case GOITA_MOVE_REDEAL: printf("asked for a redeal\n"); continue;
+      case GOITA_MOVE_GO: printf("chose to play\n"); continue;
+    }
+    if (lead && m.block == 0)
+      printf("led a piece face-down");
+    else if (lead && m.seat != s->o->seat) /* a finishing lead is turned face-up */
+      printf("went out, leading %s %s (turned face-up)", cli_mark(m.block, ascii), goita_mark_english(m.block));
+    else if (lead)
+      printf("led %s %s face-down", cli_mark(m.block, ascii), goita_mark_english(m.block));
+    else
+      printf("defended with %s %s", cli_mark(m.block, ascii), goita_mark_english(m.block));
+    printf(" and attacked with %s %s\n", cli_mark(m.attack, ascii), goita_mark_english(m.attack));
+  }
+}
+
+static void print_scores(const session *s) {
+  const goita_game *g = &s->game;
+  printf("Scores:");
+  for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
+    const bool mine = side == goita_rules_side_of(&g->rules, s->o->seat);
+    if (g->rules.players == 4)
+      printf("%s %s %d", side ? "," : "", mine ? "your team" : "their team", g->score[side]);
+    else
+      printf("%s %s %d", side ? "," : "", mine ? "you" : who(s, side), g->score[side]);
+  }
+  printf(" (target %d)\n", g->rules.target);
+}
+
+/* The token of a legal move the person typed: "p", "r", "g", two pieces "51" (block 5,
+ * attack 1; kings 8), or a full token with the seat ("151"). */
+static bool read_move(const goita_view *v, const char *text, const goita_move *moves, int n, goita_move *out) {
+  char token[8];
+  if (strcmp(text, "pass") == 0) text = "p";
+  if (strcmp(text, "redeal") == 0) text = "r";
+  if (strcmp(text, "play") == 0) text = "g";
+  const size_t len = strlen(text);
+  if (len == 0 || len > 3) return false;
+  if (len == 3 || (len == 2 && (text[1] == 'p' || text[1] == 'r' || text[1] == 'g')))
+    snprintf(token, sizeof token, "%s", text);
+  else
+    snprintf(token, sizeof token, "%d%s", v->seat + 1, text);
+  goita_move m;
+  if (goita_move_parse(token, strlen(token), &m) != GOITA_OK) return false;
+  for (int i = 0; i < n; i++)
+    if (goita_move_equal(moves[i], m)) {
+      *out = moves[i];
+      out->block = m.block ? m.block : out->block;
+      out->attack = m.attack ? m.attack : out->attack;
+      return true;
+    }
+  return false;
+}
+
+static void describe_move(goita_move m, bool lead, bool ascii) {
+  switch (m.type) {
+    case GOITA_MOVE_PASS: printf("pass"); return;
+    case GOITA_MOVE_REDEAL: printf("redeal"); return;
+    case GOITA_MOVE_GO: printf("play the round"); return;
+  }
+  printf("%s %s %s, attack %s %s", lead ? "face-down" : "defend with", cli_mark(m.block, ascii),
+         goita_mark_english(m.block), cli_mark(m.attack, ascii), goita_mark_english(m.attack));
+}
+
+static void list_moves(const goita_view *v, const goita_move *moves, int n, bool ascii) {
+  const bool lead = v->attack == GOITA_NONE;
+  for (int i = 0; i < n; i++) {
+    char token[8];
+    goita_move_format(moves[i], token, sizeof token);
+    printf("  %-3s ", token + 1);
+    describe_move(moves[i], lead, ascii);
+    printf("\n");
+  }
+}
+
+/* The hint: the evaluating player's value of each legal move, best first. */
+static void hint(session *s, const goita_view *v) {
+  goita_player_info info;
+  goita_move best;
+  goita_player_seed(s->hinter, goita_seed_mix(s->o->seed ^ 0x68696e74ULL));
+  if (goita_player_choose(s->hinter, v, &best, &info) != GOITA_OK || !info.has_values) {
+    printf("No hint here.\n");
+    return;
+  }
+  int order[GOITA_MAX_LEGAL];
+  for (int i = 0; i < info.nmoves; i++) order[i] = i;
+  for (int i = 1; i < info.nmoves; i++)
+    for (int j = i; j > 0 && info.value[order[j]] > info.value[order[j - 1]]; j--) {
+      const int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  printf("Hint (%s, %d deals, %.0f ms): points for your side, best first\n", goita_player_spec(s->hinter),
+         info.samples, info.ms);
+  for (int k = 0; k < info.nmoves; k++) {
+    const int i = order[k];
+    char token[8];
+    goita_move_format(info.moves[i], token, sizeof token);
+    printf("  %-3s %+7.1f  ", token + 1, info.value[i]);
+    describe_move(info.moves[i], v->attack == GOITA_NONE, s->o->ascii);
+    printf("\n");
+  }
+}
+
+static void help(void) {
+  printf("Type a move: two pieces as digits, the face-down (or defending) piece then the attack,\n"
+         "e.g. 51 (1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop, 7 rook, 8 king); p to pass;\n"
+         "r or g to ask for a redeal or play after a 5-pawn hand. Commands: moves (the legal\n"
+         "moves), hand, hint (the computer's value of each move), record (the last round in full),\n"
+         "scores, help, quit (saves the game so far).\n");
+}
+
+/* Asks whether to leave; true to leave. */
+static bool ask_quit(const session *s) {
+  interrupted = 0;
+  char *answer = read_input(s, "Quit and save the game so far? [y/N] ");
+  const bool yes = !answer || answer[0] == 'y' || answer[0] == 'Y';
+  free(answer);
+  return yes;
+}
+
+/* The person's move; false when they leave. */
+static bool person_moves(session *s, goita_move *out) {
+  goita_view v;
+  goita_game_view(&s->game, s->o->seat, &v);
+  goita_move moves[GOITA_MAX_LEGAL];
+  const int n = goita_view_legal_moves(&v, moves);
+  if (v.phase == GOITA_PHASE_DECIDE) {
+    printf("Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+  } else if (v.attack == GOITA_NONE) {
+    printf("Your lead.");
+  } else {
+    printf("%s attacks with %s %s: defend or pass.", who(s, v.attacker), cli_mark(v.attack, s->o->ascii),
+           goita_mark_english(v.attack));
+  }
+  if (v.phase == GOITA_PHASE_PLAY) {
+    printf(" Your hand:");
+    print_marks(v.hand, v.kings, s->o->ascii);
+    printf("\n");
+  }
+  for (;;) {
+    char *line = read_input(s, "move> ");
+    if (!line) {
+      if (interrupted && !ask_quit(s)) continue;
+      return false;
+    }
+    char *text = line + strspn(line, " \t");
+    text[strcspn(text, " \t")] = '\0';
+    bool done = false;
+    if (strcmp(text, "quit") == 0 || strcmp(text, "q") == 0) {
+      free(line);
+      if (ask_quit(s)) return false;
+      continue;
+    } else if (strcmp(text, "help") == 0 || strcmp(text, "?") == 0) {
+      help();
+    } else if (strcmp(text, "moves") == 0) {
+      list_moves(&v, moves, n, s->o->ascii);
+    } else if (strcmp(text, "hand") == 0) {
+      printf("Your hand:");
+      print_marks(v.hand, v.kings, s->o->ascii);
+      printf("\n");
+    } else if (strcmp(text, "hint") == 0) {
+      hint(s, &v);
+    } else if (strcmp(text, "record") == 0) {
+      printf("%s\n", s->last_round[0] ? s->last_round : "No round has finished yet.");
+    } else if (strcmp(text, "scores") == 0) {
+      print_scores(s);
+    } else if (text[0] && read_move(&v, text, moves, n, out)) {
+      done = true;
+    } else if (text[0]) {
+      printf("\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
+    }
+    free(line);
+    if (done) return true;
+  }
+}
+
+static void default_records_dir(char *dir, size_t size) {
+  const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+  if (data && data[0])
+    snprintf(dir, size, "%s/goita/games", data);
+  else
+    snprintf(dir, size, "%s/.local/share/goita/games", home && home[0] ? home : ".");
+}
+
+/* Makes dir and its parents. */
+static bool make_dirs(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) return false;
+    *p = '/';
+  }
+  return mkdir(path, 0755) == 0 || errno == EEXIST;
+}
+
+/* Saves the record (the game so far, or whole); prints where. */
+static bool save(session *s) {
+  char dir[1024], path[1200], now[GOITA_RECORD_TIME_SIZE];
+  if (s->o->records_dir)
+    snprintf(dir, sizeof dir, "%s", s->o->records_dir);
+  else
+    default_records_dir(dir, sizeof dir);
+  if (!make_dirs(dir)) {
+    fprintf(stderr, "goita play: cannot make the folder %s: %s\n", dir, strerror(errno));
+    return false;
+  }
+  cli_utc_now(now, sizeof now);
+  goita_error err;
+  if (!goita_round_over(&s->game.round) && goita_record_add_round(&s->record, &s->game, NULL, NULL, &err) != GOITA_OK) {
+    fprintf(stderr, "goita play: %s\n", err.message);
+    return false;
+  }
+  strcpy(s->record.finished, now);
+  char stamp[32];
+  snprintf(stamp, sizeof stamp, "%.4s%.2s%.2s-%.2s%.2s%.2s", now, now + 5, now + 8, now + 11, now + 14, now + 17);
+  snprintf(path, sizeof path, "%s/game-%s-%llu.json", dir, stamp, (unsigned long long)s->o->seed);
+  char *json = NULL;
+  bool ok = goita_record_write_json(&s->record, &json, &err) == GOITA_OK && cli_write_file(path, json);
+  free(json);
+  if (ok) printf("Game saved to %s (goita replay %s)\n", path, path);
+  return ok;
+}
+
+/* Plays rounds until the game ends or the person leaves; returns the exit status. */
+static int play(session *s) {
+  goita_game *g = &s->game;
+  goita_error err;
+  const play_opts *o = s->o;
+  for (;;) {
+    goita_round *r = &g->round;
+    char started[GOITA_RECORD_TIME_SIZE];
+    cli_utc_now(started, sizeof started);
+    printf("\nRound %d. Dealer: %s.\n", g->round_index, who(s, r->dealer));
+    print_scores(s);
+    goita_view v;
+    goita_game_view(g, o->seat, &v);
+    printf("Your hand:");
+    print_marks(v.hand, v.kings, o->ascii);
+    printf("\n");
+    for (int seat = 0; seat < r->players; seat++)
+      if (v.goshi >> seat & 1)
+        printf(seat == o->seat ? "You hold 5 pawns: you show them.\n" : "%s shows 5 pawns.\n", who(s, seat));
+    int shown = 0;
+    while (!goita_round_over(r)) {
+      goita_game_view(g, o->seat, &v);
+      announce(s, &v, shown);
+      shown = v.nlog;
+      goita_move move;
+      if (r->turn == o->seat) {
+        if (!person_moves(s, &move)) {
+          printf("You left the game.\n");
+          return save(s) ? 0 : 1;
+        }
+      } else {
+        goita_view theirs;
+        goita_game_view(g, r->turn, &theirs);
+        goita_player_seed(s->computer, goita_seed_mix(o->seed ^ (uint64_t)g->round_index << 32 ^ r->nlog));
+        if (goita_player_choose(s->computer, &theirs, &move, NULL) != GOITA_OK) {
+          fprintf(stderr, "goita play: the computer player found no move\n");
+          return 1;
+        }
+      }
+      if (goita_game_apply(g, move, &err) != GOITA_OK) {
+        fprintf(stderr, "goita play: %s\n", err.message);
+        return 1;
+      }
+    }
+    goita_game_view(g, o->seat, &v);
+    announce(s, &v, shown);
+    cli_print_result(r);
+    char now[GOITA_RECORD_TIME_SIZE];
+    cli_utc_now(now, sizeof now);
+    if (goita_record_add_round(&s->record, g, started, now, &err) != GOITA_OK) {
+      fprintf(stderr, "goita play: %s\n", err.message);
+      return 1;
+    }
+    goita_history_format(r, s->last_round, sizeof s->last_round);
+    printf("Round record (every hand): %s\n", s->last_round);
+    if (g->over) break;
+    if (goita_game_next_round(g, &err) != GOITA_OK) {
+      fprintf(stderr, "goita play: %s\n", err.message);
+      return 1;
+    }
+  }
+  printf("\nGame over after %d rounds: ", g->round_index);
+  const bool won = g->winner_side == goita_rules_side_of(&g->rules, o->seat);
+  printf("%s. ", won ? "you win" : "you lose");
+  print_scores(s);
+  return save(s) ? 0 : 1;
+}
+
+int cmd_play(int argc, char **argv) {
+  play_opts o = {"expert", "expert:samples=64,rollouts=4", 0, false, {0}, 0, false, NULL};
+  goita_rules_default(&o.rules);
+  for (int i = 0; i < argc; i++) {
+    const char *v;
+    if (strcmp(argv[i], "--seed") == 0) {
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &o.seed)) return 2;
+      o.seeded = true;
+    } else if (strcmp(argv[i], "--rules") == 0) {
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
+    } else if (strcmp(argv[i], "--player") == 0) {
+      if (!(o.player = cli_option_value(argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--hint") == 0) {
+      if (!(o.hint_player = cli_option_value(argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--seat") == 0) {
+      uint64_t seat;
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seat", v, &seat)) return 2;
+      if (seat < 1 || seat > 4) {
+        fprintf(stderr, "goita play: --seat is 1-4\n");
+        return 2;
+      }
+      o.seat = (int)seat - 1;
+    } else if (strcmp(argv[i], "--records") == 0) {
+      if (!(o.records_dir = cli_option_value(argc, argv, &i))) return 2;
+    } else if (strcmp(argv[i], "--ascii") == 0) {
+      o.ascii = true;
+    } else if (strcmp(argv[i], "--plain") == 0) {
+      /* line mode, the only mode so far */
+    } else {
+      fprintf(stderr, "goita play: unknown option \"%s\"\n", argv[i]);
+      return 2;
+    }
+  }
+  if (o.seat >= o.rules.players) {
+    fprintf(stderr, "goita play: --seat %d is not a seat of %d players\n", o.seat + 1, o.rules.players);
+    return 2;
+  }
+  /* Kanji need a UTF-8 terminal; other locales get the ASCII letters. */
+  setlocale(LC_ALL, "");
+  if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) o.ascii = true;
+  if (!o.seeded) o.seed = goita_seed_mix((uint64_t)time(NULL) ^ (uint64_t)getpid() << 32);
+  session s;
+  memset(&s, 0, sizeof s);
+  s.o = &o;
+  s.tty = isatty(0) && isatty(1);
+  goita_error err;
+  if (goita_player_new(&s.computer, o.player, &err) != GOITA_OK) {
+    fprintf(stderr, "goita play: --player \"%s\": %s\n", o.player, err.message);
+    return 2;
+  }
+  if (goita_player_new(&s.hinter, o.hint_player, &err) != GOITA_OK) {
+    fprintf(stderr, "goita play: --hint \"%s\": %s\n", o.hint_player, err.message);
+    goita_player_free(s.computer);
+    return 2;
+  }
+  if (goita_game_start(&s.game, &o.rules, o.seed, &err) != GOITA_OK) {
+    fprintf(stderr, "goita play: %s\n", err.message);
+    goita_player_free(s.computer);
+    goita_player_free(s.hinter);
+    return 2;
+  }
+  goita_record_init(&s.record, &s.game);
+  cli_utc_now(s.record.started, sizeof s.record.started);
+  for (int seat = 0; seat < o.rules.players; seat++)
+    if (seat == o.seat)
+      snprintf(s.record.name[seat], sizeof s.record.name[seat], "you");
+    else
+      snprintf(s.record.engine[seat], sizeof s.record.engine[seat], "goita %.50s", goita_player_spec(s.computer));
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt; /* no SA_RESTART: Ctrl-C ends the wait for input */
+  sigaction(SIGINT, &sa, NULL);
+  printf("goita %s: you are seat %d", goita_version(), o.seat + 1);
+  if (o.rules.players == 4) printf(", your partner seat %d", (o.seat + 2) % 4 + 1);
+  printf("; computer players: %s. Seed %llu. Type help for help.\n", goita_player_spec(s.computer),
+         (unsigned long long)o.seed);
+  const int status = play(&s);
+  goita_record_free(&s.record);
+  goita_player_free(s.computer);
+  goita_player_free(s.hinter);
+  return status;
+}
