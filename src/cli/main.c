@@ -14,6 +14,8 @@ static void usage(FILE *out) {
           "       [--records DIR]\n"
           "        play a game against computer players (your partner is one), typing moves; the game\n"
           "        is saved as a record (by default in ~/.local/share/goita/games)\n"
+          "  solo [--seed S] [--ascii]\n"
+          "        the solo memory game \"Gardes\" (RULES.md 9): turn pieces, remember them, take pairs\n"
           "  watch [--seed S] [--rules OPTS] [--player SPEC] [--ascii] [--record FILE]\n"
           "        watch a seeded game between computer players (sampler by default), move by move\n"
           "        (and save its record)\n"
@@ -60,6 +62,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
   if (strcmp(cmd, "engine") == 0) return cmd_engine(argc - 2, argv + 2);
   if (strcmp(cmd, "play") == 0) return cmd_play(argc - 2, argv + 2);
+  if (strcmp(cmd, "solo") == 0) return cmd_solo(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;
