@@ -253,7 +253,7 @@ static void view(engine *e, char *args) {
     reply("error view: no position (send: position HISTORY or newround)");
     return;
   }
-  int seat = e->view.turn;
+  int seat = e->full ? e->view.turn : e->view.seat;
   if (strcmp(args, "observer") == 0) {
     seat = GOITA_OBSERVER;
   } else if (args[0]) {
