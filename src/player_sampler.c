@@ -14,19 +14,17 @@ enum { P_SAMPLES, P_INFER, P_SOLVE, P_ROLLOUTS, P_POLICY, P_TEMP, P_TT_MB, P_MS 
 static const char *const policy_names[] = {"rules", "learned", NULL};
 
 /* The parameters of both sampling levels, with each level's defaults. */
-#define SAMPLER_PARAMS(samples, infer, solve, rollouts, policy, temp)                               \
-  {                                                                                                 \
-    {"samples", 1, 4096, samples, "deals sampled per move", NULL},                                  \
-        {"infer", 0, 1, infer, "weight each deal by how likely the observed moves were", goita__on_off}, \
-        {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},  \
-        {"rollouts", 1, 256, rollouts, "playouts per move and deal before that", NULL},                 \
-        {"policy", 0, 1, policy, "the policy of playouts and inference", policy_names},                 \
-        {"temp", 0, 100, temp, "playout temperature in tenths (0: the policy's own)", NULL},             \
-        {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                             \
-        {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)", NULL}, \
-    {                                                                                               \
-      NULL, 0, 0, 0, NULL, NULL                                                                     \
-    }                                                                                               \
+#define SAMPLER_PARAMS(samples, infer, solve, rollouts, policy, temp)                                    \
+  {                                                                                                      \
+    {"samples", 1, 4096, samples, "deals sampled per move", NULL},                                       \
+    {"infer", 0, 1, infer, "weight each deal by how likely the observed moves were", goita__on_off},     \
+    {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},      \
+    {"rollouts", 1, 256, rollouts, "playouts per move and deal before that", NULL},                      \
+    {"policy", 0, 1, policy, "the policy of playouts and inference", policy_names},                      \
+    {"temp", 0, 100, temp, "playout temperature in tenths (0: the policy's own)", NULL},                 \
+    {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                                  \
+    {"ms", 0, 600000, 0, "stop sampling after this many milliseconds (0: never; not reproducible)", NULL}, \
+    {NULL, 0, 0, 0, NULL, NULL},                                                                         \
   }
 
 static const goita__param sampler_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 0, 0);
