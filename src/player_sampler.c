@@ -178,7 +178,6 @@ static int sampler_choose(goita_player *p, const goita_view *v, const goita_move
     const double d = mean[j] - mean[best];
     if (d > 1e-6 || (d > -1e-6 && heuristic[j] > heuristic[best])) best = j;
   }
-  (void)rng;
   *move = moves[best];
   if (info) {
     for (int j = 0; j < n; j++) info->value[j] = done > 0 ? mean[j] : heuristic[j];
