@@ -1,8 +1,9 @@
-/* goita play: a whole game for one person against computer players, in line mode: every event
- * is a line of text and moves are typed, which suits screen readers and scripts. The person
- * sees only what their seat may see; the partner is a computer player. Every game, finished or
- * left, is saved as a full-game record. */
+/* goita play: a whole game for one person against computer players, at the table drawn by
+ * tui.c on a terminal, or in line mode (every event a line of text, moves typed), which suits
+ * screen readers and scripts. The person sees only what their seat may see; the partner is a
+ * computer player. Every game, finished or left, is saved as a full-game record. */
 #include <errno.h>
+#include <stdarg.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -14,39 +15,48 @@
 
 #include <editline/readline.h>
 
-#include "cli.h"
+#include "play.h"
 
-typedef struct play_opts {
-  const char *player;      /* the computer players' level */
-  const char *hint_player; /* the level that evaluates moves for a hint */
-  uint64_t seed;
-  bool seeded;
-  goita_rules rules;
-  int seat;                /* the person's seat, 0-based */
-  bool ascii;
-  const char *records_dir; /* NULL: the default folder */
-} play_opts;
-
-typedef struct session {
-  const play_opts *o;
-  bool tty;
-  goita_game game;
-  goita_record record;
-  goita_player *computer;
-  goita_player *hinter;
-  char started[GOITA_RECORD_TIME_SIZE];
-  char last_round[512]; /* the last finished round's full history string */
-} session;
-
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t play_interrupted;
 
 static void on_interrupt(int sig) {
   (void)sig;
-  interrupted = 1;
+  play_interrupted = 1;
+}
+
+void say(session *s, const char *fmt, ...) {
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (!s->curses) {
+    fputs(text, stdout);
+    return;
+  }
+  /* the table keeps whole lines for its message panel */
+  for (const char *c = text; *c; c++) {
+    const size_t len = strlen(s->pending);
+    if (*c != '\n') {
+      if (len + 1 < sizeof s->pending) {
+        s->pending[len] = *c;
+        s->pending[len + 1] = '\0';
+      }
+      continue;
+    }
+    if (len == 0) continue;
+    if (s->nmessages == PLAY_MESSAGES) {
+      memmove(s->message[0], s->message[1], sizeof s->message[0] * (PLAY_MESSAGES - 1));
+      s->nmessages--;
+    }
+    snprintf(s->message[s->nmessages++], PLAY_MESSAGE_SIZE, "%s", s->pending);
+    s->pending[0] = '\0';
+  }
 }
 
 /* Reads one line of input (NULL at the end of input or on Ctrl-C); free it. */
-static char *read_input(const session *s, const char *prompt) {
+static char *read_input(session *s, const char *prompt) {
+  if (s->curses) return tui_read_line(s, prompt);
   if (s->tty) {
     char *line = readline(prompt);
     if (line && *line) add_history(line);
@@ -66,18 +76,19 @@ static char *read_input(const session *s, const char *prompt) {
   return line;
 }
 
-static void print_marks(const uint8_t *hand, uint8_t kings, bool ascii) {
+static void print_marks(session *s, const uint8_t *hand, uint8_t kings) {
+  const bool ascii = s->o->ascii;
   for (int k = GOITA_KING; k >= GOITA_PAWN; k--) {
     if (k == GOITA_KING) {
-      if (kings & 1) printf(" %s", cli_mark(GOITA_MARK_OU, ascii));
-      if (kings & 2) printf(" %s", cli_mark(GOITA_MARK_GYOKU, ascii));
+      if (kings & 1) say(s, " %s", cli_mark(GOITA_MARK_OU, ascii));
+      if (kings & 2) say(s, " %s", cli_mark(GOITA_MARK_GYOKU, ascii));
       continue;
     }
-    for (int c = 0; c < hand[k]; c++) printf(" %s", cli_mark(k, ascii));
+    for (int c = 0; c < hand[k]; c++) say(s, " %s", cli_mark(k, ascii));
   }
 }
 
-static const char *who(const session *s, int seat) {
+const char *play_who(const session *s, int seat) {
   static char text[4][40];
   if (seat == s->o->seat) return "you";
   const bool partner = s->game.rules.players == 4 && seat == (s->o->seat + 2) % 4;
@@ -86,7 +97,7 @@ static const char *who(const session *s, int seat) {
 }
 
 /* Announces log entries [from, view->nlog) as the person's seat sees them. */
-static void announce(const session *s, const goita_view *v, int from) {
+static void announce(session *s, const goita_view *v, int from) {
   const bool ascii = s->o->ascii;
   int passes = v->players - 1;
   for (int i = 0; i < v->nlog; i++) {
@@ -95,35 +106,35 @@ static void announce(const session *s, const goita_view *v, int from) {
     if (m.type == GOITA_MOVE_PASS) passes++;
     if (m.type == GOITA_MOVE_PLAY) passes = 0;
     if (i < from) continue;
-    printf("  %s ", who(s, m.seat));
+    say(s, "  %s ", play_who(s, m.seat));
     switch (m.type) {
-      case GOITA_MOVE_PASS: printf("pass%s\n", m.seat == s->o->seat ? "" : "es"); continue;
-      case GOITA_MOVE_REDEAL: printf("asked for a redeal\n"); continue;
-      case GOITA_MOVE_GO: printf("chose to play\n"); continue;
+      case GOITA_MOVE_PASS: say(s, "pass%s\n", m.seat == s->o->seat ? "" : "es"); continue;
+      case GOITA_MOVE_REDEAL: say(s, "asked for a redeal\n"); continue;
+      case GOITA_MOVE_GO: say(s, "chose to play\n"); continue;
     }
     if (lead && m.block == 0)
-      printf("led a piece face-down");
+      say(s, "led a piece face-down");
     else if (lead && m.seat != s->o->seat) /* a finishing lead is turned face-up */
-      printf("went out, leading %s %s (turned face-up)", cli_mark(m.block, ascii), goita_mark_english(m.block));
+      say(s, "went out, leading %s %s (turned face-up)", cli_mark(m.block, ascii), goita_mark_english(m.block));
     else if (lead)
-      printf("led %s %s face-down", cli_mark(m.block, ascii), goita_mark_english(m.block));
+      say(s, "led %s %s face-down", cli_mark(m.block, ascii), goita_mark_english(m.block));
     else
-      printf("defended with %s %s", cli_mark(m.block, ascii), goita_mark_english(m.block));
-    printf(" and attacked with %s %s\n", cli_mark(m.attack, ascii), goita_mark_english(m.attack));
+      say(s, "defended with %s %s", cli_mark(m.block, ascii), goita_mark_english(m.block));
+    say(s, " and attacked with %s %s\n", cli_mark(m.attack, ascii), goita_mark_english(m.attack));
   }
 }
 
-static void print_scores(const session *s) {
+static void print_scores(session *s) {
   const goita_game *g = &s->game;
-  printf("Scores:");
+  say(s, "Scores:");
   for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
     const bool mine = side == goita_rules_side_of(&g->rules, s->o->seat);
     if (g->rules.players == 4)
-      printf("%s %s %d", side ? "," : "", mine ? "your team" : "their team", g->score[side]);
+      say(s, "%s %s %d", side ? "," : "", mine ? "your team" : "their team", g->score[side]);
     else
-      printf("%s %s %d", side ? "," : "", mine ? "you" : who(s, side), g->score[side]);
+      say(s, "%s %s %d", side ? "," : "", mine ? "you" : play_who(s, side), g->score[side]);
   }
-  printf(" (target %d)\n", g->rules.target);
+  say(s, " (target %d)\n", g->rules.target);
 }
 
 /* The token of a legal move the person typed: "p", "r", "g", two pieces "51" (block 5,
@@ -151,24 +162,25 @@ static bool read_move(const goita_view *v, const char *text, const goita_move *m
   return false;
 }
 
-static void describe_move(goita_move m, bool lead, bool ascii) {
+static void describe_move(session *s, goita_move m, bool lead) {
+  const bool ascii = s->o->ascii;
   switch (m.type) {
-    case GOITA_MOVE_PASS: printf("pass"); return;
-    case GOITA_MOVE_REDEAL: printf("redeal"); return;
-    case GOITA_MOVE_GO: printf("play the round"); return;
+    case GOITA_MOVE_PASS: say(s, "pass"); return;
+    case GOITA_MOVE_REDEAL: say(s, "redeal"); return;
+    case GOITA_MOVE_GO: say(s, "play the round"); return;
   }
-  printf("%s %s %s, attack %s %s", lead ? "face-down" : "defend with", cli_mark(m.block, ascii),
+  say(s, "%s %s %s, attack %s %s", lead ? "face-down" : "defend with", cli_mark(m.block, ascii),
          goita_mark_english(m.block), cli_mark(m.attack, ascii), goita_mark_english(m.attack));
 }
 
-static void list_moves(const goita_view *v, const goita_move *moves, int n, bool ascii) {
+static void list_moves(session *s, const goita_view *v, const goita_move *moves, int n) {
   const bool lead = v->attack == GOITA_NONE;
   for (int i = 0; i < n; i++) {
     char token[8];
     goita_move_format(moves[i], token, sizeof token);
-    printf("  %-3s ", token + 1);
-    describe_move(moves[i], lead, ascii);
-    printf("\n");
+    say(s, "  %-3s ", token + 1);
+    describe_move(s, moves[i], lead);
+    say(s, "\n");
   }
 }
 
@@ -178,7 +190,7 @@ static void hint(session *s, const goita_view *v) {
   goita_move best;
   goita_player_seed(s->hinter, goita_seed_mix(s->o->seed ^ 0x68696e74ULL));
   if (goita_player_choose(s->hinter, v, &best, &info) != GOITA_OK || !info.has_values) {
-    printf("No hint here.\n");
+    say(s, "No hint here.\n");
     return;
   }
   int order[GOITA_MAX_LEGAL];
@@ -189,20 +201,20 @@ static void hint(session *s, const goita_view *v) {
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
-  printf("Hint (%s, %d deals, %.0f ms): points for your side, best first\n", goita_player_spec(s->hinter),
+  say(s, "Hint (%s, %d deals, %.0f ms): points for your side, best first\n", goita_player_spec(s->hinter),
          info.samples, info.ms);
   for (int k = 0; k < info.nmoves; k++) {
     const int i = order[k];
     char token[8];
     goita_move_format(info.moves[i], token, sizeof token);
-    printf("  %-3s %+7.1f  ", token + 1, info.value[i]);
-    describe_move(info.moves[i], v->attack == GOITA_NONE, s->o->ascii);
-    printf("\n");
+    say(s, "  %-3s %+7.1f  ", token + 1, info.value[i]);
+    describe_move(s, info.moves[i], v->attack == GOITA_NONE);
+    say(s, "\n");
   }
 }
 
-static void help(void) {
-  printf("Type a move: two pieces as digits, the face-down (or defending) piece then the attack,\n"
+static void help(session *s) {
+  say(s, "Type a move: two pieces as digits, the face-down (or defending) piece then the attack,\n"
          "e.g. 51 (1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop, 7 rook, 8 king); p to pass;\n"
          "r or g to ask for a redeal or play after a 5-pawn hand. Commands: moves (the legal\n"
          "moves), hand, hint (the computer's value of each move), record (the last round in full),\n"
@@ -210,8 +222,8 @@ static void help(void) {
 }
 
 /* Asks whether to leave; true to leave. */
-static bool ask_quit(const session *s) {
-  interrupted = 0;
+static bool ask_quit(session *s) {
+  play_interrupted = 0;
   char *answer = read_input(s, "Quit and save the game so far? [y/N] ");
   const bool yes = !answer || answer[0] == 'y' || answer[0] == 'Y';
   free(answer);
@@ -225,22 +237,22 @@ static bool person_moves(session *s, goita_move *out) {
   goita_move moves[GOITA_MAX_LEGAL];
   const int n = goita_view_legal_moves(&v, moves);
   if (v.phase == GOITA_PHASE_DECIDE) {
-    printf("Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+    say(s, "Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
   } else if (v.attack == GOITA_NONE) {
-    printf("Your lead.");
+    say(s, "Your lead.");
   } else {
-    printf("%s attacks with %s %s: defend or pass.", who(s, v.attacker), cli_mark(v.attack, s->o->ascii),
+    say(s, "%s attacks with %s %s: defend or pass.", play_who(s, v.attacker), cli_mark(v.attack, s->o->ascii),
            goita_mark_english(v.attack));
   }
   if (v.phase == GOITA_PHASE_PLAY) {
-    printf(" Your hand:");
-    print_marks(v.hand, v.kings, s->o->ascii);
-    printf("\n");
+    say(s, " Your hand:");
+    print_marks(s, v.hand, v.kings);
+    say(s, "\n");
   }
   for (;;) {
     char *line = read_input(s, "move> ");
     if (!line) {
-      if (interrupted && !ask_quit(s)) continue;
+      if (play_interrupted && !ask_quit(s)) continue;
       return false;
     }
     char *text = line + strspn(line, " \t");
@@ -251,23 +263,23 @@ static bool person_moves(session *s, goita_move *out) {
       if (ask_quit(s)) return false;
       continue;
     } else if (strcmp(text, "help") == 0 || strcmp(text, "?") == 0) {
-      help();
+      help(s);
     } else if (strcmp(text, "moves") == 0) {
-      list_moves(&v, moves, n, s->o->ascii);
+      list_moves(s, &v, moves, n);
     } else if (strcmp(text, "hand") == 0) {
-      printf("Your hand:");
-      print_marks(v.hand, v.kings, s->o->ascii);
-      printf("\n");
+      say(s, "Your hand:");
+      print_marks(s, v.hand, v.kings);
+      say(s, "\n");
     } else if (strcmp(text, "hint") == 0) {
       hint(s, &v);
     } else if (strcmp(text, "record") == 0) {
-      printf("%s\n", s->last_round[0] ? s->last_round : "No round has finished yet.");
+      say(s, "%s\n", s->last_round[0] ? s->last_round : "No round has finished yet.");
     } else if (strcmp(text, "scores") == 0) {
       print_scores(s);
     } else if (text[0] && read_move(&v, text, moves, n, out)) {
       done = true;
     } else if (text[0]) {
-      printf("\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
+      say(s, "\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
     }
     free(line);
     if (done) return true;
@@ -319,8 +331,25 @@ static bool save(session *s) {
   char *json = NULL;
   bool ok = goita_record_write_json(&s->record, &json, &err) == GOITA_OK && cli_write_file(path, json);
   free(json);
-  if (ok) printf("Game saved to %s (goita replay %s)\n", path, path);
+  if (ok) say(s, "Game saved to %s (goita replay %s)\n", path, path);
   return ok;
+}
+
+static void say_result(session *s, const goita_round *r) {
+  const goita_round_result *res = &r->result;
+  switch (res->end) {
+    case GOITA_END_FINISH: say(s, "%s went out", play_who(s, res->winner)); break;
+    case GOITA_END_TEYAKU: say(s, "Teyaku: %s holds %d pawns", play_who(s, res->winner), r->hand[res->winner][GOITA_PAWN]); break;
+    case GOITA_END_DOUBLE_GOSHI: say(s, "5 pawns in both partners' hands (%s and partner)", play_who(s, res->winner)); break;
+    case GOITA_END_REDEAL: say(s, "Redeal: nothing scored.\n"); return;
+    default: return;
+  }
+  const bool ours = goita_rules_side_of(&r->rules, res->winner) == goita_rules_side_of(&r->rules, s->o->seat);
+  const char *side = r->rules.players == 4 ? (ours ? "your team" : "their team") : (ours ? "you" : play_who(s, res->winner));
+  if (res->wins_game)
+    say(s, ": %s wins the game at once.\n", side);
+  else
+    say(s, ": %s scores %d%s.\n", side, res->points, res->doubled ? " (doubled)" : "");
 }
 
 /* Plays rounds until the game ends or the person leaves; returns the exit status. */
@@ -332,16 +361,16 @@ static int play(session *s) {
     goita_round *r = &g->round;
     char started[GOITA_RECORD_TIME_SIZE];
     cli_utc_now(started, sizeof started);
-    printf("\nRound %d. Dealer: %s.\n", g->round_index, who(s, r->dealer));
+    say(s, "\nRound %d. Dealer: %s.\n", g->round_index, play_who(s, r->dealer));
     print_scores(s);
     goita_view v;
     goita_game_view(g, o->seat, &v);
-    printf("Your hand:");
-    print_marks(v.hand, v.kings, o->ascii);
-    printf("\n");
+    say(s, "Your hand:");
+    print_marks(s, v.hand, v.kings);
+    say(s, "\n");
     for (int seat = 0; seat < r->players; seat++)
       if (v.goshi >> seat & 1)
-        printf(seat == o->seat ? "You hold 5 pawns: you show them.\n" : "%s shows 5 pawns.\n", who(s, seat));
+        say(s, seat == o->seat ? "You hold 5 pawns: you show them.\n" : "%s shows 5 pawns.\n", play_who(s, seat));
     int shown = 0;
     while (!goita_round_over(r)) {
       goita_game_view(g, o->seat, &v);
@@ -350,7 +379,7 @@ static int play(session *s) {
       goita_move move;
       if (r->turn == o->seat) {
         if (!person_moves(s, &move)) {
-          printf("You left the game.\n");
+          say(s, "You left the game.\n");
           return save(s) ? 0 : 1;
         }
       } else {
@@ -362,14 +391,25 @@ static int play(session *s) {
           return 1;
         }
       }
+      const bool computer = r->turn != o->seat;
       if (goita_game_apply(g, move, &err) != GOITA_OK) {
         fprintf(stderr, "goita play: %s\n", err.message);
         return 1;
       }
+      if (s->curses) { /* each move appears on the table, the computer's with a pause to follow it */
+        goita_game_view(g, o->seat, &v);
+        announce(s, &v, shown);
+        shown = v.nlog;
+        tui_draw(s, NULL, NULL);
+        if (computer && o->delay_ms > 0) {
+          const struct timespec pause = {o->delay_ms / 1000, (long)(o->delay_ms % 1000) * 1000000L};
+          nanosleep(&pause, NULL);
+        }
+      }
     }
     goita_game_view(g, o->seat, &v);
     announce(s, &v, shown);
-    cli_print_result(r);
+    say_result(s, r);
     char now[GOITA_RECORD_TIME_SIZE];
     cli_utc_now(now, sizeof now);
     if (goita_record_add_round(&s->record, g, started, now, &err) != GOITA_OK) {
@@ -377,22 +417,32 @@ static int play(session *s) {
       return 1;
     }
     goita_history_format(r, s->last_round, sizeof s->last_round);
-    printf("Round record (every hand): %s\n", s->last_round);
+    say(s, "Round record (every hand): %s\n", s->last_round);
+    if (s->curses && !g->over) { /* the table waits for the person before the next deal */
+      char *line = read_input(s, "Enter: next round> ");
+      if (!line && play_interrupted && ask_quit(s)) {
+        say(s, "You left the game.\n");
+        return save(s) ? 0 : 1;
+      }
+      free(line);
+    }
     if (g->over) break;
     if (goita_game_next_round(g, &err) != GOITA_OK) {
       fprintf(stderr, "goita play: %s\n", err.message);
       return 1;
     }
   }
-  printf("\nGame over after %d rounds: ", g->round_index);
+  say(s, "\nGame over after %d rounds: ", g->round_index);
   const bool won = g->winner_side == goita_rules_side_of(&g->rules, o->seat);
-  printf("%s. ", won ? "you win" : "you lose");
+  say(s, "%s. ", won ? "you win" : "you lose");
   print_scores(s);
-  return save(s) ? 0 : 1;
+  const bool saved = save(s);
+  if (s->curses) free(read_input(s, "Enter: leave> "));
+  return saved ? 0 : 1;
 }
 
 int cmd_play(int argc, char **argv) {
-  play_opts o = {"expert", "expert:samples=64,rollouts=4", 0, false, {0}, 0, false, NULL};
+  play_opts o = {"expert", "expert:samples=64,rollouts=4", 0, false, {0}, 0, false, false, 600, NULL};
   goita_rules_default(&o.rules);
   for (int i = 0; i < argc; i++) {
     const char *v;
@@ -418,7 +468,11 @@ int cmd_play(int argc, char **argv) {
     } else if (strcmp(argv[i], "--ascii") == 0) {
       o.ascii = true;
     } else if (strcmp(argv[i], "--plain") == 0) {
-      /* line mode, the only mode so far */
+      o.plain = true;
+    } else if (strcmp(argv[i], "--delay") == 0) {
+      uint64_t ms;
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--delay", v, &ms)) return 2;
+      o.delay_ms = ms > 10000 ? 10000 : (int)ms;
     } else {
       fprintf(stderr, "goita play: unknown option \"%s\"\n", argv[i]);
       return 2;
@@ -463,11 +517,17 @@ int cmd_play(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_interrupt; /* no SA_RESTART: Ctrl-C ends the wait for input */
   sigaction(SIGINT, &sa, NULL);
-  printf("goita %s: you are seat %d", goita_version(), o.seat + 1);
-  if (o.rules.players == 4) printf(", your partner seat %d", (o.seat + 2) % 4 + 1);
-  printf("; computer players: %s. Seed %llu. Type help for help.\n", goita_player_spec(s.computer),
-         (unsigned long long)o.seed);
+  s.curses = !o.plain && s.tty && tui_start(&s);
+  say(&s, "goita %s: you are seat %d", goita_version(), o.seat + 1);
+  if (o.rules.players == 4) say(&s, ", your partner seat %d", (o.seat + 2) % 4 + 1);
+  say(&s, "; computer players: %s. Seed %llu. Type help for help.\n", goita_player_spec(s.computer),
+      (unsigned long long)o.seed);
   const int status = play(&s);
+  if (s.curses) {
+    tui_stop(&s);
+    /* the last words stay on the terminal */
+    for (int i = s.nmessages > 3 ? s.nmessages - 3 : 0; i < s.nmessages; i++) printf("%s\n", s.message[i]);
+  }
   goita_record_free(&s.record);
   goita_player_free(s.computer);
   goita_player_free(s.hinter);
