@@ -58,8 +58,8 @@ for i in $(seq 1 12); do
   done
 done
 t send-keys -t play Enter
-for round in 1 2 3; do t send-keys -t play "${keys[@]}"; done
-t send-keys -t play quit Enter y Enter
+for round in 1 2 3; do t send-keys -t play "${keys[@]}" 2>/dev/null; done
+t send-keys -t play quit Enter y Enter 2>/dev/null
 sleep 1
 record=$(ls "$tmp"/games/*.json 2>/dev/null | head -1)
 if [ -z "$record" ]; then
@@ -81,6 +81,20 @@ start 50 12 --seed 3 --records "$tmp/small"
 screen=$(wait_for 'too small') || fail "no message for a small terminal: $screen"
 t resize-window -t play -x 110 -y 30 2>/dev/null
 screen=$(wait_for 'Your hand') || fail "no table after growing the terminal: $screen"
+
+# Ctrl-C asks, and leaving saves the game so far.
+start 110 30 --seed 7 --records "$tmp/interrupted"
+wait_for 'move>' >/dev/null || fail "no prompt for Ctrl-C"
+t send-keys -t play C-c
+screen=$(wait_for 'Quit and save the game so far? [y/N]') || fail "Ctrl-C did not ask: $screen"
+t send-keys -t play y Enter
+sleep 0.5
+[ -n "$(ls "$tmp"/interrupted/*.json 2>/dev/null)" ] || fail "nothing saved after Ctrl-C"
+
+# A locale without UTF-8 gets the ASCII letters.
+t kill-session -t play 2>/dev/null
+t new-session -d -s play -x 110 -y 30 "LANG=C LC_ALL=C $goita play --delay 0 --player rules --seed 7 --records $tmp/c"
+screen=$(wait_for 'Your hand:  K  G  N  N  P  P  P  P') || fail "the C locale: $screen"
 
 # Screenshots for the README: SCREENSHOTS=DIR keeps them.
 if [ -n "${SCREENSHOTS:-}" ]; then cp "$tmp/kanji.txt" "$tmp/ascii.txt" "$SCREENSHOTS/"; fi
