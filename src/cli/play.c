@@ -328,6 +328,9 @@ static bool save(session *s) {
   char stamp[32];
   snprintf(stamp, sizeof stamp, "%.4s%.2s%.2s-%.2s%.2s%.2s", now, now + 5, now + 8, now + 11, now + 14, now + 17);
   snprintf(path, sizeof path, "%s/game-%s-%llu.json", dir, stamp, (unsigned long long)s->o->seed);
+  /* never over another game saved in the same second */
+  for (int n = 2; access(path, F_OK) == 0 && n < 1000; n++)
+    snprintf(path, sizeof path, "%s/game-%s-%llu-%d.json", dir, stamp, (unsigned long long)s->o->seed, n);
   char *json = NULL;
   bool ok = goita_record_write_json(&s->record, &json, &err) == GOITA_OK && cli_write_file(path, json);
   free(json);
