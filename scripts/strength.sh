@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Plays every level against every other and against the reference player (goita-ai-sample's
 # SimpleAI), and prints the docs/STRENGTH.md table: one row per match, from its JSON line.
-# Usage: scripts/strength.sh [GAMES] [OUT.jsonl]   (GAMES per match, default 420: 2000 rounds or
+# Usage: scripts/strength.sh [GAMES] [OUT.jsonl]   (GAMES per match, default 480: 2000 rounds or
 # more even when one side wins quickly)
 # Matches already in OUT.jsonl are not played again, so an interrupted run can go on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=${1:-420}
+games=${1:-480}
 out=${2:-strength.jsonl}
 goita=build/goita
 reference="engine:node tools/goita-ai-sample/adapter.js"
