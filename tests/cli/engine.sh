@@ -2,14 +2,7 @@
 # goita engine: scripted sessions of the line protocol (docs/PROTOCOL.md), malformed lines
 # included; every bad line gets an "error" reply and the session goes on.
 # Usage: engine.sh PATH_TO_GOITA
-set -u
-goita=$1
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/common.sh"
 
 # Runs a session (one command per argument) and prints the replies.
 session() { printf '%s\n' "$@" | "$goita" engine --player rules; }
@@ -92,5 +85,4 @@ while IFS= read -r line; do
 done <<<"$out"
 [ "$i" -eq "${#expect[@]}" ] || fail "$i replies, wanted ${#expect[@]}: $out"
 
-[ "$failures" -eq 0 ] && echo "engine: all checks passed"
-exit "$failures"
+finish engine

@@ -2,14 +2,7 @@
 # The command-line contract of goita match, end to end: the JSON line, reproducibility on one
 # or two threads, a stronger player winning, and errors.
 # Usage: match.sh PATH_TO_GOITA
-set -u
-goita=$1
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/common.sh"
 
 # Drops the timing fields, which differ from run to run.
 results() { sed -e 's/,"a_ms_per_move":[0-9.]*,"b_ms_per_move":[0-9.]*//'; }
@@ -95,5 +88,4 @@ case $err in
   *) fail "error message: $err" ;;
 esac
 
-[ "$failures" -eq 0 ] && echo "match: all checks passed"
-exit "$failures"
+finish match

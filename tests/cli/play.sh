@@ -2,16 +2,7 @@
 # goita play in line mode, driven by a script: a whole game typed move by move, the record it
 # saves, leaving early, and what the person is shown (never another seat's hidden piece).
 # Usage: play.sh PATH_TO_GOITA
-set -u
-goita=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/common.sh"
 
 # Every possible input in turn, again and again: each turn takes the first that is legal.
 for cycle in $(seq 1 150); do
@@ -58,5 +49,4 @@ printf '' | "$goita" play --seed 5 --player rules --records "$tmp/eof" >/dev/nul
 "$goita" play --seat 5 </dev/null >/dev/null 2>&1 && fail "--seat 5 accepted"
 "$goita" play --player oracle </dev/null >/dev/null 2>&1 && fail "--player oracle accepted"
 
-[ "$failures" -eq 0 ] && echo "play: all checks passed"
-exit "$failures"
+finish play

@@ -2,16 +2,7 @@
 # goita solo, driven by a script: a whole game to its score, reproducible by seed, ASCII mode,
 # bad input answered and the game going on.
 # Usage: solo.sh PATH_TO_GOITA
-set -u
-goita=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/common.sh"
 
 # Every single cell and every pair of cells in turn, again and again: each step of the game
 # takes the first input that is legal for it.
@@ -39,5 +30,4 @@ printf '%s' "$ascii" | LC_ALL=C grep -q '[^ -~]' && fail "--ascii wrote a charac
 out=$(printf 'a2 a3\n' | "$goita" solo --seed 9)
 case $out in *'Left the game with '*' points.') ;; *) fail "end of input: $(printf '%s' "$out" | tail -1)" ;; esac
 
-[ "$failures" -eq 0 ] && echo "solo: all checks passed"
-exit "$failures"
+finish solo

@@ -1,16 +1,7 @@
 #!/usr/bin/env bash
 # The command-line contract of goita solve (docs/SOLVER.md), end to end.
 # Usage: solve.sh PATH_TO_GOITA
-set -u
-goita=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/common.sh"
 
 # The example of RECORD_FORMAT.md: go-goita's solver gives 3p -40, 381 -40, 382 -50, 383 -40.
 example=11244556,12234569,11123378,11113457,s3,371,411,115,2p,3p,4p,145,252,3p,4p,124,2p

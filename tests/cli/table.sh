@@ -2,18 +2,10 @@
 # goita play's table in a real terminal (tmux): drawn in kanji and in ASCII, played by keys
 # through whole rounds, a message for a terminal too small, leaving with the game saved.
 # Usage: table.sh PATH_TO_GOITA
-set -u
-goita=$1
-tmp=$(mktemp -d)
+. "$(dirname "$0")/common.sh"
 sock="$tmp/tmux.sock"
 t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL $1"
-  failures=$((failures + 1))
-}
 
 if ! command -v tmux >/dev/null; then
   echo "FAIL tmux is not installed"
@@ -99,5 +91,4 @@ screen=$(wait_for 'Your hand:  K  G  N  N  P  P  P  P') || fail "the C locale: $
 # Screenshots for the README: SCREENSHOTS=DIR keeps them.
 if [ -n "${SCREENSHOTS:-}" ]; then cp "$tmp/kanji.txt" "$tmp/ascii.txt" "$SCREENSHOTS/"; fi
 
-[ "$failures" -eq 0 ] && echo "table: all checks passed"
-exit "$failures"
+finish table
