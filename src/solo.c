@@ -119,6 +119,7 @@ int goita_solo_turn(goita_solo *g, int a, int b, goita_error *err) {
   if (a == b && __builtin_popcount(down) > 1)
     return goita_error_set(err, GOITA_EILLEGAL, a, "turn two different pieces");
   g->turned = (1u << a) | (1u << b);
+  g->shown = g->turned;
   /* Count the visible pieces per kind. */
   int count[GOITA_KIND_SLOTS] = {0};
   const uint32_t visible = (g->guards | g->turned) & goita_solo_occupied(g);

@@ -28,6 +28,8 @@ typedef struct goita_solo {
   uint8_t cell[GOITA_SOLO_CELLS]; /* marks; 0 = empty */
   uint32_t guards;  /* cells holding a guard (face-up until paired) */
   uint32_t turned;  /* cells turned face-up this turn */
+  uint32_t shown;   /* cells turned in the latest turn: the player saw them, even when the turn
+                       ended at once and they went face-down again */
   uint8_t phase;
   uint8_t turns;
   int16_t score;    /* sum of the 1-5 values of the pieces taken in pairs */
@@ -72,6 +74,37 @@ void goita_solo_view(const goita_solo *solo, uint8_t grid[GOITA_SOLO_CELLS]);
 
 /* Returns a bit set of the cells that hold a piece. */
 uint32_t goita_solo_occupied(const goita_solo *solo);
+
+/* What a player with perfect memory knows beyond the view: the mark of every face-down piece
+ * it has seen (0 = never seen). */
+typedef struct goita_solo_memory {
+  uint8_t mark[GOITA_SOLO_CELLS];
+} goita_solo_memory;
+
+/* Updates a memory after the start and after every step: records the guards, the pieces shown
+ * by the latest turn and the pieces visible now, and forgets emptied cells. Reads only what the
+ * player has seen. Start from a zeroed memory. */
+void goita_solo_remember(goita_solo_memory *memory, const goita_solo *solo);
+
+/* One step of the game: turn cells a and b, choose the pair a and b, or remove cell a. */
+typedef struct goita_solo_action {
+  uint8_t phase; /* the phase it is for: GOITA_SOLO_TURN, _CHOOSE or _REMOVE */
+  int8_t a, b;   /* cells (b is a again when one cell is named) */
+  double value;  /* the expected points still to come after this step, as estimated */
+} goita_solo_action;
+
+/* Chooses the step of a perfect-memory player: each possible step (told apart by what the player
+ * knows, not by cell) is valued by `rollouts` simulated continuations of a base strategy over
+ * the unseen pieces, and the best is taken. Reads only the view and the memory; the same seed
+ * gives the same step. Returns GOITA_ESTATE when the game is over. */
+int goita_solo_advise(const goita_solo *solo, const goita_solo_memory *memory, uint64_t seed, int rollouts,
+                      goita_solo_action *action, goita_error *err);
+
+/* Applies an action (goita_solo_turn, _choose or _remove by its phase). */
+int goita_solo_apply(goita_solo *solo, const goita_solo_action *action, goita_error *err);
+
+/* Plays a whole game from its current state with goita_solo_advise and returns the final score. */
+int goita_solo_play_best(goita_solo *solo, uint64_t seed, int rollouts);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@ static void usage(FILE *out) {
           "        ~/.local/share/goita/games)\n"
           "  solo [--seed S] [--ascii]\n"
           "        the solo memory game \"Gardes\" (RULES.md 9): turn pieces, remember them, take pairs\n"
+          "  solo --solve [--games N] [--rollouts R] [--seed S] [--jobs J]\n"
+          "        the expected score of a perfect memory, by sampling N deals (default 4000)\n"
           "  watch [--seed S] [--rules OPTS] [--player SPEC] [--ascii] [--record FILE]\n"
           "        watch a seeded game between computer players (sampler by default), move by move\n"
           "        (and save its record)\n"

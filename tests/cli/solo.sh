@@ -30,4 +30,37 @@ printf '%s' "$ascii" | LC_ALL=C grep -q '[^ -~]' && fail "--ascii wrote a charac
 out=$(printf 'a2 a3\n' | "$goita" solo --seed 9)
 case $out in *'Left the game with '*' points.') ;; *) fail "end of input: $(printf '%s' "$out" | tail -1)" ;; esac
 
+# Following every hint plays a whole game, and well: a perfect memory scores far above chance.
+mkfifo "$tmp/to" "$tmp/from"
+"$goita" solo --seed 4 --ascii <"$tmp/to" >"$tmp/from" &
+exec {to}>"$tmp/to" {from}<"$tmp/from"
+echo hint >&$to
+score=
+while read -r line <&$from; do
+  case $line in
+  *'Hint (perfect memory): '*)
+    step=${line#*: }; step=${step%%:*}; step=${step#* } # "turn a2 a3" -> "a2 a3"
+    printf '%s\nhint\n' "$step" >&$to ;; # one write: the game reads both before it can end
+  *'Game over after '*)
+    score=$(printf '%s' "$line" | sed -n -e 's/.*: \([0-9]*\) points of 76\./\1/p')
+    break ;;
+  *'Not here: '* | *'No hint: '*) fail "a hint was not playable: $line"; break ;;
+  esac
+done
+exec {to}>&- {from}<&-
+wait
+[ -n "$score" ] && [ "$score" -ge 50 ] || fail "following the hints scored \"$score\""
+
+# --solve: the expected score by sampling, the same on one or two threads, options checked.
+one=$("$goita" solo --solve --games 60 --rollouts 8 --seed 3 --jobs 1 2>/dev/null)
+two=$("$goita" solo --solve --games 60 --rollouts 8 --seed 3 --jobs 2 2>/dev/null)
+[ "$one" = "$two" ] || fail "--solve differs on one and two threads"
+json=$(printf '%s\n' "$one" | tail -1)
+case $json in '{"games":60,"seed":3,"rollouts":8,"mean":'*',"method":"sampling"}') ;; *) fail "--solve JSON: $json" ;; esac
+mean=$(printf '%s' "$json" | sed -e 's/.*"mean":\([0-9.]*\).*/\1/')
+awk -v m="$mean" 'BEGIN { exit !(m > 50 && m <= 76) }' || fail "--solve mean $mean"
+case $one in *'By sampling: 60 deals'*) ;; *) fail "--solve does not say how it was found" ;; esac
+"$goita" solo --solve --games 0 2>/dev/null && fail "--games 0 accepted"
+"$goita" solo --solve --rollouts x 2>/dev/null && fail "--rollouts x accepted"
+
 finish solo
