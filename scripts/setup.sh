@@ -7,7 +7,7 @@ build=${1:-build}
 shift || true
 
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev libedit-dev libncurses-dev tmux
+ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev libedit-dev libncurses-dev tmux libwebsockets-dev libsqlite3-dev
 # Node.js runs goita-core, the independent engine the differential test compares against,
 # and the reference player (the machine's own Node.js when it has one, else Debian's).
 command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm

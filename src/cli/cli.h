@@ -19,6 +19,7 @@ int cmd_match(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_solo(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
 bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "engine") == 0) return cmd_engine(argc - 2, argv + 2);
   if (strcmp(cmd, "play") == 0) return cmd_play(argc - 2, argv + 2);
   if (strcmp(cmd, "solo") == 0) return cmd_solo(argc - 2, argv + 2);
+  if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("goita %s\n", goita_version());
     return 0;

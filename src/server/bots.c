@@ -1,0 +1,151 @@
+/* Worker threads for computer players (bots.h). Each worker keeps one player per level, so
+ * tables of the sampler and expert levels reuse their transposition tables. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots.h"
+
+#define MAX_WORKERS 16
+#define MAX_LEVELS 8
+
+typedef struct job_node {
+  srv_think_job job;
+  struct job_node *next;
+} job_node;
+
+typedef struct answer_node {
+  srv_bot_answer answer;
+  struct answer_node *next;
+} answer_node;
+
+struct srv_bots {
+  pthread_mutex_t lock;
+  pthread_cond_t work;
+  job_node *jobs, *jobs_tail;
+  answer_node *answers, *answers_tail;
+  bool stopping;
+  void (*wake)(void *ctx);
+  void *ctx;
+  int nthreads;
+  pthread_t threads[MAX_WORKERS];
+};
+
+static void *worker(void *arg) {
+  srv_bots *b = arg;
+  goita_player *players[MAX_LEVELS] = {0};
+  const char *const *levels = goita_player_levels();
+  for (;;) {
+    pthread_mutex_lock(&b->lock);
+    while (!b->jobs && !b->stopping) pthread_cond_wait(&b->work, &b->lock);
+    if (b->stopping) {
+      pthread_mutex_unlock(&b->lock);
+      break;
+    }
+    job_node *node = b->jobs;
+    b->jobs = node->next;
+    if (!b->jobs) b->jobs_tail = NULL;
+    pthread_mutex_unlock(&b->lock);
+
+    int level = 0;
+    while (levels[level] && strcmp(levels[level], node->job.level) != 0) level++;
+    goita_move move;
+    bool chosen = false;
+    if (levels[level] && level < MAX_LEVELS) {
+      if (!players[level]) goita_player_new(&players[level], levels[level], NULL);
+      if (players[level]) {
+        goita_player_seed(players[level], node->job.seed);
+        chosen = goita_player_choose(players[level], &node->job.view, &move, NULL) == GOITA_OK;
+      }
+    }
+    answer_node *answer = chosen ? malloc(sizeof *answer) : NULL;
+    if (answer) {
+      answer->answer = (srv_bot_answer){node->job.table, node->job.version, move};
+      answer->next = NULL;
+      pthread_mutex_lock(&b->lock);
+      if (b->answers_tail)
+        b->answers_tail->next = answer;
+      else
+        b->answers = answer;
+      b->answers_tail = answer;
+      pthread_mutex_unlock(&b->lock);
+      b->wake(b->ctx);
+    }
+    free(node);
+  }
+  for (int i = 0; i < MAX_LEVELS; i++) goita_player_free(players[i]);
+  return NULL;
+}
+
+int srv_bots_start(srv_bots **out, int threads, void (*wake)(void *ctx), void *ctx) {
+  *out = NULL;
+  srv_bots *b = calloc(1, sizeof *b);
+  if (!b) return -1;
+  pthread_mutex_init(&b->lock, NULL);
+  pthread_cond_init(&b->work, NULL);
+  b->wake = wake;
+  b->ctx = ctx;
+  if (threads < 1) threads = 1;
+  if (threads > MAX_WORKERS) threads = MAX_WORKERS;
+  for (int i = 0; i < threads; i++) {
+    if (pthread_create(&b->threads[i], NULL, worker, b) != 0) break;
+    b->nthreads++;
+  }
+  if (b->nthreads == 0) {
+    srv_bots_stop(b);
+    return -1;
+  }
+  *out = b;
+  return 0;
+}
+
+void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
+  job_node *node = malloc(sizeof *node);
+  if (!node) return; /* the table's turn timer or the next tick asks again */
+  node->job = *job;
+  node->next = NULL;
+  pthread_mutex_lock(&b->lock);
+  if (b->jobs_tail)
+    b->jobs_tail->next = node;
+  else
+    b->jobs = node;
+  b->jobs_tail = node;
+  pthread_cond_signal(&b->work);
+  pthread_mutex_unlock(&b->lock);
+}
+
+int srv_bots_collect(srv_bots *b, srv_bot_answer *out, int max) {
+  int n = 0;
+  pthread_mutex_lock(&b->lock);
+  while (b->answers && n < max) {
+    answer_node *a = b->answers;
+    b->answers = a->next;
+    out[n++] = a->answer;
+    free(a);
+  }
+  if (!b->answers) b->answers_tail = NULL;
+  pthread_mutex_unlock(&b->lock);
+  return n;
+}
+
+void srv_bots_stop(srv_bots *b) {
+  if (!b) return;
+  pthread_mutex_lock(&b->lock);
+  b->stopping = true;
+  pthread_cond_broadcast(&b->work);
+  pthread_mutex_unlock(&b->lock);
+  for (int i = 0; i < b->nthreads; i++) pthread_join(b->threads[i], NULL);
+  while (b->jobs) {
+    job_node *n = b->jobs;
+    b->jobs = n->next;
+    free(n);
+  }
+  while (b->answers) {
+    answer_node *a = b->answers;
+    b->answers = a->next;
+    free(a);
+  }
+  pthread_mutex_destroy(&b->lock);
+  pthread_cond_destroy(&b->work);
+  free(b);
+}

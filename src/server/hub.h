@@ -1,0 +1,68 @@
+/* The server's game logic, with no network in it: clients (numbered by the network layer),
+ * the lobby, tables with seats and secret seat tokens, games, computer players' turns, turn
+ * timers, records and ratings. One thread owns a hub; it talks to the world only through the
+ * callbacks of srv_hub_io, so tests drive it directly and the network layer (net.c) drives it
+ * from its event loop. */
+#ifndef GOITA_SERVER_HUB_H
+#define GOITA_SERVER_HUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "goita/goita.h"
+#include "store.h"
+
+typedef struct srv_hub srv_hub;
+
+/* A computer player's turn to think about: only the seat's view goes out. */
+typedef struct srv_think_job {
+  int64_t table;
+  int version; /* moves played at the table when asked; a late answer is dropped */
+  char level[SRV_LEVEL_SIZE];
+  uint64_t seed;
+  goita_view view;
+} srv_think_job;
+
+typedef struct srv_hub_io {
+  void *ctx;
+  /* Queues a message for a client; the text is only borrowed. */
+  void (*send)(void *ctx, uint64_t client, const char *text, size_t len);
+  /* Asks for a computer player's move, answered later through srv_hub_bot_move. */
+  void (*think)(void *ctx, const srv_think_job *job);
+  /* Fills buf with unpredictable bytes (tokens, deal seeds). */
+  void (*random)(void *ctx, void *buf, size_t len);
+  /* Milliseconds of a monotonic clock. */
+  int64_t (*now_ms)(void *ctx);
+} srv_hub_io;
+
+typedef struct srv_hub_options {
+  int round_pause_ms; /* how long a finished round stays on the table before the next deal */
+  const char *stand_in; /* level that moves for a person whose turn timer ran out */
+  int max_tables;       /* open tables at once */
+} srv_hub_options;
+
+void srv_hub_options_default(srv_hub_options *options);
+
+/* Creates a hub over an open store and restores every table that was not over from it: seats,
+ * tokens and every move, replayed through the rules. On failure returns -1 with the reason. */
+int srv_hub_new(srv_hub **hub, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,
+                size_t errsize);
+void srv_hub_free(srv_hub *hub);
+
+void srv_hub_connect(srv_hub *hub, uint64_t client);
+void srv_hub_disconnect(srv_hub *hub, uint64_t client);
+/* Handles one message from a client; every reply goes through io.send. */
+void srv_hub_receive(srv_hub *hub, uint64_t client, const char *text, size_t len);
+/* A computer player's answer to a think job. */
+void srv_hub_bot_move(srv_hub *hub, int64_t table, int version, goita_move move);
+/* Runs what is due: turn timers, the next deal after a finished round. */
+void srv_hub_tick(srv_hub *hub);
+
+/* Counts for the load test and the status line. */
+typedef struct srv_hub_stats {
+  int tables, playing, clients;
+  long moves;
+} srv_hub_stats;
+void srv_hub_stats_get(const srv_hub *hub, srv_hub_stats *stats);
+
+#endif

@@ -1,0 +1,317 @@
+/* Requests read and checked; state messages written from a view (protocol.h). */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "protocol.h"
+
+typedef enum field_kind { F_NAME, F_TOKEN, F_TEXT, F_SECONDS, F_TABLE, F_SEAT, F_LEVEL, F_MOVE } field_kind;
+
+typedef struct field_spec {
+  const char *name;
+  field_kind kind;
+  bool required;
+} field_spec;
+
+typedef struct request_spec {
+  const char *type;
+  int code;
+  field_spec fields[4];
+} request_spec;
+
+static const request_spec requests[] = {
+    {"hello", SRV_HELLO, {{"name", F_NAME, false}, {"player_token", F_TOKEN, false}}},
+    {"list", SRV_LIST, {{0}}},
+    {"create", SRV_CREATE, {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}}},
+    {"sit", SRV_SIT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}}},
+    {"resume", SRV_RESUME, {{"seat_token", F_TOKEN, true}}},
+    {"leave", SRV_LEAVE, {{0}}},
+    {"bot", SRV_BOT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}, {"level", F_LEVEL, true}}},
+    {"start", SRV_START, {{"table", F_TABLE, true}}},
+    {"move", SRV_MOVE, {{"table", F_TABLE, true}, {"move", F_MOVE, true}}},
+    {"watch", SRV_WATCH, {{"table", F_TABLE, true}}},
+    {"games", SRV_GAMES, {{0}}},
+    {"ping", SRV_PING, {{0}}},
+};
+
+static int bad(char *err, size_t size, const char *fmt, const char *field) {
+  snprintf(err, size, fmt, field);
+  return -1;
+}
+
+static bool is_token(const char *s) {
+  if (strlen(s) != SRV_TOKEN_SIZE - 1) return false;
+  for (; *s; s++)
+    if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f'))) return false;
+  return true;
+}
+
+/* A display name: 1 to 39 bytes of UTF-8 (jansson has checked the encoding), no control
+ * characters, not only spaces. */
+static bool is_name(const char *s) {
+  const size_t n = strlen(s);
+  if (n == 0 || n >= SRV_NAME_SIZE) return false;
+  bool visible = false;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p < 0x20 || *p == 0x7f) return false;
+    if (*p != ' ') visible = true;
+  }
+  return visible;
+}
+
+static bool is_level(const char *s) {
+  for (const char *const *level = goita_player_levels(); *level; level++)
+    if (strcmp(*level, s) == 0) return true;
+  return false;
+}
+
+static int read_field(const field_spec *f, json_t *value, srv_request *req, char *err, size_t size) {
+  switch (f->kind) {
+  case F_NAME:
+  case F_TOKEN:
+  case F_TEXT:
+  case F_LEVEL:
+  case F_MOVE: {
+    if (!json_is_string(value)) return bad(err, size, "field \"%s\": expected a string", f->name);
+    const char *s = json_string_value(value);
+    if (strlen(s) != json_string_length(value)) return bad(err, size, "field \"%s\": contains a zero byte", f->name);
+    if (f->kind == F_NAME) {
+      if (!is_name(s)) return bad(err, size, "field \"%s\": expected 1 to 39 bytes, no control characters", f->name);
+      snprintf(req->name, sizeof req->name, "%s", s);
+    } else if (f->kind == F_TOKEN) {
+      if (!is_token(s)) return bad(err, size, "field \"%s\": expected 32 lowercase hex digits", f->name);
+      snprintf(req->token, sizeof req->token, "%s", s);
+    } else if (f->kind == F_TEXT) {
+      if (strlen(s) >= sizeof req->rules) return bad(err, size, "field \"%s\": too long", f->name);
+      snprintf(req->rules, sizeof req->rules, "%s", s);
+    } else if (f->kind == F_LEVEL) {
+      if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, sampler, expert)", f->name);
+      snprintf(req->level, sizeof req->level, "%s", s);
+    } else {
+      if (strlen(s) >= sizeof req->move_text || goita_move_parse(s, strlen(s), &req->move) != GOITA_OK)
+        return bad(err, size, "field \"%s\": not a move token such as \"113\" or \"2p\"", f->name);
+      snprintf(req->move_text, sizeof req->move_text, "%s", s);
+    }
+    return 0;
+  }
+  default: {
+    if (!json_is_integer(value)) return bad(err, size, "field \"%s\": expected an integer", f->name);
+    const json_int_t v = json_integer_value(value);
+    if (f->kind == F_SECONDS) {
+      if (v < 0 || v > 3600) return bad(err, size, "field \"%s\": expected 0 (off) to 3600 seconds", f->name);
+      req->turn_seconds = (int)v;
+    } else if (f->kind == F_TABLE) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a table number", f->name);
+      req->table = (int64_t)v;
+    } else {
+      if (v < 0 || v >= GOITA_MAX_SEATS) return bad(err, size, "field \"%s\": expected a seat from 0 to 3", f->name);
+      req->seat = (int)v;
+    }
+    return 0;
+  }
+  }
+}
+
+int srv_request_parse(const char *text, size_t len, srv_request *req, char *err, size_t size) {
+  memset(req, 0, sizeof *req);
+  req->type = -1;
+  if (len > SRV_MAX_REQUEST) {
+    snprintf(err, size, "message too long: %zu bytes (at most %d)", len, SRV_MAX_REQUEST);
+    return -1;
+  }
+  json_error_t jerr;
+  json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!msg) {
+    snprintf(err, size, "not JSON: %s at column %d", jerr.text, jerr.column);
+    return -1;
+  }
+  int status = -1;
+  const request_spec *spec = NULL;
+  json_t *type = json_object_get(msg, "type");
+  if (!json_is_object(msg)) {
+    snprintf(err, size, "expected a JSON object");
+    goto done;
+  }
+  if (!json_is_string(type)) {
+    snprintf(err, size, "field \"type\": expected a string");
+    goto done;
+  }
+  for (size_t i = 0; i < sizeof requests / sizeof *requests && !spec; i++)
+    if (strcmp(requests[i].type, json_string_value(type)) == 0) spec = &requests[i];
+  if (!spec) {
+    snprintf(err, size, "unknown type \"%.40s\"", json_string_value(type));
+    goto done;
+  }
+  req->type = spec->code;
+  const char *key;
+  json_t *value;
+  json_object_foreach(msg, key, value) {
+    if (strcmp(key, "type") == 0) continue;
+    const field_spec *f = NULL;
+    for (int i = 0; i < 4 && spec->fields[i].name && !f; i++)
+      if (strcmp(spec->fields[i].name, key) == 0) f = &spec->fields[i];
+    if (!f) {
+      snprintf(err, size, "%s: unknown field \"%.40s\"", spec->type, key);
+      goto done;
+    }
+    if (read_field(f, value, req, err, size) != 0) goto done;
+  }
+  for (int i = 0; i < 4 && spec->fields[i].name; i++) {
+    if (spec->fields[i].required && !json_object_get(msg, spec->fields[i].name)) {
+      snprintf(err, size, "%s: missing field \"%s\"", spec->type, spec->fields[i].name);
+      goto done;
+    }
+  }
+  status = 0;
+done:
+  json_decref(msg);
+  return status;
+}
+
+/* ---- messages out ---- */
+
+static char *dump(json_t *msg) {
+  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  json_decref(msg);
+  return text;
+}
+
+char *srv_message_error(const char *request, const char *text) {
+  json_t *msg = json_pack("{s:s, s:s}", "type", "error", "error", text);
+  if (msg && request) json_object_set_new(msg, "request", json_string(request));
+  return dump(msg);
+}
+
+static const char *status_name(int status) {
+  return status == SRV_PLAYING ? "playing" : status == SRV_OVER ? "over" : "waiting";
+}
+
+/* Marks as a string of digits, 0 for a piece the viewer cannot see. */
+static json_t *marks(const uint8_t *row, int n) {
+  char text[GOITA_MAX_HAND + 1];
+  if (n > GOITA_MAX_HAND) n = GOITA_MAX_HAND;
+  for (int i = 0; i < n; i++) text[i] = (char)('0' + row[i]);
+  text[n] = '\0';
+  return json_string(text);
+}
+
+/* The viewer's own hand as marks, kings as 王 (8) and 玉 (9) as held. */
+static json_t *hand_marks(const goita_view *v) {
+  char text[GOITA_MAX_HAND + 1];
+  int n = 0;
+  for (int kind = GOITA_PAWN; kind <= GOITA_KING && n < GOITA_MAX_HAND; kind++) {
+    for (int c = 0; c < v->hand[kind] && n < GOITA_MAX_HAND; c++) {
+      int mark = kind;
+      if (kind == GOITA_KING) mark = (c == 0 && (v->kings & 1)) ? GOITA_MARK_OU : GOITA_MARK_GYOKU;
+      text[n++] = (char)('0' + mark);
+    }
+  }
+  text[n] = '\0';
+  return json_string(text);
+}
+
+static const char *end_name(int end) {
+  switch (end) {
+  case GOITA_END_FINISH:
+    return "finish";
+  case GOITA_END_TEYAKU:
+    return "teyaku";
+  case GOITA_END_DOUBLE_GOSHI:
+    return "double_goshi";
+  case GOITA_END_REDEAL:
+    return "redeal";
+  default:
+    return "none";
+  }
+}
+
+static json_t *game_json(const goita_view *v) {
+  const int players = v->players;
+  json_t *g = json_object();
+  json_object_set_new(g, "round", json_integer(v->round_index));
+  json_object_set_new(g, "dealer", json_integer(v->dealer));
+  json_object_set_new(g, "turn", json_integer(v->turn));
+  json_object_set_new(g, "phase", json_string(v->phase == GOITA_PHASE_DECIDE  ? "decide"
+                                               : v->phase == GOITA_PHASE_PLAY ? "play"
+                                                                              : "over"));
+  json_object_set_new(g, "attack", json_integer(v->attack));
+  json_object_set_new(g, "attacker", json_integer(v->attacker));
+  json_object_set_new(g, "target", json_integer(v->rules.target));
+  json_t *scores = json_array();
+  for (int side = 0; side < goita_rules_sides(&v->rules); side++) json_array_append_new(scores, json_integer(v->score[side]));
+  json_object_set_new(g, "scores", scores);
+  if (v->seat >= 0) json_object_set_new(g, "hand", hand_marks(v));
+  json_t *sizes = json_array(), *rows = json_array();
+  for (int s = 0; s < players; s++) {
+    json_array_append_new(sizes, json_integer(v->size[s]));
+    json_t *row = json_object();
+    json_object_set_new(row, "blocks", marks(v->block_row[s], v->plays[s]));
+    json_object_set_new(row, "attacks", marks(v->attack_row[s], v->plays[s]));
+    char down[GOITA_MAX_PLAYS + 1];
+    for (int i = 0; i < v->plays[s]; i++) down[i] = (v->face_down[s] >> i & 1) ? '1' : '0';
+    down[v->plays[s]] = '\0';
+    json_object_set_new(row, "face_down", json_string(down));
+    json_array_append_new(rows, row);
+  }
+  json_object_set_new(g, "sizes", sizes);
+  json_object_set_new(g, "rows", rows);
+  json_object_set_new(g, "goshi", json_integer(v->goshi));
+  json_object_set_new(g, "deciders", json_integer(v->deciders));
+  char history[1024];
+  if (goita_history_format_view(v, history, sizeof history) > 0) json_object_set_new(g, "history", json_string(history));
+  json_t *log = json_array();
+  for (int i = 0; i < v->nlog; i++) {
+    char token[16];
+    if (goita_move_format(v->log[i], token, sizeof token) > 0) {
+      /* a face-down block the viewer cannot see is written x, as in history strings */
+      if (v->log[i].type == GOITA_MOVE_PLAY && v->log[i].block == 0) token[1] = 'x';
+      json_array_append_new(log, json_string(token));
+    }
+  }
+  json_object_set_new(g, "log", log);
+  if (v->phase == GOITA_PHASE_OVER) {
+    json_object_set_new(g, "result", json_pack("{s:s, s:i, s:i, s:b}", "end", end_name(v->result.end), "winner",
+                                               v->result.winner, "points", v->result.points, "doubled",
+                                               v->result.doubled));
+    int shown = 0;
+    while (shown < GOITA_MAX_HAND && v->teyaku_hand[shown]) shown++;
+    if (shown) json_object_set_new(g, "teyaku_hand", marks(v->teyaku_hand, shown));
+  }
+  json_t *legal = json_array();
+  if (v->seat >= 0 && v->seat == v->turn && v->phase != GOITA_PHASE_OVER) {
+    goita_move moves[GOITA_MAX_LEGAL];
+    const int n = goita_view_legal_moves(v, moves);
+    for (int i = 0; i < n; i++) {
+      char token[16];
+      if (goita_move_format(moves[i], token, sizeof token) > 0) json_array_append_new(legal, json_string(token));
+    }
+  }
+  json_object_set_new(g, "legal", legal);
+  return g;
+}
+
+char *srv_message_state(const srv_table_info *t, const goita_view *v) {
+  json_t *msg = json_object();
+  json_object_set_new(msg, "type", json_string("state"));
+  json_object_set_new(msg, "table", json_integer(t->id));
+  json_object_set_new(msg, "seat", json_integer(v ? v->seat : GOITA_OBSERVER));
+  json_object_set_new(msg, "status", json_string(status_name(t->status)));
+  json_object_set_new(msg, "rules", json_string(t->rules));
+  json_object_set_new(msg, "turn_seconds", json_integer(t->turn_seconds));
+  if (t->seconds_left >= 0) json_object_set_new(msg, "seconds_left", json_integer(t->seconds_left));
+  json_t *seats = json_array();
+  for (int s = 0; s < t->players; s++) {
+    if (!t->seats[s].name) {
+      json_array_append_new(seats, json_null());
+      continue;
+    }
+    json_array_append_new(seats, json_pack("{s:s, s:s, s:i, s:b}", "name", t->seats[s].name, "bot", t->seats[s].bot,
+                                           "rating", (int)(t->seats[s].rating + 0.5), "connected",
+                                           t->seats[s].connected));
+  }
+  json_object_set_new(msg, "seats", seats);
+  if (v) json_object_set_new(msg, "game", game_json(v));
+  if (t->game_id > 0) json_object_set_new(msg, "game_id", json_integer(t->game_id));
+  if (t->previous_round) json_object_set_new(msg, "previous_round", json_string(t->previous_round));
+  return dump(msg);
+}

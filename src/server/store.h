@@ -1,0 +1,88 @@
+/* The server's storage: players and ratings, tables and their seats, every move as it is
+ * played, finished games. One small interface; the implementation is SQLite (store_sqlite.c).
+ * Every function returns 0 on success and -1 on failure with a message in the store's error
+ * text (srv_store_error), e.g. "database or disk is full": the caller refuses the action it
+ * was saving, so what the server holds in memory never runs ahead of what is saved. */
+#ifndef GOITA_SERVER_STORE_H
+#define GOITA_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "goita/goita.h"
+
+typedef struct srv_store srv_store;
+
+#define SRV_NAME_SIZE 40
+#define SRV_TOKEN_SIZE 33 /* 32 hex digits and the terminating zero */
+#define SRV_LEVEL_SIZE 24
+
+typedef struct srv_player {
+  int64_t id;
+  char name[SRV_NAME_SIZE];
+  char bot[SRV_LEVEL_SIZE]; /* a computer player's level; "" for a person */
+  double rating;
+  int games;
+} srv_player;
+
+typedef struct srv_seat_row {
+  int64_t player; /* 0 when empty */
+  char token[SRV_TOKEN_SIZE]; /* the secret that lets its holder act for the seat */
+} srv_seat_row;
+
+typedef enum srv_table_status { SRV_WAITING = 0, SRV_PLAYING = 1, SRV_OVER = 2 } srv_table_status;
+
+typedef struct srv_table_row {
+  int64_t id;
+  char rules[512];    /* rule options as text (goita_rules_format) */
+  uint64_t seed;
+  int turn_seconds;   /* 0: no turn timer */
+  int status;         /* srv_table_status */
+  char created[GOITA_RECORD_TIME_SIZE];
+  srv_seat_row seats[GOITA_MAX_SEATS];
+} srv_table_row;
+
+/* Opens (creating when needed) the database at path, in WAL mode. */
+int srv_store_open(srv_store **store, const char *path);
+void srv_store_close(srv_store *store);
+/* The last error, for the caller to show. */
+const char *srv_store_error(const srv_store *store);
+
+/* Players. A person is found by the secret player token its browser keeps; computer players
+ * by level (one rated player per level). */
+int srv_store_player_by_token(srv_store *store, const char *token, srv_player *out, bool *found);
+int srv_store_player_create(srv_store *store, const char *name, const char *token, srv_player *out);
+int srv_store_player_rename(srv_store *store, int64_t id, const char *name);
+int srv_store_bot_player(srv_store *store, const char *level, srv_player *out);
+int srv_store_player_get(srv_store *store, int64_t id, srv_player *out);
+
+/* Tables. */
+int srv_store_table_create(srv_store *store, srv_table_row *row); /* sets row->id */
+int srv_store_table_update(srv_store *store, const srv_table_row *row); /* status and seats */
+/* Calls fn for every table not over, oldest first. */
+int srv_store_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+
+/* Moves: seq counts from 0 per table; text is the move as in history strings. */
+int srv_store_move_add(srv_store *store, int64_t table, int seq, const char *text);
+/* Calls fn with each move of a table in order. */
+int srv_store_moves(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx);
+
+typedef struct srv_game_row {
+  int64_t id, table;
+  char finished[GOITA_RECORD_TIME_SIZE];
+  int nplayers;
+  int64_t players[GOITA_MAX_SEATS];
+  char names[GOITA_MAX_SEATS][SRV_NAME_SIZE];
+  double ratings[GOITA_MAX_SEATS]; /* after the game */
+  int score[2];                    /* per team */
+} srv_game_row;
+
+/* A finished game: its record (JSON) and history strings, the players' new ratings, and the
+ * table closed, all in one transaction. Sets game->id. */
+int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
+/* The newest finished games, at most max; returns how many through *count. */
+int srv_store_games(srv_store *store, srv_game_row *rows, int max, int *count);
+/* A finished game's record or history strings (malloc'd; *text is NULL when there is none). */
+int srv_store_game_text(srv_store *store, int64_t game, bool histories, char **text);
+
+#endif

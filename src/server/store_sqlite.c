@@ -1,0 +1,367 @@
+/* The server's storage in SQLite (WAL mode): one database file, a schema created on open. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+struct srv_store {
+  sqlite3 *db;
+  char error[256];
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS players ("
+    "  id INTEGER PRIMARY KEY, name TEXT NOT NULL, token TEXT UNIQUE, bot TEXT UNIQUE,"
+    "  rating REAL NOT NULL DEFAULT 1500, games INTEGER NOT NULL DEFAULT 0,"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+    "CREATE TABLE IF NOT EXISTS tables ("
+    "  id INTEGER PRIMARY KEY, rules TEXT NOT NULL, seed INTEGER NOT NULL,"
+    "  turn_seconds INTEGER NOT NULL, status INTEGER NOT NULL,"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+    "CREATE TABLE IF NOT EXISTS seats ("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,"
+    "  player INTEGER REFERENCES players(id), token TEXT NOT NULL,"
+    "  PRIMARY KEY (table_id, seat));"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id), seq INTEGER NOT NULL, move TEXT NOT NULL,"
+    "  played TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  PRIMARY KEY (table_id, seq));"
+    "CREATE TABLE IF NOT EXISTS games ("
+    "  id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables(id),"
+    "  finished TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+    "  score0 INTEGER NOT NULL, score1 INTEGER NOT NULL, record TEXT NOT NULL, histories TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS game_players ("
+    "  game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
+    "  player INTEGER NOT NULL REFERENCES players(id), name TEXT NOT NULL, rating_after REAL NOT NULL,"
+    "  PRIMARY KEY (game, seat));";
+
+static int fail(srv_store *s, const char *what) {
+  snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
+  return -1;
+}
+
+const char *srv_store_error(const srv_store *s) { return s->error; }
+
+int srv_store_open(srv_store **out, const char *path) {
+  *out = NULL;
+  srv_store *s = calloc(1, sizeof *s);
+  if (!s) return -1;
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+      SQLITE_OK) {
+    fail(s, path);
+    *out = s; /* for the error text; close it */
+    return -1;
+  }
+  sqlite3_busy_timeout(s->db, 5000);
+  /* WAL with synchronous=NORMAL: a commit survives the process being killed (it is in the
+   * log, which the next open replays); only a power cut may lose the last commits. */
+  if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", NULL, NULL,
+                   NULL) != SQLITE_OK ||
+      sqlite3_exec(s->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+    fail(s, "creating the schema");
+    *out = s;
+    return -1;
+  }
+  *out = s;
+  return 0;
+}
+
+void srv_store_close(srv_store *s) {
+  if (!s) return;
+  sqlite3_close(s->db);
+  free(s);
+}
+
+static sqlite3_stmt *prepare(srv_store *s, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    fail(s, "preparing a statement");
+    return NULL;
+  }
+  return st;
+}
+
+static void copy_text(char *dst, size_t size, const unsigned char *src) {
+  snprintf(dst, size, "%s", src ? (const char *)src : "");
+}
+
+static void read_player(sqlite3_stmt *st, srv_player *p) {
+  p->id = sqlite3_column_int64(st, 0);
+  copy_text(p->name, sizeof p->name, sqlite3_column_text(st, 1));
+  copy_text(p->bot, sizeof p->bot, sqlite3_column_text(st, 2));
+  p->rating = sqlite3_column_double(st, 3);
+  p->games = sqlite3_column_int(st, 4);
+}
+
+#define PLAYER_COLUMNS "id, name, bot, rating, games"
+
+/* Runs a query for at most one player. */
+static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *found) {
+  if (!st) return -1;
+  const int rc = sqlite3_step(st);
+  *found = rc == SQLITE_ROW;
+  if (*found) read_player(st, out);
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a player");
+}
+
+int srv_store_player_by_token(srv_store *s, const char *token, srv_player *out, bool *found) {
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE token = ?");
+  if (st) sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+  return one_player(s, st, out, found);
+}
+
+int srv_store_player_get(srv_store *s, int64_t id, srv_player *out) {
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?");
+  if (st) sqlite3_bind_int64(st, 1, id);
+  bool found = false;
+  if (one_player(s, st, out, &found) != 0) return -1;
+  if (!found) {
+    snprintf(s->error, sizeof s->error, "no player %lld", (long long)id);
+    return -1;
+  }
+  return 0;
+}
+
+static int run(srv_store *s, sqlite3_stmt *st, const char *what) {
+  if (!st) return -1;
+  const int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail(s, what);
+}
+
+int srv_store_player_create(srv_store *s, const char *name, const char *token, srv_player *out) {
+  sqlite3_stmt *st = prepare(s, "INSERT INTO players (name, token) VALUES (?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, token, -1, SQLITE_TRANSIENT);
+  }
+  if (run(s, st, "saving a player") != 0) return -1;
+  return srv_store_player_get(s, sqlite3_last_insert_rowid(s->db), out);
+}
+
+int srv_store_player_rename(srv_store *s, int64_t id, const char *name) {
+  sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ? WHERE id = ?");
+  if (st) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, id);
+  }
+  return run(s, st, "renaming a player");
+}
+
+int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE bot = ?");
+  if (st) sqlite3_bind_text(st, 1, level, -1, SQLITE_TRANSIENT);
+  bool found = false;
+  if (one_player(s, st, out, &found) != 0) return -1;
+  if (found) return 0;
+  char name[SRV_NAME_SIZE];
+  snprintf(name, sizeof name, "%s (computer)", level);
+  st = prepare(s, "INSERT INTO players (name, bot) VALUES (?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, level, -1, SQLITE_TRANSIENT);
+  }
+  if (run(s, st, "saving a computer player") != 0) return -1;
+  return srv_store_player_get(s, sqlite3_last_insert_rowid(s->db), out);
+}
+
+static int begin(srv_store *s) {
+  return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
+}
+
+/* Commits, or rolls back after a failure (keeping the first error's text). */
+static int end(srv_store *s, int status) {
+  if (status == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
+  if (status == 0) fail(s, "committing");
+  sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+  return -1;
+}
+
+static int write_seats(srv_store *s, const srv_table_row *row) {
+  for (int i = 0; i < GOITA_MAX_SEATS; i++) {
+    sqlite3_stmt *st = prepare(s, "INSERT OR REPLACE INTO seats (table_id, seat, player, token) VALUES (?, ?, ?, ?)");
+    if (st) {
+      sqlite3_bind_int64(st, 1, row->id);
+      sqlite3_bind_int(st, 2, i);
+      if (row->seats[i].player)
+        sqlite3_bind_int64(st, 3, row->seats[i].player);
+      else
+        sqlite3_bind_null(st, 3);
+      sqlite3_bind_text(st, 4, row->seats[i].token, -1, SQLITE_TRANSIENT);
+    }
+    if (run(s, st, "saving a seat") != 0) return -1;
+  }
+  return 0;
+}
+
+int srv_store_table_create(srv_store *s, srv_table_row *row) {
+  if (begin(s) != 0) return -1;
+  sqlite3_stmt *st = prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status) VALUES (?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
+    sqlite3_bind_int(st, 3, row->turn_seconds);
+    sqlite3_bind_int(st, 4, row->status);
+  }
+  int status = run(s, st, "saving a table");
+  if (status == 0) {
+    row->id = sqlite3_last_insert_rowid(s->db);
+    status = write_seats(s, row);
+  }
+  return end(s, status);
+}
+
+int srv_store_table_update(srv_store *s, const srv_table_row *row) {
+  if (begin(s) != 0) return -1;
+  sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = ? WHERE id = ?");
+  if (st) {
+    sqlite3_bind_int(st, 1, row->status);
+    sqlite3_bind_int64(st, 2, row->id);
+  }
+  int status = run(s, st, "saving a table");
+  if (status == 0) status = write_seats(s, row);
+  return end(s, status);
+}
+
+int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  sqlite3_stmt *st =
+      prepare(s, "SELECT id, rules, seed, turn_seconds, status, created FROM tables WHERE status != 2 ORDER BY id");
+  if (!st) return -1;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_table_row row;
+    memset(&row, 0, sizeof row);
+    row.id = sqlite3_column_int64(st, 0);
+    copy_text(row.rules, sizeof row.rules, sqlite3_column_text(st, 1));
+    row.seed = (uint64_t)sqlite3_column_int64(st, 2);
+    row.turn_seconds = sqlite3_column_int(st, 3);
+    row.status = sqlite3_column_int(st, 4);
+    copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
+    sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token FROM seats WHERE table_id = ?");
+    if (!seats) break;
+    sqlite3_bind_int64(seats, 1, row.id);
+    while (sqlite3_step(seats) == SQLITE_ROW) {
+      const int i = sqlite3_column_int(seats, 0);
+      if (i < 0 || i >= GOITA_MAX_SEATS) continue;
+      row.seats[i].player = sqlite3_column_int64(seats, 1);
+      copy_text(row.seats[i].token, sizeof row.seats[i].token, sqlite3_column_text(seats, 2));
+    }
+    sqlite3_finalize(seats);
+    fn(ctx, &row);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail(s, "reading the tables");
+}
+
+int srv_store_move_add(srv_store *s, int64_t table, int seq, const char *text) {
+  sqlite3_stmt *st = prepare(s, "INSERT INTO moves (table_id, seq, move) VALUES (?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, table);
+    sqlite3_bind_int(st, 2, seq);
+    sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+  }
+  return run(s, st, "saving a move");
+}
+
+int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
+  sqlite3_stmt *st = prepare(s, "SELECT move FROM moves WHERE table_id = ? ORDER BY seq");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, table);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(ctx, (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail(s, "reading the moves");
+}
+
+int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
+  if (begin(s) != 0) return -1;
+  sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories) VALUES (?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, g->table);
+    sqlite3_bind_int(st, 2, g->score[0]);
+    sqlite3_bind_int(st, 3, g->score[1]);
+    sqlite3_bind_text(st, 4, record_json, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, histories, -1, SQLITE_TRANSIENT);
+  }
+  int status = run(s, st, "saving a game");
+  const int64_t game = sqlite3_last_insert_rowid(s->db);
+  for (int i = 0; i < g->nplayers && status == 0; i++) {
+    st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
+    if (st) {
+      sqlite3_bind_int64(st, 1, game);
+      sqlite3_bind_int(st, 2, i);
+      sqlite3_bind_int64(st, 3, g->players[i]);
+      sqlite3_bind_text(st, 4, g->names[i], -1, SQLITE_TRANSIENT);
+      sqlite3_bind_double(st, 5, g->ratings[i]);
+    }
+    status = run(s, st, "saving a game's players");
+    if (status != 0) break;
+    st = prepare(s, "UPDATE players SET rating = ?, games = games + 1 WHERE id = ?");
+    if (st) {
+      sqlite3_bind_double(st, 1, g->ratings[i]);
+      sqlite3_bind_int64(st, 2, g->players[i]);
+    }
+    status = run(s, st, "saving a rating");
+  }
+  if (status == 0) {
+    st = prepare(s, "UPDATE tables SET status = 2 WHERE id = ?");
+    if (st) sqlite3_bind_int64(st, 1, g->table);
+    status = run(s, st, "closing a table");
+  }
+  if (end(s, status) != 0) return -1;
+  g->id = game;
+  return 0;
+}
+
+int srv_store_games(srv_store *s, srv_game_row *rows, int max, int *count) {
+  *count = 0;
+  sqlite3_stmt *st = prepare(s, "SELECT id, table_id, finished, score0, score1 FROM games ORDER BY id DESC LIMIT ?");
+  if (!st) return -1;
+  sqlite3_bind_int(st, 1, max);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+    srv_game_row *r = &rows[*count];
+    memset(r, 0, sizeof *r);
+    r->id = sqlite3_column_int64(st, 0);
+    r->table = sqlite3_column_int64(st, 1);
+    copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
+    r->score[0] = sqlite3_column_int(st, 3);
+    r->score[1] = sqlite3_column_int(st, 4);
+    sqlite3_stmt *p = prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
+    if (!p) break;
+    sqlite3_bind_int64(p, 1, r->id);
+    while (sqlite3_step(p) == SQLITE_ROW) {
+      const int i = sqlite3_column_int(p, 0);
+      if (i < 0 || i >= GOITA_MAX_SEATS) continue;
+      r->players[i] = sqlite3_column_int64(p, 1);
+      copy_text(r->names[i], sizeof r->names[i], sqlite3_column_text(p, 2));
+      r->ratings[i] = sqlite3_column_double(p, 3);
+      if (i + 1 > r->nplayers) r->nplayers = i + 1;
+    }
+    sqlite3_finalize(p);
+    (*count)++;
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the games");
+}
+
+int srv_store_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+  *text = NULL;
+  sqlite3_stmt *st = prepare(s, histories ? "SELECT histories FROM games WHERE id = ?" : "SELECT record FROM games WHERE id = ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, game);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    *text = strdup(t ? t : "");
+  }
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !*text) {
+    snprintf(s->error, sizeof s->error, "out of memory");
+    return -1;
+  }
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a game");
+}
