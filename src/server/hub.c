@@ -35,6 +35,7 @@ typedef struct hub_table {
   int thinking_version;   /* version a think job is out for, -1 when none */
   int64_t deadline_ms;    /* of the turn timer, 0 when none runs */
   int64_t next_round_ms;  /* when the next round is dealt, 0 when not waiting */
+  int64_t save_retry_ms;  /* when to try again to save a finished game the storage refused */
   char previous_round[1024]; /* the last finished round in full, for spectators */
   int64_t game_id;
   uint64_t *watchers;
@@ -148,12 +149,12 @@ static void send_state(srv_hub *h, const hub_table *t, uint64_t client, int seat
   srv_table_info info;
   table_info(t, &info, seat < 0, h->io.now_ms(h->io.ctx));
   if (t->status == SRV_WAITING) {
-    send_text(h, client, srv_message_state(&info, NULL));
+    send_text(h, client, srv_message_state(&info, seat, NULL));
     return;
   }
   goita_view view;
   goita_game_view(&t->game, seat < 0 ? GOITA_OBSERVER : seat, &view);
-  send_text(h, client, srv_message_state(&info, &view));
+  send_text(h, client, srv_message_state(&info, seat, &view));
 }
 
 static void broadcast_state(srv_hub *h, const hub_table *t) {
@@ -317,37 +318,50 @@ static void finish_game(srv_hub *h, hub_table *t) {
   }
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
+  t->save_retry_ms = 0;
   if (srv_store_game_finish(h->store, &game, json, histories) == 0) {
     t->status = SRV_OVER;
     t->game_id = game.id;
     for (int s = 0; s < players_of(t); s++) t->seats[s].rating = ratings[s];
   }
-  /* On a storage failure the table stays open and playing-over; the next start retries. */
   free(json);
   free(histories);
+  if (t->status == SRV_OVER) return;
+  /* Not saved (a full disk): the players are told, and the hub tries again every few seconds;
+   * every move is already saved, so a restart would finish the game too. */
+  t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
+  char text[512];
+  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", srv_store_error(h->store));
+  char *msg = srv_message_error(NULL, text);
+  for (int s = 0; s < players_of(t) && msg; s++)
+    if (t->seats[s].client) h->io.send(h->io.ctx, t->seats[s].client, msg, strlen(msg));
+  for (int i = 0; i < t->nwatchers && msg; i++) h->io.send(h->io.ctx, t->watchers[i], msg, strlen(msg));
+  free(msg);
 }
 
-/* Deals the next round once a finished one has been shown. */
-static void next_round(srv_hub *h, hub_table *t) {
+static void round_finished(srv_hub *h, hub_table *t, bool live);
+
+/* Deals the next round; one that ends at the deal (teyaku, 5 pawns twice) is finished at once. */
+static void deal_next(srv_hub *h, hub_table *t, bool live) {
   t->next_round_ms = 0;
-  if (t->status != SRV_PLAYING || !round_over(t) || t->game.over) return;
-  if (goita_game_next_round(&t->game, NULL) != GOITA_OK) return;
-  utc_now(t->round_started);
-  arm_timer(h, t);
+  if (!round_over(t) || t->game.over || goita_game_next_round(&t->game, NULL) != GOITA_OK) return;
+  if (live) utc_now(t->round_started);
+  if (round_over(t)) round_finished(h, t, live);
 }
 
-/* After a move: a finished round goes into the record; a finished game is saved. */
-static void after_move(srv_hub *h, hub_table *t, bool live) {
-  if (!round_over(t)) return;
+/* A round is over: it goes into the record; a finished game is saved; otherwise the next round
+ * is dealt after the pause (at once when there is none). While restoring (not live) the moves
+ * that follow deal it. */
+static void round_finished(srv_hub *h, hub_table *t, bool live) {
   char now[GOITA_RECORD_TIME_SIZE];
   utc_now(now);
   goita_record_add_round(&t->record, &t->game, live ? t->round_started : NULL, live ? now : NULL, NULL);
   goita_history_format(&t->game.round, t->previous_round, sizeof t->previous_round);
   if (t->game.over) {
-    finish_game(h, t);
+    if (live) finish_game(h, t);
   } else if (live) {
     t->next_round_ms = h->io.now_ms(h->io.ctx) + h->options.round_pause_ms;
-    if (h->options.round_pause_ms <= 0) next_round(h, t);
+    if (h->options.round_pause_ms <= 0) deal_next(h, t, true);
   }
 }
 
@@ -377,7 +391,7 @@ static int table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size
   t->game = next;
   t->version++;
   h->moves++;
-  after_move(h, t, true);
+  if (round_over(t)) round_finished(h, t, true);
   arm_timer(h, t);
   broadcast_state(h, t);
   if (t->status == SRV_OVER) broadcast_lobby(h);
@@ -401,14 +415,14 @@ static void restore_move(void *arg, const char *text) {
   if (c->failed) return;
   goita_move move;
   goita_error gerr;
-  if (round_over(t) && !t->game.over) goita_game_next_round(&t->game, NULL);
+  while (round_over(t) && !t->game.over) deal_next(c->h, t, false);
   if (goita_move_parse(text, strlen(text), &move) != GOITA_OK || goita_game_apply(&t->game, move, &gerr) != GOITA_OK) {
     snprintf(c->err, c->errsize, "table %lld, move %d \"%s\" does not replay", (long long)t->id, t->version, text);
     c->failed = 1;
     return;
   }
   t->version++;
-  after_move(c->h, t, false);
+  if (round_over(t)) round_finished(c->h, t, false);
 }
 
 static int seat_from_store(srv_hub *h, hub_seat *seat, const srv_seat_row *row) {
@@ -475,8 +489,9 @@ static void restore_table(void *arg, const srv_table_row *row) {
       table_free(t);
       return;
     }
-    next_round(c->h, t); /* a round that had ended is followed by its next at once */
+    if (round_over(t) && !t->game.over) deal_next(c->h, t, true); /* the round that had ended */
     arm_timer(c->h, t);
+
   }
   if (table_add(c->h, t) != 0) {
     table_free(t);
@@ -813,6 +828,7 @@ static void do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   record_names(t);
   utc_now(t->round_started);
   snprintf(t->record.started, sizeof t->record.started, "%s", t->round_started);
+  if (round_over(t)) round_finished(h, t, true); /* ended at the deal */
   for (int i = 0; i < h->nclients; i++) { /* seated clients follow their seats */
     hub_client *cl = &h->clients[i];
     if (cl->table != t->id || cl->seat < 0) continue;
@@ -971,8 +987,15 @@ void srv_hub_tick(srv_hub *h) {
       continue;
     }
     if (t->status != SRV_PLAYING) continue;
-    if (t->next_round_ms && now >= t->next_round_ms) {
-      next_round(h, t);
+    if (t->save_retry_ms && now >= t->save_retry_ms) {
+      finish_game(h, t);
+      if (t->status == SRV_OVER) {
+        broadcast_state(h, t);
+        broadcast_lobby(h);
+      }
+    } else if (t->next_round_ms && now >= t->next_round_ms) {
+      deal_next(h, t, true);
+      arm_timer(h, t);
       broadcast_state(h, t);
       schedule(h, t, false);
     } else if (t->deadline_ms && now >= t->deadline_ms && t->thinking_version != t->version) {

@@ -290,11 +290,11 @@ static json_t *game_json(const goita_view *v) {
   return g;
 }
 
-char *srv_message_state(const srv_table_info *t, const goita_view *v) {
+char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) {
   json_t *msg = json_object();
   json_object_set_new(msg, "type", json_string("state"));
   json_object_set_new(msg, "table", json_integer(t->id));
-  json_object_set_new(msg, "seat", json_integer(v ? v->seat : GOITA_OBSERVER));
+  json_object_set_new(msg, "seat", json_integer(seat));
   json_object_set_new(msg, "status", json_string(status_name(t->status)));
   json_object_set_new(msg, "rules", json_string(t->rules));
   json_object_set_new(msg, "turn_seconds", json_integer(t->turn_seconds));

@@ -64,10 +64,11 @@ typedef struct srv_table_info {
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */
 } srv_table_info;
 
-/* The state message for one viewer: table information and, once the game has started, what
+/* The state message for one viewer (a seat, or -1 for a spectator): table information and,
+ * once the game has started, what
  * the view holds (own hand, rows with unseen pieces as 0, history with unseen as x, scores,
  * legal moves when it is the viewer's turn). Returns a malloc'd string or NULL. */
-char *srv_message_state(const srv_table_info *table, const goita_view *view);
+char *srv_message_state(const srv_table_info *table, int seat, const goita_view *view);
 
 /* {"type":"error","error":...}; `request` names the request type when known. */
 char *srv_message_error(const char *request, const char *text);

@@ -45,6 +45,9 @@ typedef struct srv_table_row {
 /* Opens (creating when needed) the database at path, in WAL mode. */
 int srv_store_open(srv_store **store, const char *path);
 void srv_store_close(srv_store *store);
+/* Caps the database file at about `bytes` (0: no cap beyond the disk's): past it, writes fail
+ * as on a full disk ("database or disk is full"). */
+int srv_store_limit_bytes(srv_store *store, long long bytes);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
 

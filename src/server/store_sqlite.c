@@ -68,6 +68,13 @@ int srv_store_open(srv_store **out, const char *path) {
   return 0;
 }
 
+int srv_store_limit_bytes(srv_store *s, long long bytes) {
+  char sql[96];
+  const long long page = 4096, pages = bytes > 0 ? (bytes + page - 1) / page : 1073741823;
+  snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages);
+  return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "limiting the database size");
+}
+
 void srv_store_close(srv_store *s) {
   if (!s) return;
   sqlite3_close(s->db);

@@ -1,0 +1,647 @@
+/* The server's hub, driven directly (no network): whole games through the message protocol,
+ * a scan of every message for hidden pieces, seat tokens, restarts from the database, strict
+ * request checking, turn timers and a full disk. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "goita/goita.h"
+#include "hub.h"
+#include "protocol.h"
+#include "store.h"
+
+/* ---- a fake world around the hub ---- */
+
+#define MAX_CLIENTS 16
+#define MAX_JOBS 64
+
+typedef struct client_state {
+  int table;
+  int seat; /* -1: none or watching */
+  bool watching;
+  char seat_token[SRV_TOKEN_SIZE];
+  char player_token[SRV_TOKEN_SIZE];
+  json_t *last; /* the last message */
+  json_t *last_state;
+  int errors;
+  char last_error[256];
+} client_state;
+
+static struct {
+  srv_store *store;
+  srv_hub *hub;
+  char db[64];
+  client_state clients[MAX_CLIENTS + 1];
+  srv_think_job jobs[MAX_JOBS];
+  int njobs;
+  int64_t now;
+  goita_rng rng;
+  long messages, scanned;
+  bool scan;
+} w;
+
+static void scan_message(uint64_t client, const char *text, json_t *msg);
+
+static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
+  (void)ctx;
+  cr_assert_leq(client, MAX_CLIENTS);
+  cr_assert_eq(strlen(text), len);
+  json_error_t jerr;
+  json_t *msg = json_loads(text, 0, &jerr);
+  cr_assert(msg, "the hub sent something that is not JSON: %s", text);
+  w.messages++;
+  client_state *c = &w.clients[client];
+  const char *type = json_string_value(json_object_get(msg, "type"));
+  cr_assert(type, "a message without a type: %s", text);
+  if (strcmp(type, "seated") == 0) {
+    c->table = (int)json_integer_value(json_object_get(msg, "table"));
+    c->seat = (int)json_integer_value(json_object_get(msg, "seat"));
+    snprintf(c->seat_token, sizeof c->seat_token, "%s", json_string_value(json_object_get(msg, "seat_token")));
+  } else if (strcmp(type, "welcome") == 0) {
+    snprintf(c->player_token, sizeof c->player_token, "%s", json_string_value(json_object_get(msg, "player_token")));
+  } else if (strcmp(type, "error") == 0) {
+    c->errors++;
+    snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
+  } else if (strcmp(type, "state") == 0) {
+    if (w.scan) scan_message(client, text, msg);
+    json_decref(c->last_state);
+    c->last_state = json_incref(msg);
+  }
+  json_decref(c->last);
+  c->last = msg;
+}
+
+static void fake_think(void *ctx, const srv_think_job *job) {
+  (void)ctx;
+  cr_assert_lt(w.njobs, MAX_JOBS);
+  w.jobs[w.njobs++] = *job;
+}
+
+static void fake_random(void *ctx, void *buf, size_t len) {
+  (void)ctx;
+  uint8_t *p = buf;
+  for (size_t i = 0; i < len; i++) p[i] = (uint8_t)goita_rng_next(&w.rng);
+}
+
+static int64_t fake_now(void *ctx) {
+  (void)ctx;
+  return w.now;
+}
+
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now};
+
+static void open_hub(int round_pause_ms) {
+  cr_assert_eq(srv_store_open(&w.store, w.db), 0);
+  srv_hub_options o;
+  srv_hub_options_default(&o);
+  o.round_pause_ms = round_pause_ms;
+  char err[256] = "";
+  cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
+}
+
+/* A server killed: nothing but the database survives. */
+static void close_hub(void) {
+  srv_hub_free(w.hub);
+  srv_store_close(w.store);
+  w.hub = NULL;
+  w.store = NULL;
+  w.njobs = 0;
+  for (int i = 0; i <= MAX_CLIENTS; i++) {
+    json_decref(w.clients[i].last);
+    json_decref(w.clients[i].last_state);
+    w.clients[i].last = w.clients[i].last_state = NULL;
+  }
+}
+
+static void setup(void) {
+  memset(&w, 0, sizeof w);
+  snprintf(w.db, sizeof w.db, "/tmp/goita-test-server-%d.db", getpid());
+  unlink(w.db);
+  goita_rng_seed(&w.rng, 42);
+  w.now = 1000000;
+  open_hub(0);
+  for (int i = 0; i <= MAX_CLIENTS; i++) w.clients[i].seat = -1;
+}
+
+static void teardown(void) {
+  close_hub();
+  char path[80];
+  unlink(w.db);
+  snprintf(path, sizeof path, "%s-wal", w.db);
+  unlink(path);
+  snprintf(path, sizeof path, "%s-shm", w.db);
+  unlink(path);
+}
+
+static void say(uint64_t client, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(uint64_t client, const char *fmt, ...) {
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  srv_hub_receive(w.hub, client, text, strlen(text));
+}
+
+static void connect_client(uint64_t id, const char *name) {
+  srv_hub_connect(w.hub, id);
+  say(id, "{\"type\":\"hello\",\"name\":\"%s\"}", name);
+  cr_assert_eq(w.clients[id].errors, 0, "%s", w.clients[id].last_error);
+}
+
+/* Answers every computer player's turn with a random legal move. */
+static void run_jobs(void) {
+  while (w.njobs > 0) {
+    const srv_think_job job = w.jobs[--w.njobs];
+    goita_move moves[GOITA_MAX_LEGAL];
+    const int n = goita_view_legal_moves(&job.view, moves);
+    cr_assert_gt(n, 0);
+    srv_hub_bot_move(w.hub, job.table, job.version, moves[goita_rng_below(&w.rng, (uint32_t)n)]);
+  }
+}
+
+/* The client plays a random legal move from its last state when it is its turn; returns
+ * whether it did. */
+static bool play_if_turn(uint64_t id) {
+  client_state *c = &w.clients[id];
+  json_t *game = c->last_state ? json_object_get(c->last_state, "game") : NULL;
+  if (!game || c->seat < 0) return false;
+  json_t *legal = json_object_get(game, "legal");
+  const size_t n = json_array_size(legal);
+  if (n == 0) return false;
+  const char *move = json_string_value(json_array_get(legal, goita_rng_below(&w.rng, (uint32_t)n)));
+  const int errors = c->errors;
+  say(id, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", c->table, move);
+  cr_assert_eq(c->errors, errors, "a legal move was refused: %s", c->last_error);
+  return true;
+}
+
+static const char *status_of(uint64_t id) {
+  json_t *st = w.clients[id].last_state;
+  return st ? json_string_value(json_object_get(st, "status")) : "";
+}
+
+/* ---- the hidden-information scan ---- */
+
+/* The truth, rebuilt beside the hub from the database: the table's seed and every saved move. */
+typedef struct truth {
+  int table;
+  goita_rules rules;
+  uint64_t seed;
+  char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
+  goita_game game;
+  int applied;
+} truth;
+
+static truth truths[64];
+static int ntruths;
+
+static void find_table(void *ctx, const srv_table_row *row) {
+  truth *t = ctx;
+  if (row->id != t->table) return;
+  t->seed = row->seed;
+  goita_rules_default(&t->rules);
+  cr_assert_eq(goita_rules_parse(&t->rules, row->rules, NULL), GOITA_OK);
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) memcpy(t->tokens[s], row->seats[s].token, SRV_TOKEN_SIZE);
+}
+
+static int move_seq;
+static void replay_move(void *ctx, const char *text) {
+  truth *t = ctx;
+  if (move_seq++ < t->applied) return;
+  if (goita_round_over(&t->game.round) && !t->game.over) goita_game_next_round(&t->game, NULL);
+  goita_move m;
+  cr_assert_eq(goita_move_parse(text, strlen(text), &m), GOITA_OK);
+  cr_assert_eq(goita_game_apply(&t->game, m, NULL), GOITA_OK);
+  t->applied++;
+}
+
+static truth *truth_of(int table, int round_index) {
+  truth *t = NULL;
+  for (int i = 0; i < ntruths && !t; i++)
+    if (truths[i].table == table) t = &truths[i];
+  if (!t) {
+    cr_assert_lt(ntruths, 64);
+    t = &truths[ntruths++];
+    memset(t, 0, sizeof *t);
+    t->table = table;
+    srv_store_tables_open(w.store, find_table, t);
+    cr_assert_neq(t->seed, 0, "table %d is not open in the database", table);
+    cr_assert_eq(goita_game_start(&t->game, &t->rules, t->seed, NULL), GOITA_OK);
+  }
+  move_seq = 0;
+  cr_assert_eq(srv_store_moves(w.store, table, replay_move, t), 0);
+  while (t->game.round_index < round_index && goita_round_over(&t->game.round) && !t->game.over)
+    goita_game_next_round(&t->game, NULL);
+  cr_assert_eq(t->game.round_index, round_index);
+  return t;
+}
+
+static void no_secret_keys(json_t *value, const char *text) {
+  static const char *const secrets[] = {"hands", "deal", "seed", "aside", "token", "seat_token", "player_token"};
+  if (json_is_array(value)) {
+    for (size_t i = 0; i < json_array_size(value); i++) no_secret_keys(json_array_get(value, i), text);
+    return;
+  }
+  if (!json_is_object(value)) return;
+  const char *key;
+  json_t *v;
+  json_object_foreach(value, key, v) {
+    for (size_t i = 0; i < sizeof secrets / sizeof *secrets; i++)
+      cr_assert_neq(strcmp(key, secrets[i]), 0, "field \"%s\" in a state message: %s", key, text);
+    no_secret_keys(v, text);
+  }
+}
+
+/* Whether seat may see block i of seat t in round r. */
+static bool block_visible(const goita_round *r, int viewer, int t, int i) {
+  if (!((r->face_down[t] >> i) & 1u) || t == viewer) return true;
+  return r->phase == GOITA_PHASE_OVER && r->result.end == GOITA_END_FINISH && t == r->result.winner &&
+         i == r->plays[t] - 1; /* the finishing lead is turned face-up */
+}
+
+static const char *scanning;
+static void check_move_token(const char *token, const goita_round *r, int j, int viewer) {
+  const int seat = token[0] - '1';
+  if (strlen(token) != 3 || seat == viewer) return;
+  const bool lead = (r->lead_log >> j) & 1u;
+  const bool reveal = r->phase == GOITA_PHASE_OVER && r->result.end == GOITA_END_FINISH && j == r->nlog - 1;
+  if (lead && !reveal)
+    cr_assert_eq(token[1], 'x', "move %d \"%s\" shows a face-down block to seat %d: %s", j, token, viewer, scanning);
+}
+
+static void scan_message(uint64_t client, const char *text, json_t *msg) {
+  client_state *c = &w.clients[client];
+  scanning = text;
+  no_secret_keys(msg, text);
+  for (int i = 0; i < ntruths; i++)
+    for (int s = 0; s < GOITA_MAX_SEATS; s++)
+      cr_assert(!truths[i].tokens[s][0] || !strstr(text, truths[i].tokens[s]), "a seat token in a state message");
+  const int viewer = (int)json_integer_value(json_object_get(msg, "seat"));
+  cr_assert_eq(viewer, c->watching ? -1 : c->seat, "a state for seat %d sent to a client of seat %d", viewer,
+               c->watching ? -1 : c->seat);
+  if (viewer >= 0) cr_assert_null(json_object_get(msg, "previous_round"), "a full round shown to a seat");
+  json_t *game = json_object_get(msg, "game");
+  if (!game) return;
+  w.scanned++;
+  const truth *t = truth_of((int)json_integer_value(json_object_get(msg, "table")),
+                            (int)json_integer_value(json_object_get(game, "round")));
+  const goita_round *r = &t->game.round;
+  /* the hand: the viewer's own, exactly */
+  json_t *hand = json_object_get(game, "hand");
+  if (viewer < 0) {
+    cr_assert_null(hand, "an observer was sent a hand");
+  } else {
+    int counts[GOITA_KIND_SLOTS] = {0};
+    for (const char *p = json_string_value(hand); *p; p++) counts[goita_mark_kind(*p - '0')]++;
+    for (int k = GOITA_PAWN; k <= GOITA_KING; k++) cr_assert_eq(counts[k], r->hand[viewer][k], "hand of seat %d", viewer);
+  }
+  /* the rows: face-down pieces of others as 0 */
+  json_t *rows = json_object_get(game, "rows");
+  for (int s = 0; s < r->players; s++) {
+    const char *blocks = json_string_value(json_object_get(json_array_get(rows, (size_t)s), "blocks"));
+    const char *attacks = json_string_value(json_object_get(json_array_get(rows, (size_t)s), "attacks"));
+    cr_assert_eq((int)strlen(blocks), r->plays[s]);
+    for (int i = 0; i < r->plays[s]; i++) {
+      const int expected = block_visible(r, viewer, s, i) ? r->block_row[s][i] : 0;
+      cr_assert_eq(blocks[i] - '0', expected, "seat %d's block %d as seat %d sees it: %s", s, i, viewer, text);
+      cr_assert_eq(attacks[i] - '0', r->attack_row[s][i]);
+    }
+  }
+  /* the history string: others' hands only as the pieces they have shown */
+  const char *history = json_string_value(json_object_get(game, "history"));
+  cr_assert(history);
+  char copy[1024];
+  snprintf(copy, sizeof copy, "%s", history);
+  int index = 0, move = 0;
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","), index++) {
+    if (index < r->players) {
+      if (index == viewer) continue;
+      int shown[GOITA_KIND_SLOTS] = {0}, allowed[GOITA_KIND_SLOTS] = {0};
+      for (const char *p = tok; *p; p++)
+        if (*p != 'x') shown[goita_mark_kind(*p - '0')]++;
+      for (int i = 0; i < r->plays[index]; i++) {
+        allowed[goita_mark_kind(r->attack_row[index][i])]++;
+        if (block_visible(r, viewer, index, i)) allowed[goita_mark_kind(r->block_row[index][i])]++;
+      }
+      if ((r->goshi >> index) & 1u) allowed[GOITA_PAWN] = 10;
+      if (r->result.end == GOITA_END_TEYAKU && r->result.winner == index)
+        for (int k = GOITA_PAWN; k <= GOITA_KING; k++) allowed[k] = 10;
+      for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
+        cr_assert_leq(shown[k], allowed[k], "seat %d's hand in the history shows unseen pieces to %d: %s", index, viewer,
+                      history);
+    } else if (index > r->players) {
+      /* 5-pawn decisions are in the log but ride on the dealer token of the history */
+      int j = 0;
+      for (int plays = -1; j < r->nlog; j++)
+        if (r->log[j].type == GOITA_MOVE_PLAY || r->log[j].type == GOITA_MOVE_PASS)
+          if (++plays == move) break;
+      move++;
+      check_move_token(tok, r, j, viewer);
+    }
+  }
+  json_t *log = json_object_get(game, "log");
+  for (size_t j = 0; j < json_array_size(log); j++)
+    check_move_token(json_string_value(json_array_get(log, j)), r, (int)j, viewer);
+}
+
+/* ---- tests ---- */
+
+TestSuite(server, .init = setup, .fini = teardown);
+
+/* Sets up a table: client 1 creates it; clients sit in the given seats, computer players fill
+ * the rest; client 1 (seated) starts it. Returns the table. */
+static int table_with(const char *rules, int turn_seconds, const uint64_t *seated, int nseated, const char *bot) {
+  say(seated[0], "{\"type\":\"create\",\"rules\":\"%s\",\"turn_seconds\":%d}", rules, turn_seconds);
+  const int table = (int)json_integer_value(json_object_get(w.clients[seated[0]].last, "table"));
+  cr_assert_gt(table, 0, "create failed: %s", w.clients[seated[0]].last_error);
+  goita_rules parsed;
+  goita_rules_default(&parsed);
+  goita_rules_parse(&parsed, rules, NULL);
+  for (int s = 0; s < parsed.players; s++) {
+    if (s < nseated) {
+      say(seated[s], "{\"type\":\"sit\",\"table\":%d,\"seat\":%d}", table, s);
+      cr_assert_eq(w.clients[seated[s]].errors, 0, "%s", w.clients[seated[s]].last_error);
+    } else {
+      say(seated[0], "{\"type\":\"bot\",\"table\":%d,\"seat\":%d,\"level\":\"%s\"}", table, s, bot);
+    }
+  }
+  say(seated[0], "{\"type\":\"start\",\"table\":%d}", table);
+  cr_assert_eq(w.clients[seated[0]].errors, 0, "%s", w.clients[seated[0]].last_error);
+  return table;
+}
+
+/* Plays until every seated client's last state says the game is over. */
+static void play_out(const uint64_t *seated, int nseated) {
+  for (int steps = 0; steps < 5000; steps++) {
+    run_jobs();
+    bool moved = false, over = true;
+    for (int i = 0; i < nseated; i++) {
+      moved |= play_if_turn(seated[i]);
+      over &= strcmp(status_of(seated[i]), "over") == 0;
+    }
+    if (over) return;
+    if (!moved && w.njobs == 0) {
+      w.now += 10000; /* a paused round: let the next one be dealt */
+      srv_hub_tick(w.hub);
+    }
+  }
+  char *dbg = json_dumps(w.clients[seated[0]].last_state, JSON_COMPACT); cr_assert_fail("the game did not end: %s", dbg);
+}
+
+Test(server, many_games_never_show_a_hidden_piece) {
+  w.scan = true;
+  static const char *const rules[] = {"", "king_face_down=allowed", "players=3", "players=2", "teyaku=off"};
+  const uint64_t four[4] = {1, 2, 3, 4};
+  for (uint64_t id = 1; id <= 6; id++) connect_client(id, id == 5 ? "Watcher" : "Player");
+  for (int game = 0; game < 10; game++) {
+    const char *r = rules[game % 5];
+    const int humans = game % 2 ? (r[0] == 'p' ? r[8] - '0' : 4) : 2;
+    const int table = table_with(r, 0, four, humans, "random");
+    say(5, "{\"type\":\"watch\",\"table\":%d}", table);
+    w.clients[5].watching = true;
+    play_out(four, humans);
+    for (uint64_t id = 1; id <= 5; id++) {
+      say(id, "{\"type\":\"leave\"}"); /* those not at a table get an error: ignored */
+      w.clients[id].errors = 0;
+    }
+    w.clients[5].watching = false;
+  }
+  cr_assert_gt(w.scanned, 2000, "only %ld messages scanned", w.scanned);
+  /* the games are stored with their records */
+  say(6, "{\"type\":\"games\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[6].last, "games")), 10);
+}
+
+/* The game part of a client's last state, as text, for comparisons. */
+static char *game_text(uint64_t id) {
+  json_t *game = json_object_get(w.clients[id].last_state, "game");
+  return game ? json_dumps(game, JSON_COMPACT | JSON_SORT_KEYS) : strdup("");
+}
+
+/* A server killed mid-game and started again: every table, seat and move comes back from the
+ * database; the players reconnect with their seat tokens to the same view and finish the game. */
+Test(server, restart_restores_tables_and_seats) {
+  const uint64_t two[2] = {1, 2};
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  const int table = table_with("", 0, two, 2, "random");
+  for (int moves = 0; moves < 25;) {
+    run_jobs();
+    if (play_if_turn(1) || play_if_turn(2)) moves++;
+  }
+  run_jobs();
+  char *before[3] = {NULL, game_text(1), game_text(2)};
+  char tokens[3][SRV_TOKEN_SIZE];
+  memcpy(tokens[1], w.clients[1].seat_token, SRV_TOKEN_SIZE);
+  memcpy(tokens[2], w.clients[2].seat_token, SRV_TOKEN_SIZE);
+
+  close_hub();
+  open_hub(0);
+  for (uint64_t id = 1; id <= 2; id++) {
+    srv_hub_connect(w.hub, id);
+    say(id, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", tokens[id]);
+    cr_assert_eq(w.clients[id].table, table);
+    char *after = game_text(id);
+    cr_assert_str_eq(after, before[id], "seat view after the restart differs");
+    free(after);
+    free(before[id]);
+  }
+  run_jobs(); /* a computer player whose turn it was is asked again */
+  play_out(two, 2);
+  say(1, "{\"type\":\"games\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[1].last, "games")), 1);
+}
+
+/* Requests are checked strictly; each error names what was wrong, and the connection goes on. */
+Test(server, bad_requests_get_clear_errors) {
+  srv_hub_connect(w.hub, 1);
+  static const struct {
+    const char *request, *error;
+  } cases[] = {
+      {"not json", "not JSON"},
+      {"[1,2]", "expected a JSON object"},
+      {"{\"kind\":\"hello\"}", "field \"type\": expected a string"},
+      {"{\"type\":\"dance\"}", "unknown type \"dance\""},
+      {"{\"type\":\"hello\",\"nmae\":\"x\"}", "hello: unknown field \"nmae\""},
+      {"{\"type\":\"hello\",\"name\":5}", "field \"name\": expected a string"},
+      {"{\"type\":\"hello\",\"name\":\"\"}", "field \"name\": expected 1 to 39 bytes"},
+      {"{\"type\":\"hello\",\"name\":\"a\\u0007b\"}", "no control characters"},
+      {"{\"type\":\"hello\",\"player_token\":\"XYZ\"}", "expected 32 lowercase hex digits"},
+      {"{\"type\":\"hello\",\"player_token\":\"0123456789abcdef0123456789abcdef\"}", "unknown player_token"},
+      {"{\"type\":\"create\"}", "say hello first"},
+      {"{\"type\":\"sit\",\"table\":1}", "sit: missing field \"seat\""},
+      {"{\"type\":\"sit\",\"table\":1,\"seat\":4}", "expected a seat from 0 to 3"},
+      {"{\"type\":\"sit\",\"table\":1.5,\"seat\":0}", "field \"table\": expected an integer"},
+      {"{\"type\":\"move\",\"table\":1,\"move\":\"9zz\"}", "not a move token"},
+      {"{\"type\":\"bot\",\"table\":1,\"seat\":0,\"level\":\"genius\"}", "not a level"},
+      {"{\"type\":\"watch\",\"table\":77}", "no table 77"},
+      {"{\"type\":\"create\",\"turn_seconds\":-1}", "expected 0 (off) to 3600 seconds"},
+      {"{\"type\":\"ping\",\"type\":\"ping\"}", "not JSON"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const int errors = w.clients[1].errors;
+    srv_hub_receive(w.hub, 1, cases[i].request, strlen(cases[i].request));
+    cr_assert_eq(w.clients[1].errors, errors + 1, "no error for %s", cases[i].request);
+    cr_assert(strstr(w.clients[1].last_error, cases[i].error), "%s: \"%s\" does not say \"%s\"", cases[i].request,
+              w.clients[1].last_error, cases[i].error);
+  }
+  char big[SRV_MAX_REQUEST + 100];
+  memset(big, ' ', sizeof big);
+  memcpy(big, "{\"type\":\"ping\"}", 15);
+  srv_hub_receive(w.hub, 1, big, sizeof big);
+  cr_assert(strstr(w.clients[1].last_error, "message too long"));
+  w.clients[1].errors = 0;
+  connect_client(1, "Ann"); /* still usable */
+  say(1, "{\"type\":\"create\",\"rules\":\"players=5\"}");
+  cr_assert(strstr(w.clients[1].last_error, "rules: "), "%s", w.clients[1].last_error);
+  say(1, "{\"type\":\"ping\"}");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last, "type")), "pong");
+}
+
+/* Nobody acts for another seat: moves name their seat and must be the sender's; a seat comes
+ * back only with its own token; a newer connection with the token takes the seat over. */
+Test(server, seats_are_held_by_their_tokens) {
+  const uint64_t two[2] = {1, 2};
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  connect_client(3, "Eve");
+  const int table = table_with("", 0, two, 2, "random");
+  run_jobs();
+  /* Eve, at no seat, and Ben, for Ann's seat */
+  say(3, "{\"type\":\"move\",\"table\":%d,\"move\":\"1p\"}", table);
+  cr_assert(strstr(w.clients[3].last_error, "you do not sit at table"));
+  say(2, "{\"type\":\"move\",\"table\":%d,\"move\":\"113\"}", table);
+  cr_assert(strstr(w.clients[2].last_error, "you are seat 2"), "%s", w.clients[2].last_error);
+  say(3, "{\"type\":\"resume\",\"seat_token\":\"0123456789abcdef0123456789abcdef\"}");
+  cr_assert(strstr(w.clients[3].last_error, "no seat has this seat_token"));
+  /* Ann reloads: a new connection with her token takes the seat; the old one is told */
+  srv_hub_connect(w.hub, 4);
+  say(4, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", w.clients[1].seat_token);
+  cr_assert_eq(w.clients[4].seat, 0);
+  cr_assert(strstr(w.clients[1].last_error, "taken back"), "%s", w.clients[1].last_error);
+  /* and only the new connection may move */
+  json_t *legal = json_object_get(json_object_get(w.clients[4].last_state, "game"), "legal");
+  if (json_array_size(legal)) {
+    say(1, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, json_string_value(json_array_get(legal, 0)));
+    cr_assert(strstr(w.clients[1].last_error, "you do not sit at table"));
+    const int errors = w.clients[4].errors;
+    say(4, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, json_string_value(json_array_get(legal, 0)));
+    cr_assert_eq(w.clients[4].errors, errors);
+  }
+  /* an illegal move is refused with the rules' reason */
+  say(4, "{\"type\":\"move\",\"table\":%d,\"move\":\"1p\"}", table);
+}
+
+/* With a turn timer, a stand-in computer player moves for a person who lets it run out. */
+Test(server, turn_timer_moves_for_an_absent_player) {
+  const uint64_t one[1] = {1};
+  connect_client(1, "Ann");
+  const int table = table_with("", 5, one, 1, "random");
+  for (int guard = 0; guard < 100 && json_array_size(json_object_get(json_object_get(w.clients[1].last_state, "game"),
+                                                                     "legal")) == 0;
+       guard++)
+    run_jobs();
+  json_t *game = json_object_get(w.clients[1].last_state, "game");
+  cr_assert_gt(json_array_size(json_object_get(game, "legal")), 0, "Ann's turn never came");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].last_state, "seconds_left")), 5);
+  char *before = game_text(1);
+  w.now += 4000;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.njobs, 0, "the stand-in moved before the time ran out");
+  w.now += 1500;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.njobs, 1, "no stand-in after the time ran out");
+  cr_assert_eq(w.jobs[0].view.seat, 0);
+  cr_assert_eq(w.jobs[0].table, table);
+  run_jobs();
+  char *after = game_text(1);
+  cr_assert_str_neq(after, before, "the stand-in's move was not played");
+  free(before);
+  free(after);
+}
+
+/* A full disk: a move is refused with the storage's reason and not played, or a finished game
+ * waits to be saved, the players told; nothing saved is lost, and play goes on once there is
+ * room. */
+Test(server, full_disk_refuses_moves_and_loses_nothing) {
+  const uint64_t four[4] = {1, 2, 3, 4};
+  for (uint64_t id = 1; id <= 4; id++) connect_client(id, "Player");
+  bool refused = false, unsaved = false;
+  /* Games until the pages the database has fill up: a new table each time there was room. */
+  for (int steps = 0; steps < 40000 && !(refused && unsaved); steps++) {
+    if (strcmp(status_of(1), "playing") != 0) {
+      srv_store_limit_bytes(w.store, 0);
+      for (uint64_t id = 1; id <= 4; id++) {
+        say(id, "{\"type\":\"leave\"}"); /* not at a table the first time: an error, ignored */
+        w.clients[id].errors = 0;
+      }
+      table_with("", 0, four, 4, "random");
+      srv_store_limit_bytes(w.store, 1); /* no room beyond the pages already used */
+    }
+    bool moved = false;
+    for (uint64_t id = 1; id <= 4 && strcmp(status_of(1), "playing") == 0; id++) {
+      json_t *legal = json_object_get(json_object_get(w.clients[id].last_state, "game"), "legal");
+      if (!json_array_size(legal)) continue;
+      char *before = game_text(id);
+      const int errors = w.clients[id].errors;
+      char move[16];
+      snprintf(move, sizeof move, "%s", json_string_value(json_array_get(legal, 0)));
+      say(id, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", w.clients[id].table, move);
+      moved = true;
+      if (w.clients[id].errors > errors && strstr(w.clients[id].last_error, "not saved yet")) {
+        /* the game's last move was saved, its record was not: saved once there is room */
+        unsaved = true;
+        cr_assert_str_eq(status_of(1), "playing");
+        srv_store_limit_bytes(w.store, 0);
+        w.now += 6000;
+        srv_hub_tick(w.hub);
+        cr_assert_str_eq(status_of(1), "over", "the game was not saved once there was room");
+      } else if (w.clients[id].errors > errors) {
+        refused = true;
+        cr_assert(strstr(w.clients[id].last_error, "not saved, so it was not played"), "%s", w.clients[id].last_error);
+        cr_assert(strstr(w.clients[id].last_error, "full"), "%s", w.clients[id].last_error);
+        char *after = game_text(id);
+        cr_assert_str_eq(after, before, "a refused move changed the table");
+        free(after);
+        srv_store_limit_bytes(w.store, 0);
+        say(id, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", w.clients[id].table, move);
+        cr_assert_eq(w.clients[id].errors, errors + 1, "the move failed again: %s", w.clients[id].last_error);
+      }
+      free(before);
+    }
+    if (!moved && strcmp(status_of(1), "playing") == 0) cr_assert_fail("stuck: %s", w.clients[1].last_error);
+  }
+  cr_assert(refused && unsaved, "the storage never filled up (move refused %d, game unsaved %d)", refused, unsaved);
+  /* every move the players saw is in the database: a restart shows the same table */
+  char *seen = game_text(1);
+  char saved_token[SRV_TOKEN_SIZE];
+  snprintf(saved_token, sizeof saved_token, "%s", w.clients[1].seat_token);
+  close_hub();
+  open_hub(0);
+  srv_hub_connect(w.hub, 1);
+  say(1, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", saved_token);
+  char *restored = game_text(1);
+  cr_assert_str_eq(restored, seen);
+  free(seen);
+  free(restored);
+}
+
+/* Ratings move after a game: the winners' side up, the losers' down, by equal and opposite
+ * amounts when the sides were rated alike. */
+Test(server, ratings_follow_results) {
+  const uint64_t one[1] = {1};
+  connect_client(1, "Ann");
+  table_with("", 0, one, 1, "random");
+  play_out(one, 1);
+  json_t *seats = json_object_get(w.clients[1].last_state, "seats");
+  const json_int_t ann = json_integer_value(json_object_get(json_array_get(seats, 0), "rating"));
+  const json_int_t partner = json_integer_value(json_object_get(json_array_get(seats, 2), "rating"));
+  const json_int_t other = json_integer_value(json_object_get(json_array_get(seats, 1), "rating"));
+  cr_assert_eq(ann, partner);
+  cr_assert(ann == 1516 || ann == 1484, "rating %lld", (long long)ann);
+  cr_assert_eq(ann - 1500, 1500 - other);
+}
