@@ -19,5 +19,10 @@ if [ ! -d tools/goita-ai-sample/node_modules/goita-ai-sample ]; then
   (cd tools/goita-ai-sample && npm ci --no-audit --no-fund)
 fi
 
+# The server's restart, browser and load tests: ws and playwright-core (no browser download).
+if [ ! -d tools/e2e/node_modules/ws ]; then
+  (cd tools/e2e && npm ci --no-audit --no-fund)
+fi
+
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
 cmake --build "$build"

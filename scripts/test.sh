@@ -11,4 +11,7 @@ else
   build=build
   scripts/setup.sh "$build"
 fi
+# The browser test drives Debian's Chromium (tests/e2e/round.js); only the tests need it.
+. scripts/packages.sh
+ensure_packages chromium
 ctest --test-dir "$build" --output-on-failure -j 2

@@ -1,0 +1,80 @@
+// A small goita client over WebSocket for the restart and load tests: JSON messages in, the
+// last state kept, replies awaited by type.
+'use strict';
+const path = require('path');
+const WebSocket = require(path.join(__dirname, '../../tools/e2e/node_modules/ws'));
+
+class Client {
+  constructor(url, name) {
+    this.url = url;
+    this.name = name;
+    this.state = null;
+    this.waiters = [];
+    this.onState = null;
+    this.errors = [];
+  }
+
+  open() {
+    return new Promise((resolve, reject) => {
+      this.ws = new WebSocket(this.url, 'goita');
+      this.ws.on('open', resolve);
+      this.ws.on('error', reject);
+      this.ws.on('message', (data) => this.receive(JSON.parse(data.toString())));
+    });
+  }
+
+  receive(msg) {
+    if (msg.type === 'state') {
+      this.state = msg;
+      if (this.onState) this.onState(msg);
+    }
+    if (msg.type === 'error') this.errors.push(msg.error);
+    for (let i = 0; i < this.waiters.length; i++) {
+      const w = this.waiters[i];
+      if (w.test(msg)) {
+        this.waiters.splice(i, 1);
+        w.resolve(msg);
+        return;
+      }
+    }
+  }
+
+  send(msg) { this.ws.send(JSON.stringify(msg)); }
+
+  // Resolves with the first message (from now on) for which test is true.
+  wait(test, what, ms = 10000) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${what} within ${ms} ms (errors: ${this.errors.join('; ')})`)), ms);
+      this.waiters.push({ test, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+    });
+  }
+
+  request(msg, type) {
+    const reply = this.wait((m) => m.type === type || m.type === 'error', type);
+    this.send(msg);
+    return reply.then((m) => {
+      if (m.type === 'error') throw new Error(`${this.name}: ${JSON.stringify(msg)} -> ${m.error}`);
+      return m;
+    });
+  }
+
+  close() { this.ws.terminate(); }
+
+  legal() { return this.state && this.state.game ? this.state.game.legal : []; }
+}
+
+// Four clients at one new table, seated and started; resolves with the table number.
+async function startTable(clients, rules = '') {
+  const created = await clients[0].request({ type: 'create', rules }, 'created');
+  for (let s = 0; s < clients.length; s++) {
+    const seated = await clients[s].request({ type: 'sit', table: created.table, seat: s }, 'seated');
+    clients[s].seatToken = seated.seat_token;
+    clients[s].table = created.table;
+  }
+  const started = clients.map((c) => c.wait((m) => m.type === 'state' && m.status === 'playing', 'start'));
+  clients[0].send({ type: 'start', table: created.table });
+  await Promise.all(started);
+  return created.table;
+}
+
+module.exports = { Client, startTable };
