@@ -33,6 +33,7 @@ typedef struct hub_table {
   char round_started[GOITA_RECORD_TIME_SIZE];
   int version;            /* moves played (and saved) */
   int thinking_version;   /* version a think job is out for, -1 when none */
+  int64_t think_asked_ms; /* when it was asked for: a job lost (out of memory) is asked again */
   int64_t deadline_ms;    /* of the turn timer, 0 when none runs */
   int64_t next_round_ms;  /* when the next round is dealt, 0 when not waiting */
   int64_t save_retry_ms;  /* when to try again to save a finished game the storage refused */
@@ -61,6 +62,9 @@ struct srv_hub {
   int nclients, capclients;
   long moves;
 };
+
+/* A computer player's answer takes well under a second; one missing for this long is lost. */
+#define THINK_GIVE_UP_MS 60000
 
 void srv_hub_options_default(srv_hub_options *o) {
   o->round_pause_ms = 4000;
@@ -245,6 +249,7 @@ static void schedule(srv_hub *h, hub_table *t, bool timed_out) {
   job.seed = goita_seed_mix(t->seed ^ (uint64_t)t->version);
   goita_game_view(&t->game, seat, &job.view);
   t->thinking_version = t->version;
+  t->think_asked_ms = h->io.now_ms(h->io.ctx);
   h->io.think(h->io.ctx, &job);
 }
 
@@ -998,6 +1003,9 @@ void srv_hub_tick(srv_hub *h) {
       arm_timer(h, t);
       broadcast_state(h, t);
       schedule(h, t, false);
+    } else if (t->thinking_version == t->version && now - t->think_asked_ms > THINK_GIVE_UP_MS) {
+      t->thinking_version = -1; /* no answer came: ask again */
+      schedule(h, t, !t->seats[t->game.round.turn].bot[0]);
     } else if (t->deadline_ms && now >= t->deadline_ms && t->thinking_version != t->version) {
       t->deadline_ms = 0;
       schedule(h, t, true);

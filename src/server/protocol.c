@@ -270,7 +270,7 @@ static json_t *game_json(const goita_view *v) {
   }
   json_object_set_new(g, "log", log);
   if (v->phase == GOITA_PHASE_OVER) {
-    json_object_set_new(g, "result", json_pack("{s:s, s:i, s:i, s:b}", "end", end_name(v->result.end), "winner",
+    json_object_set_new(g, "result", json_pack("{s:s, s:i, s:i, s:b}", "end", end_name((int)v->result.end), "winner",
                                                v->result.winner, "points", v->result.points, "doubled",
                                                v->result.doubled));
     int shown = 0;
