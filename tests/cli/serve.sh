@@ -28,6 +28,7 @@ if [ "${2:-}" = browser ]; then
   trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
   for _ in $(seq 50); do grep -q "goita serve: http" "$tmp/serve.out" && break; sleep 0.1; done
   node "$e2e/round.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" || fail "a round in four browsers"
-  kill $server
+  kill -TERM $server
+  wait $server || fail "the server did not stop cleanly on SIGTERM (exit $?): $(tail -5 "$tmp/serve.out")"
 fi
 finish serve
