@@ -239,7 +239,8 @@ function renderTables(tables) {
   if (!tables.length) box.append(el('p', { class: 'muted', text: t('no_tables') }));
   const mine = seatTokens();
   for (const tb of tables) {
-    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}: ${s ? s.name : t('empty')}` }));
+    // partners sit opposite: seats 1 and 3 against 2 and 4
+    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${s ? s.name : t('empty')}` }));
     const row = el('div', { class: 'table-row' },
       el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: tb.rules.replace(/,draw=.*/, '') }), ...seats);
     if (mine[tb.id]) {
@@ -428,7 +429,8 @@ function renderSeating() {
     if (view.seats[s]) continue;
     const level = el('select', {});
     for (const lv of ['sampler', 'expert', 'rules', 'random']) level.append(el('option', { value: lv, text: t('level_' + lv) }));
-    box.append(el('span', { class: 'seat-chip' }, `${t('seat')} ${s + 1}: `,
+    const team = players === 4 ? ` (${t('team')} ${s % 2 ? '2-4' : '1-3'})` : '';
+    box.append(el('span', { class: 'seat-chip' }, `${t('seat')} ${s + 1}${team}: `,
       el('button', { type: 'button', text: t('sit'), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }), ' ',
       level,
       el('button', { type: 'button', text: t('computer'), on: { click: () => send({ type: 'bot', table: currentTable, seat: s, level: level.value }) } })));
