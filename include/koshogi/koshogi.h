@@ -1,0 +1,88 @@
+/* Ko shogi (広将棋), the 19x19 shogi variant, as ../shared/KOSHOGI.md settles it: the board, the
+ * 64 faces of the pieces, legal moves (steps, ranges, jumps, multi-leg moves, shots), making a
+ * move with its side effects (burning, promotion, the clerk's effect, reversions) and perft.
+ * Separate from libgoita: it shares the project's conventions, not its rules code. */
+#ifndef KOSHOGI_H
+#define KOSHOGI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KS_SIZE 19
+#define KS_POINTS 361
+#define KS_NONE 0xffff
+
+/* A point: row * 19 + col, row 0 = rank a (top), col 0 = file 19 (left, Black's view). */
+static inline int ks_point(int file, int rank_index) { return rank_index * KS_SIZE + (KS_SIZE - file); }
+static inline int ks_file(int point) { return KS_SIZE - point % KS_SIZE; }
+static inline int ks_rank(int point) { return point / KS_SIZE; } /* 0 = a ... 18 = s */
+
+typedef enum ks_color { KS_BLACK = 0, KS_WHITE = 1 } ks_color;
+
+/* The faces (KOSHOGI.md 3.2 and 3.3). The 34 starting types first, then the 23 promoted-only
+ * types, then the 7 promoted faces that move as a starting type. 0 is no piece. The commissar
+ * has two faces, one per origin, because the notation writes it +PU or +VG. */
+typedef enum ks_face {
+  KS_EMPTY = 0,
+  KS_G, KS_CL, KS_SO, KS_AC, KS_WR, KS_AI, KS_ST, KS_CS, KS_EN, KS_TP, KS_SM, KS_AG, KS_MA, KS_DR, KS_BN,
+  KS_SN, KS_MI, KS_QM, KS_CE, KS_RG, KS_FC, KS_EL, KS_LB, KS_XB, KS_CN, KS_CM, KS_CV, KS_P, KS_PU, KS_SH,
+  KS_SU, KS_CH, KS_CU, KS_VG,
+  KS_MR, KS_BD, KS_TB, KS_VB, KS_VC, KS_PF, KS_FG, KS_IL, KS_SK, KS_GV, KS_TC, KS_FW, KS_DA, KS_TW, KS_WH,
+  KS_EW, KS_CG, KS_LC, KS_XC, KS_GC, KS_WG, KS_CO, KS_HF,
+  KS_PAC, KS_PSN, KS_PCM, KS_PP, KS_PSH, KS_PCH, KS_PCU, /* +AC +SN +CM +P +SH +CH +CU */
+  KS_COV, /* the commissar promoted from the vanguard: it moves as KS_CO but is written +VG */
+  KS_FACES
+} ks_face;
+
+/* A piece on a point: 0 empty, else face | (color << 7). */
+typedef uint8_t ks_piece;
+static inline ks_piece ks_make(int color, ks_face f) { return (ks_piece)((unsigned)f | ((unsigned)color << 7)); }
+static inline ks_face ks_face_of(ks_piece p) { return (ks_face)(p & 0x7f); }
+static inline int ks_color_of(ks_piece p) { return p >> 7; } /* ks_color */
+
+typedef struct ks_position {
+  ks_piece board[KS_POINTS];
+  uint8_t to_move; /* ks_color */
+} ks_position;
+
+/* A move as an identity (KOSHOGI.md 4.5): where the piece starts and ends, what it captured by
+ * displacement (in path order) and by shots (in firing order), and whether it promotes. */
+#define KS_MAX_CAPTURES 5
+#define KS_MAX_SHOTS 2
+typedef struct ks_move {
+  uint16_t from, to;
+  uint8_t ncap, nshot;
+  uint16_t cap[KS_MAX_CAPTURES];
+  uint16_t shot[KS_MAX_SHOTS];
+  uint8_t promote;   /* 1: the piece promotes at the end of the move */
+  uint8_t optional;  /* 1: a zone promotion it could have declined (or took), for notation */
+} ks_move;
+
+/* Room for every legal move of a position (the densest positions stay far below). */
+#define KS_MAX_MOVES 4096
+
+/* Short ID ("CH", "+CH" for promoted faces written with the unpromoted ID) and kanji. */
+const char *ks_face_id(ks_face face);
+const char *ks_face_kanji(ks_face face);
+
+/* Sets up the starting position (KOSHOGI.md 2), Black to move. */
+void ks_start(ks_position *pos);
+
+/* Writes the legal moves of the side to move into moves and returns their number. */
+int ks_legal_moves(const ks_position *pos, ks_move *moves);
+
+/* Plays a legal move with every side effect, in the order of KOSHOGI.md 5.6. */
+void ks_play(ks_position *pos, const ks_move *move);
+
+/* Counts the move sequences of the given depth (moves counted as identities, promotion and
+ * non-promotion separately, passes included). */
+uint64_t ks_perft(const ks_position *pos, int depth);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

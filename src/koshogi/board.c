@@ -1,0 +1,31 @@
+/* The starting position (KOSHOGI.md 2). */
+#include <string.h>
+
+#include "internal.h"
+
+/* Black's ranks m to s, files 19 to 1 (KOSHOGI.md 2.1); White is the 180° rotation. */
+static const uint8_t black_setup[7][KS_SIZE] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, KS_VG, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {KS_CU, KS_SU, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SU, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SH,
+     KS_CH, KS_SU, KS_CU},
+    {0, KS_PU, 0, KS_P, 0, KS_P, 0, KS_P, 0, KS_PU, 0, KS_P, 0, KS_P, 0, KS_P, 0, KS_PU, 0},
+    {KS_CV, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CM, 0, KS_CV},
+    {KS_EL, KS_CN, KS_XB, KS_LB, KS_EL, KS_CN, KS_XB, KS_LB, KS_EL, KS_FC, KS_EL, KS_LB, KS_XB, KS_CN, KS_EL, KS_LB,
+     KS_XB, KS_CN, KS_EL},
+    {KS_RG, KS_CE, 0, KS_QM, 0, KS_MI, 0, KS_SN, KS_DR, KS_MA, KS_BN, KS_SN, 0, KS_MI, 0, KS_QM, 0, KS_CE, KS_RG},
+    {KS_AG, KS_SM, KS_EN, KS_CS, KS_ST, KS_AI, KS_WR, KS_AC, KS_CL, KS_G, KS_SO, KS_AC, KS_WR, KS_AI, KS_ST, KS_CS,
+     KS_EN, KS_TP, KS_AG},
+};
+
+void ks_start(ks_position *pos) {
+  memset(pos, 0, sizeof *pos);
+  for (int r = 0; r < 7; r++)
+    for (int c = 0; c < KS_SIZE; c++) {
+      const uint8_t face = black_setup[r][c];
+      if (!face) continue;
+      const int sq = (12 + r) * KS_SIZE + c;
+      pos->board[sq] = ks_make(KS_BLACK, (ks_face)face);
+      pos->board[KS_POINTS - 1 - sq] = ks_make(KS_WHITE, (ks_face)face);
+    }
+  pos->to_move = KS_BLACK;
+}

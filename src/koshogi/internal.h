@@ -1,0 +1,64 @@
+/* What the Ko shogi code knows of each face: how it moves (KOSHOGI.md 3), what it promotes to,
+ * and the classes the rules name (step movers, priests, shooters, immunities). */
+#ifndef KOSHOGI_INTERNAL_H
+#define KOSHOGI_INTERNAL_H
+
+#include "koshogi/koshogi.h"
+
+/* The 8 directions relative to the owner: (dx, df) with df > 0 forward. */
+enum {
+  D_F = 1 << 0, D_B = 1 << 1, D_L = 1 << 2, D_R = 1 << 3,
+  D_FL = 1 << 4, D_FR = 1 << 5, D_BL = 1 << 6, D_BR = 1 << 7
+};
+#define DW (D_F | D_B | D_L | D_R)
+#define DF (D_FL | D_FR | D_BL | D_BR)
+#define DK (DW | DF)
+#define DS (D_L | D_R)
+#define DV (D_F | D_B)
+#define DFF (D_FL | D_FR)
+#define DBF (D_BL | D_BR)
+
+extern const int8_t ks__dir_dx[8], ks__dir_df[8];
+
+/* Jumps. */
+enum { J_D = 1, J_A = 2, J_N = 4 };
+
+/* Multi-leg movements (KOSHOGI.md 4.5). */
+typedef enum ks_legs {
+  L_NONE = 0,
+  L_K2,       /* WR, DA's step part: two king steps */
+  L_F2,       /* TW's step part */
+  L_W2,       /* WH's step part */
+  L_FD2,      /* MR: F step or D jump, twice */
+  L_WA2,      /* BD: W step or A jump, twice */
+  L_N2_CLASS, /* CV, +CM: a knight jump, then one of its class or straight back */
+  L_N2,       /* WG */
+  L_W5,       /* TC: up to five orthogonal steps */
+  L_W5_LINE,  /* FW: up to five orthogonal steps on one line */
+  L_PRIEST,   /* TP, SM: one priest jump (and a shot) */
+  L_PRIEST2   /* FG, IL: two priest jumps, a shot after each */
+} ks_legs;
+
+/* Shooters (KOSHOGI.md 4.6). */
+typedef enum ks_shooter { S_NONE = 0, S_BOW, S_CANNON, S_FRANKISH, S_PRIEST } ks_shooter;
+
+typedef struct ks_face_info {
+  const char *id;    /* as written: "CH", "+CH" */
+  const char *kanji;
+  uint8_t promotes;  /* the promoted face, KS_EMPTY if none */
+  uint8_t reverts;   /* the face it reverts to (FG, TC, FW), KS_EMPTY if none */
+  uint8_t type;      /* the type rules see: a reused face counts as the type it moves as */
+  uint8_t step;      /* directions of single steps */
+  uint8_t range;     /* directions of unlimited ranging */
+  uint8_t range5;    /* directions of ranging up to 5 points */
+  uint8_t jumps;
+  uint8_t legs;      /* ks_legs */
+  uint8_t shooter;   /* ks_shooter */
+  uint8_t shot_range, shots;
+  uint8_t step_mover; /* an unpromoted step mover (KOSHOGI.md 5.3) */
+  uint8_t nets;      /* immobilizing directions (SK, EW) */
+} ks_face_info;
+
+extern const ks_face_info ks__faces[KS_FACES];
+
+#endif

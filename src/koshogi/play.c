@@ -1,0 +1,94 @@
+/* Making a move (KOSHOGI.md 5.6): movement and captures, burning, promotion, the clerk's
+ * effect, reversions; and perft. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int line_distance(int a, int b) {
+  const int dr = abs(a / KS_SIZE - b / KS_SIZE), dc = abs(a % KS_SIZE - b % KS_SIZE);
+  if (dr == 0 || dc == 0 || dr == dc) return dr > dc ? dr : dc;
+  return 0; /* not on a common line */
+}
+
+static bool holds(const ks_position *pos, int color, ks_face a, ks_face b) {
+  for (int sq = 0; sq < KS_POINTS; sq++) {
+    const ks_piece p = pos->board[sq];
+    if (p && ks_color_of(p) == color && (ks_face_of(p) == a || ks_face_of(p) == b)) return true;
+  }
+  return false;
+}
+
+void ks_play(ks_position *pos, const ks_move *m) {
+  const ks_piece mover = pos->board[m->from];
+  const int color = ks_color_of(mover);
+  const ks_face face = ks_face_of(mover);
+  /* 1. movement and captures */
+  pos->board[m->from] = 0;
+  for (int i = 0; i < m->ncap; i++) pos->board[m->cap[i]] = 0;
+  for (int i = 0; i < m->nshot; i++) pos->board[m->shot[i]] = 0;
+  pos->board[m->to] = mover;
+  /* 2. burning: a piece that was a poison flame when the move began */
+  if (face == KS_PF) {
+    const int row = m->to / KS_SIZE, col = m->to % KS_SIZE;
+    for (int dr = -1; dr <= 1; dr++)
+      for (int dc = -1; dc <= 1; dc++) {
+        const int r = row + dr, c = col + dc;
+        if ((dr || dc) && r >= 0 && r < KS_SIZE && c >= 0 && c < KS_SIZE) pos->board[r * KS_SIZE + c] = 0;
+      }
+  }
+  /* 3. promotion of the moving piece (decided when the move was generated) */
+  if (m->promote && ks__faces[face].promotes) {
+    const ks_face promoted = (ks_face)ks__faces[face].promotes;
+    pos->board[m->to] = ks_make(color, promoted);
+    /* 4. the clerk's effect (5.4) */
+    if (promoted == KS_MR)
+      for (int sq = 0; sq < KS_POINTS; sq++) {
+        const ks_piece p = pos->board[sq];
+        if (!p) continue;
+        if (ks_color_of(p) == color && ks_face_of(p) == KS_AG) pos->board[sq] = ks_make(color, KS_SK);
+        if (ks_color_of(p) == color && ks_face_of(p) == KS_RG) pos->board[sq] = ks_make(color, KS_EW);
+        if (ks_color_of(p) != color && ks_face_of(p) == KS_PF) pos->board[sq] = 0;
+      }
+  }
+  /* 5. reversions (5.5): no Taoist priest, no thunderclap or flag waver; fogs near a light */
+  for (int c = 0; c < 2; c++) {
+    if (holds(pos, c, KS_TP, KS_FG)) continue;
+    for (int sq = 0; sq < KS_POINTS; sq++) {
+      const ks_piece p = pos->board[sq];
+      if (p && ks_color_of(p) == c && ks__faces[ks_face_of(p)].reverts && ks_face_of(p) != KS_FG)
+        pos->board[sq] = ks_make(c, (ks_face)ks__faces[ks_face_of(p)].reverts);
+    }
+  }
+  for (int sq = 0; sq < KS_POINTS; sq++) {
+    if (!pos->board[sq] || ks_face_of(pos->board[sq]) != KS_FG) continue;
+    for (int l = 0; l < KS_POINTS; l++) {
+      if (!pos->board[l] || ks_face_of(pos->board[l]) != KS_IL) continue;
+      const int d = line_distance(sq, l);
+      if (d > 0 && d <= 5) {
+        pos->board[sq] = ks_make(ks_color_of(pos->board[sq]), KS_TP);
+        break;
+      }
+    }
+  }
+  pos->to_move = (uint8_t)(color ^ 1);
+}
+
+uint64_t ks_perft(const ks_position *pos, int depth) {
+  if (depth <= 0) return 1;
+  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
+  if (!moves) return 0;
+  const int n = ks_legal_moves(pos, moves);
+  uint64_t total = 0;
+  if (depth == 1) {
+    total = (uint64_t)n;
+  } else {
+    for (int i = 0; i < n; i++) {
+      ks_position next = *pos;
+      ks_play(&next, &moves[i]);
+      total += ks_perft(&next, depth - 1);
+    }
+  }
+  free(moves);
+  return total;
+}
