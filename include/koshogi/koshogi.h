@@ -6,6 +6,7 @@
 #define KOSHOGI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -53,6 +54,7 @@ typedef struct ks_position {
  * displacement (in path order) and by shots (in firing order), and whether it promotes. */
 #define KS_MAX_CAPTURES 5
 #define KS_MAX_SHOTS 2
+#define KS_MAX_WAYS (KS_MAX_CAPTURES + KS_MAX_SHOTS)
 typedef struct ks_move {
   uint16_t from, to;
   uint8_t ncap, nshot;
@@ -60,6 +62,13 @@ typedef struct ks_move {
   uint16_t shot[KS_MAX_SHOTS];
   uint8_t promote;   /* 1: the piece promotes at the end of the move */
   uint8_t optional;  /* 1: a zone promotion it could have declined (or took), for notation */
+  /* One path realising the move, for notation (KOSHOGI.md 7.4): the waypoints where it captured
+   * (way_capture 1) or from which it shot (0), in path order; shot_way[i] is the waypoint shot i
+   * was fired from. */
+  uint8_t nway;
+  uint16_t way[KS_MAX_WAYS];
+  uint8_t way_capture[KS_MAX_WAYS];
+  uint8_t shot_way[KS_MAX_SHOTS];
 } ks_move;
 
 /* Room for every legal move of a position (the densest positions stay far below). */
@@ -77,6 +86,18 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves);
 
 /* Plays a legal move with every side effect, in the order of KOSHOGI.md 5.6. */
 void ks_play(ks_position *pos, const ks_move *move);
+
+/* Writes a point as in KOSHOGI.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
+int ks_point_format(int point, char *buf);
+
+/* Writes a legal move in the canonical notation of KOSHOGI.md 7.4 ("CM9p-7o", "WR!12n",
+ * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it. Returns the length, or -1
+ * when the buffer (64 bytes always suffice) is too small. */
+int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_t size);
+
+/* Reads a move of the side to move (KOSHOGI.md 7.6). Returns 0, or -1 with the reason in err
+ * (malformed text, no such legal move, or more than one). */
+int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char *err, size_t errsize);
 
 /* Counts the move sequences of the given depth (moves counted as identities, promotion and
  * non-promotion separately, passes included). */

@@ -79,7 +79,8 @@ static int sorted_points(const uint16_t *in, int n, uint16_t *out) {
 
 /* Adds a move to the piece's list unless the same identity is there (then only its zone
  * eligibility is merged). */
-static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *shot, int nshot, bool zone) {
+static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *shot, int nshot, bool zone,
+                const ks_move *ways) {
   uint16_t c[KS_MAX_CAPTURES], s[KS_MAX_SHOTS];
   sorted_points(cap, ncap, c);
   sorted_points(shot, nshot, s);
@@ -103,7 +104,21 @@ static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *s
   r->m.nshot = (uint8_t)nshot;
   memcpy(r->m.cap, cap, (size_t)ncap * sizeof *cap);
   memcpy(r->m.shot, shot, (size_t)nshot * sizeof *shot);
+  if (ways) {
+    r->m.nway = ways->nway;
+    memcpy(r->m.way, ways->way, sizeof r->m.way);
+    memcpy(r->m.way_capture, ways->way_capture, sizeof r->m.way_capture);
+    memcpy(r->m.shot_way, ways->shot_way, sizeof r->m.shot_way);
+  }
   r->zone = zone;
+}
+
+/* Appends a waypoint to a path description. */
+static void way_add(ks_move *w, int point, bool capture) {
+  if (w->nway && w->way[w->nway - 1] == point && !capture && !w->way_capture[w->nway - 1]) return;
+  if (w->nway == KS_MAX_WAYS) return;
+  w->way[w->nway] = (uint16_t)point;
+  w->way_capture[w->nway++] = capture;
 }
 
 /* The enemy pieces a shooter standing on `at` may shoot now: for each of the 8 lines, the first
@@ -127,12 +142,15 @@ static int shot_targets(const gen *g, int at, uint16_t *targets) {
 /* A shooter has arrived on `to` (empty) without capturing: the move itself, then each shot or
  * (Frankish guns) pair of shots (KOSHOGI.md 4.6). The scratch board has the piece on `to`. */
 static void add_with_shots(gen *g, int to, bool zone) {
-  add(g, to, NULL, 0, NULL, 0, zone);
+  add(g, to, NULL, 0, NULL, 0, zone, NULL);
+  ks_move ways;
+  memset(&ways, 0, sizeof ways);
+  way_add(&ways, to, false);
   uint16_t first[64];
   const int n = shot_targets(g, to, first);
   for (int i = 0; i < n; i++) {
     uint16_t shots[2] = {first[i], 0};
-    add(g, to, NULL, 0, shots, 1, zone);
+    add(g, to, NULL, 0, shots, 1, zone, &ways);
     if (g->fi->shots < 2) continue;
     const ks_piece removed = g->board[first[i]];
     g->board[first[i]] = 0; /* the second shot is judged after the first */
@@ -140,7 +158,7 @@ static void add_with_shots(gen *g, int to, bool zone) {
     const int m = shot_targets(g, to, second);
     for (int j = 0; j < m; j++) {
       shots[1] = second[j];
-      add(g, to, NULL, 0, shots, 2, zone);
+      add(g, to, NULL, 0, shots, 2, zone, &ways);
     }
     g->board[first[i]] = removed;
   }
@@ -155,11 +173,14 @@ static void arrive(gen *g, int to) {
       add_with_shots(g, to, zone);
       g->board[to] = 0;
     } else {
-      add(g, to, NULL, 0, NULL, 0, zone);
+      add(g, to, NULL, 0, NULL, 0, zone, NULL);
     }
   } else if (enemy(g, to) && can_displace(g, g->board[to])) {
     const uint16_t cap = (uint16_t)to;
-    add(g, to, &cap, 1, NULL, 0, zone);
+    ks_move ways;
+    memset(&ways, 0, sizeof ways);
+    way_add(&ways, to, true);
+    add(g, to, &cap, 1, NULL, 0, zone, &ways);
   }
 }
 
@@ -217,6 +238,7 @@ typedef struct path {
   int ncap, nshot;
   bool zone;
   int first_dx, first_df; /* the first leg's vector */
+  ks_move ways;           /* the waypoints so far (only the way fields are used) */
 } path;
 
 /* The leg vectors of a kind, as (dx, df). */
@@ -273,10 +295,14 @@ static void priest_shots(gen *g, int at, int done, path *p) {
     if (sq < 0 || !enemy(g, sq)) continue;
     const ks_piece shot = g->board[sq];
     g->board[sq] = 0;
+    const ks_move saved_ways = p->ways;
+    way_add(&p->ways, at, false);
+    p->ways.shot_way[p->nshot] = (uint8_t)(p->ways.nway - 1);
     p->shot[p->nshot++] = (uint16_t)sq;
-    add(g, at, p->cap, p->ncap, p->shot, p->nshot, p->zone);
+    add(g, at, p->cap, p->ncap, p->shot, p->nshot, p->zone, &p->ways);
     if (done < max_legs(g->fi->legs)) legs_from(g, at, done, p);
     p->nshot--;
+    p->ways = saved_ways;
     g->board[sq] = shot;
   }
 }
@@ -298,9 +324,10 @@ static void legs_from(gen *g, int at, int done, path *p) {
     if (capture) {
       g->board[to] = 0;
       p->cap[p->ncap++] = (uint16_t)to;
+      way_add(&p->ways, to, true);
     }
     p->zone |= in_zone(g->color, to);
-    add(g, to, p->cap, p->ncap, p->shot, p->nshot, p->zone);
+    add(g, to, p->cap, p->ncap, p->shot, p->nshot, p->zone, &p->ways);
     const bool priest = g->fi->legs == L_PRIEST || g->fi->legs == L_PRIEST2;
     if (priest && !capture) priest_shots(g, to, done + 1, p);
     if (done + 1 < max_legs(g->fi->legs)) legs_from(g, to, done + 1, p);
