@@ -103,6 +103,72 @@ int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char 
  * non-promotion separately, passes included). */
 uint64_t ks_perft(const ks_position *pos, int depth);
 
+/* ---- games (KOSHOGI.md 6) ---- */
+
+typedef enum ks_result { KS_ONGOING = 0, KS_BLACK_WINS, KS_WHITE_WINS, KS_NO_CONTEST } ks_result;
+
+typedef enum ks_reason {
+  KS_BY_NONE = 0,
+  KS_BY_DEFEAT,      /* the loser has no general, no governor, not both middle troop and banner */
+  KS_BY_SELF_DEFEAT, /* the mover's own poison flame burned its last commanding pieces */
+  KS_BY_REPETITION,  /* the fourth occurrence of a position: no contest */
+  KS_BY_PERPETUAL,   /* the fourth occurrence after one side's continuous checks: it loses */
+  KS_BY_NO_MOVES,    /* the player to move has no legal move: it loses */
+  KS_BY_RESIGNATION
+} ks_reason;
+
+typedef struct ks_game {
+  ks_position pos;
+  int nplies;
+  int capacity;
+  ks_move *moves;       /* the moves played */
+  uint64_t *keys;       /* keys[i]: the position after i plies (keys[0] the start) */
+  uint8_t *checking;    /* checking[i]: ply i (from 0) was a checking move */
+  int result;           /* ks_result */
+  int reason;           /* ks_reason */
+} ks_game;
+
+/* Starts a game from the starting position. Returns 0, -1 when out of memory. */
+int ks_game_init(ks_game *game);
+void ks_game_free(ks_game *game);
+/* Plays a legal move and decides the game after it (KOSHOGI.md 6.2-6.6). Returns 0, -1 when
+ * the game is over or memory runs out. */
+int ks_game_play(ks_game *game, const ks_move *move);
+/* The side to move resigns. */
+void ks_game_resign(ks_game *game);
+
+/* Whether a player is defeated on this board (KOSHOGI.md 6.1). */
+bool ks_defeated(const ks_position *pos, int color);
+/* The point of a player's sole objective piece (6.1), or -1 when it has none. */
+int ks_sole_objective(const ks_position *pos, int color);
+/* The position's key for repetition: the placement and the side to move. */
+uint64_t ks_key(const ks_position *pos);
+
+/* A game record (docs/KOSHOGI.md): tag lines [Name "value"], then the numbered moves and the
+ * result. Writes into a new string (free it). */
+char *ks_record_write(const ks_game *game, const char *black, const char *white);
+/* Reads and replays a record. On error returns -1 with the move number, side and reason in
+ * err (e.g. "move 12 (White) \"CMx7o\": no legal move of the side to move matches"); game
+ * then holds the moves before it. Names are copied into black/white (64 bytes each) when given. */
+int ks_record_read(ks_game *game, const char *text, char *black, char *white, char *err, size_t errsize);
+
+/* ---- the computer player ---- */
+
+typedef struct ks_search_info {
+  int depth;   /* the deepest iteration finished */
+  int score;   /* for the side to move, in hundredths of a pawn */
+  long nodes;
+  int ms;
+} ks_search_info;
+
+/* Evaluates a position for the side to move: material, the safety of the commanding pieces,
+ * mobility. */
+int ks_evaluate(const ks_position *pos);
+
+/* Chooses a move by iterative-deepening alpha-beta within about `ms` milliseconds (and at most
+ * max_depth plies; 0 for no limit). Returns 0, or -1 when there is no legal move. */
+int ks_search(const ks_position *pos, int ms, int max_depth, ks_move *best, ks_search_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
-/* koshogi: the Ko shogi command (docs/KOSHOGI.md). So far: perft from the starting position and
- * the board; play, records and the engine mode follow the rules library. */
+/* koshogi: the Ko shogi command (docs/KOSHOGI.md): perft, the board, legal moves, play in the
+ * terminal, replaying records, matches between players, and a USI-style engine mode. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +13,36 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The board in ASCII: Black's pieces upper case, White's lower case, promoted faces with +. */
-static void print_board(const ks_position *pos) {
+/* A face as two kanji (full width) for the board: the first two characters of its name, and
+ * a + before faces that move as a starting type (+CH shows 車総 like a chariot unit). */
+static void kanji_cell(ks_piece p, char *out, size_t size) {
+  const ks_face f = ks_face_of(p);
+  const char *k = ks_face_kanji(f);
+  int bytes = 0, chars = 0;
+  while (k[bytes] && chars < 2) {
+    bytes++;
+    while (k[bytes] && ((unsigned char)k[bytes] & 0xc0) == 0x80) bytes++;
+    chars++;
+  }
+  const bool reused = f >= KS_PAC;
+  snprintf(out, size, "%s%s%.*s%s", ks_color_of(p) == KS_WHITE ? "v" : " ", reused ? "+" : " ", bytes, k,
+           chars < 2 ? "　" : "");
+}
+
+static void print_board(const ks_position *pos, bool ascii) {
   printf("   ");
-  for (int file = KS_SIZE; file >= 1; file--) printf("%4d", file);
+  for (int file = KS_SIZE; file >= 1; file--) printf(ascii ? "%4d" : "%6d", file);
   printf("\n");
   for (int row = 0; row < KS_SIZE; row++) {
-    printf("  %c", 'a' + row);
+    printf("  %c ", 'a' + row);
     for (int col = 0; col < KS_SIZE; col++) {
       const ks_piece p = pos->board[row * KS_SIZE + col];
+      if (!ascii) {
+        char cell[32] = "    ・";
+        if (p) kanji_cell(p, cell, sizeof cell);
+        printf("%s", cell);
+        continue;
+      }
       char text[8] = ".";
       if (p) snprintf(text, sizeof text, "%s", ks_face_id(ks_face_of(p)));
       if (p && ks_color_of(p) == KS_WHITE)
@@ -31,38 +52,497 @@ static void print_board(const ks_position *pos) {
     }
     printf("\n");
   }
-  printf("%s to move\n", pos->to_move == KS_BLACK ? "Black" : "White");
+  printf("%s to move%s\n", pos->to_move == KS_BLACK ? "Black" : "White",
+         ascii ? " (Black upper case, White lower case)" : " (v: White)");
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, len = 0;
+  char *text = malloc(cap);
+  size_t n;
+  while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+    len += n;
+    if (cap - len < 2) {
+      char *grown = realloc(text, cap *= 2);
+      if (!grown) {
+        free(text);
+        text = NULL;
+      }
+      text = grown;
+    }
+  }
+  fclose(f);
+  if (text) text[len] = '\0';
+  return text;
+}
+
+/* Loads a record (or starts a game when path is NULL); prints the error and returns -1. */
+static int load(ks_game *game, const char *path, char *black, char *white) {
+  if (!path) return ks_game_init(game);
+  char *text = read_file(path);
+  if (!text) {
+    fprintf(stderr, "koshogi: cannot read %s\n", path);
+    return -1;
+  }
+  char err[256];
+  const int st = ks_record_read(game, text, black, white, err, sizeof err);
+  free(text);
+  if (st != 0) {
+    fprintf(stderr, "koshogi: %s: %s\n", path, err);
+    ks_game_free(game);
+  }
+  return st;
+}
+
+static const char *result_name(const ks_game *g) {
+  static const char *const reasons[] = {"", "the loser's commanding pieces are gone",
+                                        "the mover's own poison flame burned its commanding pieces",
+                                        "fourth repetition", "perpetual check", "no legal move", "resignation"};
+  static char text[128];
+  snprintf(text, sizeof text, "%s (%s)",
+           g->result == KS_BLACK_WINS   ? "Black wins"
+           : g->result == KS_WHITE_WINS ? "White wins"
+           : g->result == KS_NO_CONTEST ? "No contest"
+                                        : "Not over",
+           reasons[g->reason]);
+  return text;
+}
+
+/* ---- players for play and match ---- */
+
+typedef enum player_kind { HUMAN, SEARCH, RANDOM, GREEDY } player_kind;
+
+static int parse_player(const char *name, player_kind *kind) {
+  if (strcmp(name, "human") == 0) *kind = HUMAN;
+  else if (strcmp(name, "search") == 0 || strcmp(name, "computer") == 0) *kind = SEARCH;
+  else if (strcmp(name, "random") == 0) *kind = RANDOM;
+  else if (strcmp(name, "greedy") == 0) *kind = GREEDY;
+  else return -1;
+  return 0;
+}
+
+static uint64_t rng_state = 1;
+static uint64_t next_random(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+/* A computer player's move: search, a uniformly random legal move, or the best evaluation
+ * after one ply. */
+static int computer_move(player_kind kind, const ks_position *pos, int ms, ks_move *out, ks_search_info *info) {
+  if (kind == SEARCH) return ks_search(pos, ms, 0, out, info);
+  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
+  if (!moves) return -1;
+  const int n = ks_legal_moves(pos, moves);
+  if (n == 0) {
+    free(moves);
+    return -1;
+  }
+  int best = (int)(next_random() % (uint64_t)n);
+  if (kind == GREEDY) {
+    int best_score = 0;
+    for (int i = 0; i < n; i++) {
+      ks_position next = *pos;
+      ks_play(&next, &moves[i]);
+      const int score = -ks_evaluate(&next);
+      if (i == 0 || score > best_score || (score == best_score && next_random() % 2)) {
+        best_score = score;
+        best = i;
+      }
+    }
+  }
+  *out = moves[best];
+  free(moves);
+  return 0;
+}
+
+/* ---- commands ---- */
+
+static int cmd_perft(int argc, char **argv) {
+  char *end = NULL;
+  const long depth = argc == 1 ? strtol(argv[0], &end, 10) : -1;
+  if (argc != 1 || !end || *end || depth < 1 || depth > 8) {
+    fprintf(stderr, "koshogi perft: DEPTH must be a number from 1 to 8\n");
+    return 2;
+  }
+  ks_position pos;
+  ks_start(&pos);
+  for (int d = 1; d <= depth; d++) {
+    const double start = now_seconds();
+    const uint64_t n = ks_perft(&pos, d);
+    const double seconds = now_seconds() - start;
+    printf("perft %d %llu  %.3f s  %.0f moves/s\n", d, (unsigned long long)n, seconds,
+           seconds > 0 ? (double)n / seconds : 0.0);
+    fflush(stdout);
+  }
+  return 0;
+}
+
+/* koshogi moves [--record FILE] [POINT]: the legal moves, or those of the piece on POINT. */
+static int cmd_moves(int argc, char **argv) {
+  const char *record = NULL, *point = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) record = argv[++i];
+    else if (!point && argv[i][0] != '-') point = argv[i];
+    else {
+      fprintf(stderr, "koshogi moves: unexpected \"%s\"\n", argv[i]);
+      return 2;
+    }
+  }
+  ks_game game;
+  if (load(&game, record, NULL, NULL) != 0) return 1;
+  int only = -1;
+  if (point) {
+    int file = 0;
+    char rank = 0;
+    if (sscanf(point, "%d%c", &file, &rank) != 2 || file < 1 || file > KS_SIZE || rank < 'a' || rank > 's') {
+      fprintf(stderr, "koshogi moves: \"%s\" is not a point (1a to 19s)\n", point);
+      ks_game_free(&game);
+      return 2;
+    }
+    only = ks_point(file, rank - 'a');
+  }
+  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
+  if (!moves) return 1;
+  const int n = ks_legal_moves(&game.pos, moves);
+  int shown = 0;
+  for (int i = 0; i < n; i++) {
+    if (only >= 0 && moves[i].from != only) continue;
+    char text[64];
+    ks_move_format(&game.pos, &moves[i], text, sizeof text);
+    printf("%s%s", shown++ % 10 ? " " : "", text);
+    if (shown % 10 == 0) printf("\n");
+  }
+  if (shown % 10) printf("\n");
+  printf("%d legal move%s%s\n", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
+  free(moves);
+  ks_game_free(&game);
+  return 0;
+}
+
+/* koshogi replay [--ascii] FILE: every move, the final board and the result. */
+static int cmd_replay(int argc, char **argv) {
+  bool ascii = false;
+  const char *path = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--ascii") == 0) ascii = true;
+    else path = argv[i];
+  }
+  if (!path) {
+    fprintf(stderr, "usage: koshogi replay [--ascii] FILE\n");
+    return 2;
+  }
+  char black[64], white[64];
+  ks_game game;
+  if (load(&game, path, black, white) != 0) return 1;
+  printf("Black: %s   White: %s\n", black[0] ? black : "?", white[0] ? white : "?");
+  ks_position pos;
+  ks_start(&pos);
+  for (int i = 0; i < game.nplies; i++) {
+    char text[64];
+    ks_move_format(&pos, &game.moves[i], text, sizeof text);
+    printf("%s%d.%s %s%s", i % 2 == 0 ? "" : "", i / 2 + 1, i % 2 ? ".." : "", text, i % 2 ? "\n" : "  ");
+    ks_play(&pos, &game.moves[i]);
+  }
+  if (game.nplies % 2) printf("\n");
+  print_board(&game.pos, ascii);
+  printf("%d plies. %s\n", game.nplies, result_name(&game));
+  ks_game_free(&game);
+  return 0;
+}
+
+static int save_record(const ks_game *game, const char *path, const char *black, const char *white) {
+  char *text = ks_record_write(game, black, white);
+  FILE *f = text ? fopen(path, "w") : NULL;
+  const bool ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0) return -1;
+  free(text);
+  return ok ? 0 : -1;
+}
+
+/* koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record FILE] [--limit PLIES]:
+ * P is human, computer (search), random or greedy. Moves are typed in the notation; "moves"
+ * lists them, "moves 9p" those of one piece, "board", "resign", "quit". */
+static int cmd_play(int argc, char **argv) {
+  player_kind kinds[2] = {HUMAN, SEARCH};
+  int ms = 1000, limit = 1000;
+  bool ascii = false;
+  const char *record = NULL;
+  for (int i = 0; i < argc; i++) {
+    const bool more = i + 1 < argc;
+    if ((strcmp(argv[i], "--black") == 0 || strcmp(argv[i], "--white") == 0) && more) {
+      if (parse_player(argv[i + 1], &kinds[argv[i][2] == 'w']) != 0) {
+        fprintf(stderr, "koshogi play: %s: human, computer, random or greedy\n", argv[i]);
+        return 2;
+      }
+      i++;
+    } else if (strcmp(argv[i], "--ms") == 0 && more) {
+      ms = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--limit") == 0 && more) {
+      limit = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--record") == 0 && more) {
+      record = argv[++i];
+    } else if (strcmp(argv[i], "--ascii") == 0) {
+      ascii = true;
+    } else {
+      fprintf(stderr, "koshogi play: unknown option \"%s\"\n", argv[i]);
+      return 2;
+    }
+  }
+  if (ms < 1 || limit < 1) {
+    fprintf(stderr, "koshogi play: --ms and --limit must be positive\n");
+    return 2;
+  }
+  ks_game game;
+  if (ks_game_init(&game) != 0) return 1;
+  rng_state = (uint64_t)time(NULL) | 1;
+  print_board(&game.pos, ascii);
+  char line[256];
+  while (game.result == KS_ONGOING && game.nplies < limit) {
+    const int side = game.pos.to_move;
+    ks_move move;
+    if (kinds[side] != HUMAN) {
+      ks_search_info info = {0};
+      if (computer_move(kinds[side], &game.pos, ms, &move, &info) != 0) break;
+      char text[64];
+      ks_move_format(&game.pos, &move, text, sizeof text);
+      printf("%d.%s %s", game.nplies / 2 + 1, side ? ".." : "", text);
+      if (kinds[side] == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
+      printf("\n");
+    } else {
+      printf("%s> ", side ? "White" : "Black");
+      fflush(stdout);
+      if (!fgets(line, sizeof line, stdin)) break;
+      line[strcspn(line, "\r\n")] = '\0';
+      if (!line[0]) continue;
+      if (strcmp(line, "quit") == 0) break;
+      if (strcmp(line, "board") == 0) {
+        print_board(&game.pos, ascii);
+        continue;
+      }
+      if (strcmp(line, "resign") == 0) {
+        ks_game_resign(&game);
+        break;
+      }
+      if (strncmp(line, "moves", 5) == 0) {
+        ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
+        if (!moves) break;
+        int file = 0;
+        char rank = 0;
+        const int only = sscanf(line + 5, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' &&
+                                 rank <= 's'
+                             ? ks_point(file, rank - 'a')
+                             : -1;
+        const int n = ks_legal_moves(&game.pos, moves);
+        for (int i = 0, shown = 0; i < n; i++) {
+          if (only >= 0 && moves[i].from != only) continue;
+          char text[64];
+          ks_move_format(&game.pos, &moves[i], text, sizeof text);
+          printf("%s%s", text, ++shown % 10 ? " " : "\n");
+        }
+        printf("\n");
+        free(moves);
+        continue;
+      }
+      char err[256];
+      if (ks_move_parse(&game.pos, line, &move, err, sizeof err) != 0) {
+        printf("Not a legal move: %s (type moves to list them)\n", err);
+        continue;
+      }
+    }
+    ks_game_play(&game, &move);
+    if (kinds[game.pos.to_move] == HUMAN || kinds[side] == HUMAN) print_board(&game.pos, ascii);
+  }
+  printf("%s after %d plies\n", game.result ? result_name(&game) : "Stopped", game.nplies);
+  int status = 0;
+  if (record && save_record(&game, record, kinds[0] == HUMAN ? "human" : "koshogi", kinds[1] == HUMAN ? "human" : "koshogi") != 0) {
+    fprintf(stderr, "koshogi play: could not write %s\n", record);
+    status = 1;
+  } else if (record) {
+    printf("Record saved to %s\n", record);
+  }
+  ks_game_free(&game);
+  return status;
+}
+
+/* koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] A B: A plays Black in the odd
+ * games and White in the even ones; a game not decided within the limit is not won. */
+static int cmd_match(int argc, char **argv) {
+  int games = 100, ms = 50, limit = 400;
+  uint64_t seed = 1;
+  player_kind kinds[2];
+  int named = 0;
+  for (int i = 0; i < argc; i++) {
+    const bool more = i + 1 < argc;
+    if (strcmp(argv[i], "--games") == 0 && more) games = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--ms") == 0 && more) ms = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--limit") == 0 && more) limit = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--seed") == 0 && more) seed = strtoull(argv[++i], NULL, 10);
+    else if (named < 2 && parse_player(argv[i], &kinds[named]) == 0 && kinds[named] != HUMAN) named++;
+    else {
+      fprintf(stderr, "koshogi match: unexpected \"%s\" (players: search, random, greedy)\n", argv[i]);
+      return 2;
+    }
+  }
+  if (named != 2 || games < 1 || ms < 1 || limit < 1) {
+    fprintf(stderr, "usage: koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] A B\n");
+    return 2;
+  }
+  rng_state = seed * 2654435761u | 1;
+  int wins = 0, losses = 0, undecided = 0;
+  long plies = 0;
+  const double start = now_seconds();
+  for (int g = 0; g < games; g++) {
+    const int a_color = g % 2; /* A is Black in even-numbered games (counting from 0) */
+    ks_game game;
+    if (ks_game_init(&game) != 0) return 1;
+    while (game.result == KS_ONGOING && game.nplies < limit) {
+      const int side = game.pos.to_move;
+      ks_move move;
+      if (computer_move(kinds[side == a_color ? 0 : 1], &game.pos, ms, &move, NULL) != 0) break;
+      ks_game_play(&game, &move);
+    }
+    const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
+    if (winner == a_color) wins++;
+    else if (winner >= 0) losses++;
+    else undecided++;
+    plies += game.nplies;
+    ks_game_free(&game);
+    fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, games, wins, losses, undecided);
+  }
+  fprintf(stderr, "\n");
+  printf("{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"undecided\":%d,\"ms\":%d,"
+         "\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
+         argv[argc - 2], argv[argc - 1], games, wins, losses, undecided, ms, limit, (double)plies / games,
+         now_seconds() - start);
+  return 0;
+}
+
+/* koshogi engine: a line protocol in the style of USI (docs/KOSHOGI.md). */
+static int cmd_engine(void) {
+  ks_game game;
+  if (ks_game_init(&game) != 0) return 1;
+  char line[8192];
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  while (fgets(line, sizeof line, stdin)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    char *word = strtok(line, " ");
+    if (!word) continue;
+    if (strcmp(word, "usi") == 0) {
+      printf("id name koshogi\nid author the goita project\nusiok\n");
+    } else if (strcmp(word, "isready") == 0) {
+      printf("readyok\n");
+    } else if (strcmp(word, "usinewgame") == 0) {
+      ks_game_free(&game);
+      ks_game_init(&game);
+    } else if (strcmp(word, "position") == 0) {
+      char *what = strtok(NULL, " ");
+      if (!what || strcmp(what, "startpos") != 0) {
+        printf("info string error: only \"position startpos [moves ...]\" is understood\n");
+        continue;
+      }
+      ks_game next;
+      ks_game_init(&next);
+      char *m = strtok(NULL, " ");
+      bool ok = true;
+      if (m && strcmp(m, "moves") == 0) {
+        int number = 1;
+        while (ok && (m = strtok(NULL, " "))) {
+          ks_move move;
+          char err[256];
+          if (next.result != KS_ONGOING) {
+            printf("info string error: move %d \"%s\": the game is over\n", number, m);
+            ok = false;
+          } else if (ks_move_parse(&next.pos, m, &move, err, sizeof err) != 0) {
+            printf("info string error: move %d %s\n", number, err);
+            ok = false;
+          } else {
+            ks_game_play(&next, &move);
+          }
+          number++;
+        }
+      } else if (m) {
+        printf("info string error: expected \"moves\" after startpos\n");
+        ok = false;
+      }
+      if (ok) {
+        ks_game_free(&game);
+        game = next;
+      } else {
+        ks_game_free(&next);
+      }
+    } else if (strcmp(word, "go") == 0) {
+      int ms = 1000, depth = 0;
+      char *opt;
+      while ((opt = strtok(NULL, " "))) {
+        char *v = strtok(NULL, " ");
+        if (v && strcmp(opt, "movetime") == 0) ms = atoi(v);
+        else if (v && strcmp(opt, "depth") == 0) depth = atoi(v);
+      }
+      ks_move best;
+      ks_search_info info;
+      if (game.result != KS_ONGOING || ks_search(&game.pos, ms > 0 ? ms : 1, depth, &best, &info) != 0) {
+        printf("bestmove resign\n");
+        continue;
+      }
+      char text[64];
+      ks_move_format(&game.pos, &best, text, sizeof text);
+      printf("info depth %d score cp %d nodes %ld time %d\nbestmove %s\n", info.depth, info.score, info.nodes, info.ms,
+             text);
+    } else if (strcmp(word, "moves") == 0) {
+      ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
+      if (!moves) continue;
+      const int n = ks_legal_moves(&game.pos, moves);
+      printf("moves");
+      for (int i = 0; i < n; i++) {
+        char text[64];
+        ks_move_format(&game.pos, &moves[i], text, sizeof text);
+        printf(" %s", text);
+      }
+      printf("\n");
+      free(moves);
+    } else if (strcmp(word, "d") == 0) {
+      print_board(&game.pos, true);
+      if (game.result) printf("result %s\n", result_name(&game));
+    } else if (strcmp(word, "quit") == 0) {
+      break;
+    } else {
+      printf("info string error: unknown command \"%s\"\n", word);
+    }
+  }
+  ks_game_free(&game);
+  return 0;
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: koshogi perft DEPTH      count move sequences from the starting position\n"
-                  "       koshogi board            show the starting position\n");
+  fprintf(stderr, "usage: koshogi perft DEPTH           count move sequences from the starting position\n"
+                  "       koshogi board [--ascii]       the starting position\n"
+                  "       koshogi moves [--record F] [POINT]   legal moves (of the piece on POINT)\n"
+                  "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F]\n"
+                  "                                     P: human, computer, random, greedy\n"
+                  "       koshogi replay [--ascii] FILE  replay a game record\n"
+                  "       koshogi match [--games N] [--ms M] [--limit PLIES] A B\n"
+                  "       koshogi engine                the USI-style line protocol\n");
   return 2;
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) return usage();
-  ks_position pos;
-  ks_start(&pos);
-  if (strcmp(argv[1], "perft") == 0) {
-    char *end = NULL;
-    const long depth = argc == 3 ? strtol(argv[2], &end, 10) : -1;
-    if (argc != 3 || !end || *end || depth < 1 || depth > 8) {
-      fprintf(stderr, "koshogi perft: DEPTH must be a number from 1 to 8\n");
-      return 2;
-    }
-    for (int d = 1; d <= depth; d++) {
-      const double start = now_seconds();
-      const uint64_t n = ks_perft(&pos, d);
-      const double seconds = now_seconds() - start;
-      printf("perft %d %llu  %.3f s  %.0f moves/s\n", d, (unsigned long long)n, seconds,
-             seconds > 0 ? (double)n / seconds : 0.0);
-      fflush(stdout);
-    }
-    return 0;
-  }
-  if (strcmp(argv[1], "board") == 0) {
-    print_board(&pos);
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "perft") == 0) return cmd_perft(argc - 2, argv + 2);
+  if (strcmp(cmd, "moves") == 0) return cmd_moves(argc - 2, argv + 2);
+  if (strcmp(cmd, "play") == 0) return cmd_play(argc - 2, argv + 2);
+  if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
+  if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
+  if (strcmp(cmd, "engine") == 0) return cmd_engine();
+  if (strcmp(cmd, "board") == 0) {
+    ks_position pos;
+    ks_start(&pos);
+    print_board(&pos, argc > 2 && strcmp(argv[2], "--ascii") == 0);
     return 0;
   }
   return usage();
