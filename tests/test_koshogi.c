@@ -1,6 +1,8 @@
 /* Ko shogi: the starting setup (KOSHOGI.md 2) and move generation checked by the counts of
  * KOSHOGI.md 4.11: 226 moves for Black, by piece type, and perft 2 = 50,940. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "koshogi/koshogi.h"
@@ -73,4 +75,351 @@ Test(koshogi, perft_2) {
   ks_position pos;
   ks_start(&pos);
   cr_assert_eq(ks_perft(&pos, 2), 50940);
+}
+
+/* ---- rules on set-up positions ---- */
+
+static int pt(const char *name) { /* "10j" */
+  int file = 0;
+  char rank = 0;
+  sscanf(name, "%d%c", &file, &rank);
+  return ks_point(file, rank - 'a');
+}
+
+static void put(ks_position *pos, const char *point, int color, ks_face face) {
+  pos->board[pt(point)] = ks_make(color, face);
+}
+
+static void empty(ks_position *pos, int to_move) {
+  memset(pos, 0, sizeof *pos);
+  pos->to_move = (uint8_t)to_move;
+}
+
+/* The legal moves of the piece on a point. */
+static int moves_of(const ks_position *pos, const char *point, ks_move *out) {
+  ks_move all[KS_MAX_MOVES];
+  const int n = ks_legal_moves(pos, all);
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (all[i].from == pt(point)) out[k++] = all[i];
+  return k;
+}
+
+static bool legal(const ks_position *pos, const char *text) {
+  ks_move m;
+  char err[200];
+  return ks_move_parse(pos, text, &m, err, sizeof err) == 0;
+}
+
+static void play(ks_position *pos, const char *text) {
+  ks_move m;
+  char err[200];
+  cr_assert_eq(ks_move_parse(pos, text, &m, err, sizeof err), 0, "%s", err);
+  ks_play(pos, &m);
+}
+
+/* 3.4, 4.2-4.4: pieces that never promote, alone in the middle of the board. */
+Test(koshogi, movement_on_an_empty_board) {
+  ks_position pos;
+  ks_move m[KS_MAX_MOVES];
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_G);
+  cr_assert_eq(moves_of(&pos, "10j", m), 8, "general: K");
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_EL);
+  cr_assert_eq(moves_of(&pos, "10j", m), 36, "elephant: B, 9 points on each diagonal");
+  /* 4.5: the sumo wrestler reaches the 8 neighbours, the 16 points at distance 2, and passes */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_WR);
+  cr_assert_eq(moves_of(&pos, "10j", m), 25);
+  cr_assert(legal(&pos, "WR-10j"), "the pass");
+  /* a White cavalryman (N) in the corner: two knight points */
+  empty(&pos, KS_WHITE);
+  put(&pos, "1a", KS_WHITE, KS_CM);
+  cr_assert_eq(moves_of(&pos, "1a", m), 2);
+}
+
+/* 4.3: a friendly piece blocks a ranging line; an enemy piece ends it with a capture. */
+Test(koshogi, ranging_blocked_and_capturing) {
+  ks_position pos;
+  ks_move m[KS_MAX_MOVES];
+  empty(&pos, KS_BLACK);
+  put(&pos, "10m", KS_BLACK, KS_CH); /* R5, outside the zone */
+  put(&pos, "10l", KS_BLACK, KS_P);  /* blocks forward entirely */
+  put(&pos, "12m", KS_WHITE, KS_P);  /* captured two points to the left */
+  put(&pos, "10o", KS_BLACK, KS_SH); /* two points back: one step back only */
+  /* forward 0, left 1 + capture, right 5 (9m..5m), back 1 (10n) */
+  cr_assert_eq(moves_of(&pos, "10m", m), 0 + 2 + 5 + 1);
+  cr_assert(legal(&pos, "CHx12m"));
+  cr_assert(!legal(&pos, "CH-13m"), "no ranging past a captured piece");
+  cr_assert(!legal(&pos, "CH-10k"), "no ranging through a friend");
+}
+
+/* 4.6: bows cannot shoot shields; cannons shoot over pieces; the line of sight of bows. */
+Test(koshogi, shooting_and_immunities) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_LB);
+  put(&pos, "9f", KS_WHITE, KS_SH);
+  put(&pos, "11f", KS_WHITE, KS_P);
+  cr_assert(!legal(&pos, "LB-9i*9f"), "a bow cannot shoot a shield");
+  cr_assert(legal(&pos, "LB-11i*11f"), "a bow shoots a pawn three points away");
+  put(&pos, "11g", KS_WHITE, KS_P);
+  cr_assert(!legal(&pos, "LB-11i*11f"), "the line of sight is blocked by the pawn on 11g");
+  cr_assert(legal(&pos, "LB-11i*11g"));
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_CN);
+  put(&pos, "9h", KS_BLACK, KS_P);
+  put(&pos, "9f", KS_WHITE, KS_SH);
+  put(&pos, "9e", KS_WHITE, KS_SU);
+  cr_assert(legal(&pos, "CN-9i*9f"), "a cannon shoots a shield over a piece");
+  cr_assert(!legal(&pos, "CN-9i*9e"), "nobody shoots a shield unit but priests");
+  cr_assert(!legal(&pos, "CNx9h"), "no capture of a friend");
+  /* D19: a priest lands only on empty points or enemy priests, and shoots after landing */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_TP);
+  put(&pos, "12h", KS_WHITE, KS_G);
+  put(&pos, "8h", KS_WHITE, KS_SM);
+  put(&pos, "11g", KS_WHITE, KS_P);
+  cr_assert(!legal(&pos, "TPx12h"), "a priest does not capture a general by displacement");
+  cr_assert(legal(&pos, "TPx8h"), "but captures a priest");
+  cr_assert(!legal(&pos, "TP-10l*10k"), "no target on 10k");
+  cr_assert(legal(&pos, "TP-10h*11g"), "a jump to 10h, then a shot at the adjacent pawn");
+  cr_assert(!legal(&pos, "TPx8h*9g"), "no shot after a capture");
+}
+
+/* 5.5, D11: a five-li fog on a line with an immaculate light within 5 points reverts. */
+Test(koshogi, fog_reverts_near_a_light) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10s", KS_BLACK, KS_G);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_FG);
+  put(&pos, "14j", KS_WHITE, KS_IL); /* the same rank, 4 points away */
+  put(&pos, "2s", KS_BLACK, KS_TP);
+  play(&pos, "G-9s");
+  cr_assert_eq(pos.board[pt("10j")], ks_make(KS_BLACK, KS_TP), "the fog reverted at the end of a move");
+}
+
+/* 5.4: the clerk's promotion promotes its guards and kills the enemy poison flames. */
+Test(koshogi, clerk_promotion) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10g", KS_BLACK, KS_CL);
+  put(&pos, "1s", KS_BLACK, KS_AG);
+  put(&pos, "1r", KS_BLACK, KS_RG);
+  put(&pos, "5e", KS_WHITE, KS_PF);
+  put(&pos, "6e", KS_WHITE, KS_EN);
+  play(&pos, "CL-10e+");
+  cr_assert_eq(pos.board[pt("10e")], ks_make(KS_BLACK, KS_MR));
+  cr_assert_eq(pos.board[pt("1s")], ks_make(KS_BLACK, KS_SK));
+  cr_assert_eq(pos.board[pt("1r")], ks_make(KS_BLACK, KS_EW));
+  cr_assert_eq(pos.board[pt("5e")], 0, "the enemy poison flame died");
+  cr_assert_eq(pos.board[pt("6e")], ks_make(KS_WHITE, KS_EN), "an engineer is not a flame");
+}
+
+/* 5.5, D10: without its Taoist priest a player's thunderclap reverts, and a drum cannot promote. */
+Test(koshogi, priest_loss) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_TC);
+  put(&pos, "10e", KS_BLACK, KS_DR);
+  put(&pos, "12j", KS_BLACK, KS_G);
+  cr_assert(!legal(&pos, "DR-11d+"), "a drum without its priest cannot promote");
+  play(&pos, "G-12k");
+  cr_assert_eq(pos.board[pt("10j")], ks_make(KS_BLACK, KS_DR), "the thunderclap reverted");
+  put(&pos, "2s", KS_BLACK, KS_TP);
+  pos.to_move = KS_BLACK;
+  cr_assert(legal(&pos, "DR-11d+"), "with the priest back on the board it can");
+}
+
+/* 4.8, D20: a poison flame burns every piece around its destination, friend or foe. */
+Test(koshogi, burning_both_ways) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_PF);
+  put(&pos, "9h", KS_WHITE, KS_P);
+  put(&pos, "11h", KS_BLACK, KS_P);
+  put(&pos, "10g", KS_WHITE, KS_CH);
+  put(&pos, "10k", KS_BLACK, KS_SH); /* next to the start, not to the destination: kept */
+  play(&pos, "+EN-10i");
+  cr_assert_eq(pos.board[pt("9h")], 0);
+  cr_assert_eq(pos.board[pt("11h")], 0, "a friend burns too");
+  cr_assert_neq(pos.board[pt("10g")], 0, "two points away: kept");
+  cr_assert_neq(pos.board[pt("10k")], 0);
+  cr_assert_eq(pos.board[pt("10i")], ks_make(KS_BLACK, KS_PF), "the flame survives");
+}
+
+/* 4.9, D21: a net immobilizes the first piece on its ranging lines if it is an enemy. */
+Test(koshogi, net_immobilizes) {
+  ks_position pos;
+  ks_move m[KS_MAX_MOVES];
+  empty(&pos, KS_WHITE);
+  put(&pos, "10j", KS_BLACK, KS_SK);
+  put(&pos, "14j", KS_WHITE, KS_G);  /* first on its left line: frozen */
+  put(&pos, "6j", KS_BLACK, KS_P);   /* first on its right line: a friend */
+  put(&pos, "4j", KS_WHITE, KS_CU);  /* behind the friend: free */
+  put(&pos, "12h", KS_WHITE, KS_SH); /* first on its forward-left diagonal: frozen */
+  cr_assert_eq(moves_of(&pos, "14j", m), 0);
+  cr_assert_eq(moves_of(&pos, "12h", m), 0);
+  cr_assert_gt(moves_of(&pos, "4j", m), 0);
+}
+
+/* 4.10, D3: pawns lose the forward step when their drum is gone. */
+Test(koshogi, pawns_and_the_drum) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_P);
+  cr_assert(!legal(&pos, "P-10i"));
+  cr_assert(legal(&pos, "P-10k"));
+  put(&pos, "1s", KS_BLACK, KS_DR);
+  cr_assert(legal(&pos, "P-10i"));
+}
+
+/* 6.2, 6.4-6.6: winning by capture, losing to one's own flame, repetition, perpetual check,
+ * and having no legal move. */
+static void game_from(ks_game *g, const ks_position *pos) {
+  cr_assert_eq(ks_game_init(g), 0);
+  g->pos = *pos;
+  g->keys[0] = ks_key(pos);
+}
+
+static void game_play(ks_game *g, const char *text) {
+  ks_move m;
+  char err[200];
+  cr_assert_eq(ks_move_parse(&g->pos, text, &m, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(ks_game_play(g, &m), 0);
+}
+
+Test(koshogi, endings) {
+  ks_position pos;
+  ks_game g;
+  /* capturing the last commanding piece wins */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10s", KS_BLACK, KS_G);
+  put(&pos, "10b", KS_WHITE, KS_G);
+  put(&pos, "10c", KS_BLACK, KS_MI);
+  game_from(&g, &pos);
+  game_play(&g, "MIx10b+");
+  cr_assert_eq(g.result, KS_BLACK_WINS);
+  cr_assert_eq(g.reason, KS_BY_DEFEAT);
+  ks_game_free(&g);
+  /* a poison flame burning its own general loses (D30) */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_G);
+  put(&pos, "10l", KS_BLACK, KS_PF);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  game_from(&g, &pos);
+  game_play(&g, "+EN-10k");
+  cr_assert_eq(g.result, KS_WHITE_WINS);
+  cr_assert_eq(g.reason, KS_BY_SELF_DEFEAT);
+  ks_game_free(&g);
+  /* four times the same position without checks: no contest */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10s", KS_BLACK, KS_G);
+  put(&pos, "15s", KS_BLACK, KS_WR);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  put(&pos, "15a", KS_WHITE, KS_WR);
+  game_from(&g, &pos);
+  for (int i = 0; i < 3; i++) {
+    game_play(&g, "WR-15s");
+    cr_assert_eq(g.result, KS_ONGOING);
+    game_play(&g, "WR-15a");
+  }
+  cr_assert_eq(g.result, KS_NO_CONTEST);
+  cr_assert_eq(g.reason, KS_BY_REPETITION);
+  ks_game_free(&g);
+  /* the same, but every Black move checks the White general: Black loses (6.5) */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10s", KS_BLACK, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_CU);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  put(&pos, "15a", KS_WHITE, KS_WR);
+  game_from(&g, &pos);
+  for (int i = 0; i < 3 && g.result == KS_ONGOING; i++) {
+    game_play(&g, "CU-10k");
+    game_play(&g, "WR-15a");
+    game_play(&g, "CU-10j");
+    if (g.result == KS_ONGOING) game_play(&g, "WR-15a");
+  }
+  cr_assert_eq(g.result, KS_WHITE_WINS);
+  cr_assert_eq(g.reason, KS_BY_PERPETUAL);
+  ks_game_free(&g);
+  /* White's only piece frozen by a net: no legal move, White loses */
+  empty(&pos, KS_BLACK);
+  put(&pos, "10s", KS_BLACK, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_SK);
+  put(&pos, "14j", KS_WHITE, KS_G);
+  game_from(&g, &pos);
+  game_play(&g, "G-9s");
+  cr_assert_eq(g.result, KS_BLACK_WINS);
+  cr_assert_eq(g.reason, KS_BY_NO_MOVES);
+  ks_game_free(&g);
+}
+
+/* 7: every legal move of a long random game is written and read back to itself; bad texts are
+ * refused with a reason. */
+Test(koshogi, notation_round_trip) {
+  ks_position pos;
+  ks_start(&pos);
+  ks_move moves[KS_MAX_MOVES];
+  uint64_t r = 12345;
+  long checked = 0;
+  for (int ply = 0; ply < 120; ply++) {
+    const int n = ks_legal_moves(&pos, moves);
+    if (n == 0) break;
+    for (int i = 0; i < n; i++) {
+      char text[64], err[200];
+      ks_move back;
+      cr_assert_gt(ks_move_format(&pos, &moves[i], text, sizeof text), 0);
+      cr_assert_eq(ks_move_parse(&pos, text, &back, err, sizeof err), 0, "ply %d: %s", ply, err);
+      cr_assert(back.from == moves[i].from && back.to == moves[i].to && back.promote == moves[i].promote &&
+                    back.ncap == moves[i].ncap && back.nshot == moves[i].nshot,
+                "ply %d: %s read back as another move", ply, text);
+      checked++;
+    }
+    r = r * 6364136223846793005u + 1442695040888963407u;
+    ks_play(&pos, &moves[(r >> 33) % (uint64_t)n]);
+  }
+  cr_assert_gt(checked, 10000);
+  ks_start(&pos);
+  static const struct {
+    const char *text, *reason;
+  } bad[] = {{"", "expected a piece"},           {"VG10h", "expected -, x or !"},
+             {"VG-20a", "expected a point"},     {"VG-10h*10a", "no legal move"},
+             {"CM-7o", "write the origin"},      {"WR-13s+", "cannot promote"},
+             {"VG-10h+junk", "unexpected"},      {"QQ-1a", "no legal move"}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    ks_move m;
+    char err[200];
+    cr_assert_eq(ks_move_parse(&pos, bad[i].text, &m, err, sizeof err), -1, "%s", bad[i].text);
+    cr_assert(strstr(err, bad[i].reason), "\"%s\": %s", bad[i].text, err);
+  }
+}
+
+/* Records: written and read back to the same game; an illegal move is named by number. */
+Test(koshogi, record_round_trip) {
+  ks_game g, back;
+  cr_assert_eq(ks_game_init(&g), 0);
+  ks_move moves[KS_MAX_MOVES];
+  uint64_t r = 99;
+  for (int ply = 0; ply < 60 && g.result == KS_ONGOING; ply++) {
+    const int n = ks_legal_moves(&g.pos, moves);
+    r = r * 6364136223846793005u + 1442695040888963407u;
+    ks_game_play(&g, &moves[(r >> 33) % (uint64_t)n]);
+  }
+  char *text = ks_record_write(&g, "Ann", "Ben");
+  char black[64], white[64], err[256];
+  cr_assert_eq(ks_record_read(&back, text, black, white, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(black, "Ann");
+  cr_assert_eq(back.nplies, g.nplies);
+  cr_assert(memcmp(back.pos.board, g.pos.board, sizeof g.pos.board) == 0);
+  ks_game_free(&back);
+  free(text);
+  ks_game_free(&g);
+  cr_assert_eq(ks_record_read(&back, "1. VG-10h VGx10h 2. CM9p-7o CM-7e", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "move 2 (White)"), "%s", err);
+  cr_assert(strstr(err, "write the origin"), "%s", err);
+  cr_assert_eq(back.nplies, 3, "the moves before the error are kept");
+  ks_game_free(&back);
 }

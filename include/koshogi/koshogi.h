@@ -166,8 +166,11 @@ typedef struct ks_search_info {
 int ks_evaluate(const ks_position *pos);
 
 /* Chooses a move by iterative-deepening alpha-beta within about `ms` milliseconds (and at most
- * max_depth plies; 0 for no limit). Returns 0, or -1 when there is no legal move. */
-int ks_search(const ks_position *pos, int ms, int max_depth, ks_move *best, ks_search_info *info);
+ * max_depth plies; 0 for no limit). history (may be NULL) holds the keys of the game's earlier
+ * positions: going back to one counts as a draw, so a player ahead avoids repetition. Returns
+ * 0, or -1 when there is no legal move. */
+int ks_search(const ks_position *pos, const uint64_t *history, int nhistory, int ms, int max_depth, ks_move *best,
+              ks_search_info *info);
 
 #ifdef __cplusplus
 }

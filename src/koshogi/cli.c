@@ -133,8 +133,9 @@ static uint64_t next_random(void) {
 
 /* A computer player's move: search, a uniformly random legal move, or the best evaluation
  * after one ply. */
-static int computer_move(player_kind kind, const ks_position *pos, int ms, ks_move *out, ks_search_info *info) {
-  if (kind == SEARCH) return ks_search(pos, ms, 0, out, info);
+static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
+  const ks_position *pos = &game->pos;
+  if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
   ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
   if (!moves) return -1;
   const int n = ks_legal_moves(pos, moves);
@@ -307,7 +308,7 @@ static int cmd_play(int argc, char **argv) {
     ks_move move;
     if (kinds[side] != HUMAN) {
       ks_search_info info = {0};
-      if (computer_move(kinds[side], &game.pos, ms, &move, &info) != 0) break;
+      if (computer_move(kinds[side], &game, ms, &move, &info) != 0) break;
       char text[64];
       ks_move_format(&game.pos, &move, text, sizeof text);
       printf("%d.%s %s", game.nplies / 2 + 1, side ? ".." : "", text);
@@ -403,7 +404,7 @@ static int cmd_match(int argc, char **argv) {
     while (game.result == KS_ONGOING && game.nplies < limit) {
       const int side = game.pos.to_move;
       ks_move move;
-      if (computer_move(kinds[side == a_color ? 0 : 1], &game.pos, ms, &move, NULL) != 0) break;
+      if (computer_move(kinds[side == a_color ? 0 : 1], &game, ms, &move, NULL) != 0) break;
       ks_game_play(&game, &move);
     }
     const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
@@ -485,7 +486,7 @@ static int cmd_engine(void) {
       }
       ks_move best;
       ks_search_info info;
-      if (game.result != KS_ONGOING || ks_search(&game.pos, ms > 0 ? ms : 1, depth, &best, &info) != 0) {
+      if (game.result != KS_ONGOING || ks_search(&game.pos, game.keys, game.nplies + 1, ms > 0 ? ms : 1, depth, &best, &info) != 0) {
         printf("bestmove resign\n");
         continue;
       }

@@ -22,13 +22,36 @@ static const int value[KS_FACES] = {
     [KS_CO] = 650, [KS_HF] = 700, [KS_PAC] = 650, [KS_PSN] = 550, [KS_PCM] = 550, [KS_PP] = 450, [KS_PSH] = 400,
     [KS_PCH] = 700, [KS_PCU] = 800, [KS_COV] = 650};
 
+/* The enemy's commanding pieces, the targets the army closes in on. */
+static int targets_of(const ks_position *pos, int enemy, int *out) {
+  int n = 0;
+  for (int sq = 0; sq < KS_POINTS && n < 4; sq++) {
+    const ks_piece p = pos->board[sq];
+    if (!p || ks_color_of(p) != enemy) continue;
+    const ks_face f = ks_face_of(p);
+    if (f == KS_G || f == KS_GV || f == KS_MA || f == KS_BN || f == KS_FW) out[n++] = sq;
+  }
+  return n;
+}
+
 static int side_score(const ks_position *pos, int color) {
-  int score = 0;
+  int score = 0, targets[4];
+  const int ntargets = targets_of(pos, color ^ 1, targets);
   for (int sq = 0; sq < KS_POINTS; sq++) {
     const ks_piece p = pos->board[sq];
     if (!p || ks_color_of(p) != color) continue;
     const ks_face f = ks_face_of(p);
     score += value[f];
+    /* closing in: every piece but the commanders gains as it nears the enemy's commanders */
+    if (value[f] < 900 && ntargets) {
+      int nearest = KS_SIZE;
+      for (int t = 0; t < ntargets; t++) {
+        const int dr = abs(sq / KS_SIZE - targets[t] / KS_SIZE), dc = abs(sq % KS_SIZE - targets[t] % KS_SIZE);
+        const int d = dr > dc ? dr : dc;
+        if (d < nearest) nearest = d;
+      }
+      score += (KS_SIZE - nearest) * 3;
+    }
     /* mobility: the empty points along the piece's ranging lines, up to 6 each */
     const int dirs = ks__faces[f].range | ks__faces[f].range5;
     for (int d = 0; d < 8 && dirs; d++) {
@@ -75,7 +98,17 @@ typedef struct searcher {
   bool stopped;
   ks_move *stack; /* move lists, KS_MAX_MOVES per ply */
   int plies;
+  const uint64_t *history; /* positions of the game so far: going back to one scores a draw */
+  int nhistory;
 } searcher;
+
+static bool repeats(const searcher *s, const ks_position *pos) {
+  if (!s->nhistory) return false;
+  const uint64_t key = ks_key(pos);
+  for (int i = 0; i < s->nhistory; i++)
+    if (s->history[i] == key) return true;
+  return false;
+}
 
 static int elapsed_ms(const searcher *s) {
   struct timespec now;
@@ -152,6 +185,8 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
     int score;
     if (ks_defeated(&next, pos->to_move ^ 1))
       score = WIN - ply - 1; /* the move wins at once */
+    else if (ply < 2 && repeats(s, &next))
+      score = 0; /* back to a position of the game: a step towards a draw by repetition */
     else
       score = -search(s, &next, depth - 1, ply + 1, -beta, -alpha);
     if (s->stopped) return 0;
@@ -162,9 +197,12 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
   return best;
 }
 
-int ks_search(const ks_position *pos, int ms, int max_depth, ks_move *best, ks_search_info *info) {
+int ks_search(const ks_position *pos, const uint64_t *history, int nhistory, int ms, int max_depth, ks_move *best,
+              ks_search_info *info) {
   searcher s;
   memset(&s, 0, sizeof s);
+  s.history = history;
+  s.nhistory = history ? nhistory : 0;
   clock_gettime(CLOCK_MONOTONIC, &s.start);
   s.ms = ms > 0 ? ms : 1;
   s.plies = 16;
@@ -194,6 +232,8 @@ int ks_search(const ks_position *pos, int ms, int max_depth, ks_move *best, ks_s
       int score;
       if (ks_defeated(&next, pos->to_move ^ 1))
         score = WIN;
+      else if (repeats(&s, &next))
+        score = 0;
       else
         score = -search(&s, &next, depth - 1, 1, -WIN - 1, -alpha);
       if (s.stopped) break;
