@@ -2,13 +2,13 @@
 # Builds the libFuzzer targets with clang (in build-fuzz) and runs each for SECONDS (default
 # 30) on its corpus. A finding stops the run; its input is left as fuzz/findings/<target>/crash-*
 # and belongs, once fixed, in fuzz/corpus/<target>/ as a regression input.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: history record rules player server)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: history record rules player server koshogi)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(history record rules player server)
+[ ${#targets[@]} -eq 0 ] && targets=(history record rules player server koshogi)
 
 . scripts/packages.sh
 ensure_packages clang libclang-rt-14-dev

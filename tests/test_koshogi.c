@@ -423,3 +423,14 @@ Test(koshogi, record_round_trip) {
   cr_assert_eq(back.nplies, 3, "the moves before the error are kept");
   ks_game_free(&back);
 }
+
+/* KOSHOGI.md 4.11: after CUx19f+ White has 218 moves, among them the cannon shot over three
+ * pieces CN-15b*19f. */
+Test(koshogi, after_the_chariot_unit_promotes) {
+  ks_position pos;
+  ks_start(&pos);
+  play(&pos, "CUx19f+");
+  ks_move moves[KS_MAX_MOVES];
+  cr_assert_eq(ks_legal_moves(&pos, moves), 218);
+  cr_assert(legal(&pos, "CN-15b*19f"));
+}

@@ -519,6 +519,41 @@ static int cmd_engine(void) {
   return 0;
 }
 
+/* koshogi bench: perft 3 from the start (move generation and making moves) and fixed-depth
+ * searches from positions of a seeded game (the search), with a signature of the node counts. */
+static int cmd_bench(void) {
+  ks_position pos;
+  ks_start(&pos);
+  double start = now_seconds();
+  const uint64_t leaves = ks_perft(&pos, 3);
+  const double perft_s = now_seconds() - start;
+  printf("perft 3: %llu in %.2f s, %.1f million moves/s\n", (unsigned long long)leaves, perft_s,
+         (double)leaves / perft_s / 1e6);
+  ks_game game;
+  if (ks_game_init(&game) != 0) return 1;
+  rng_state = 2026;
+  long nodes = 0;
+  uint64_t signature = leaves;
+  start = now_seconds();
+  for (int ply = 0; ply < 40 && game.result == KS_ONGOING; ply++) {
+    ks_move move;
+    ks_search_info info;
+    if (ply % 4 == 0) { /* a search of depth 3 every fourth ply; random moves between */
+      if (ks_search(&game.pos, NULL, 0, 1000000, 3, &move, &info) != 0) break;
+      nodes += info.nodes;
+      signature = signature * 31 + (uint64_t)info.nodes;
+    }
+    if (computer_move(RANDOM, &game, 1, &move, NULL) != 0) break;
+    ks_game_play(&game, &move);
+  }
+  const double search_s = now_seconds() - start;
+  printf("search: 10 positions to depth 3, %ld nodes in %.2f s, %.0f nodes/s\n", nodes, search_s,
+         (double)nodes / search_s);
+  printf("signature koshogi %016llx\n", (unsigned long long)signature);
+  ks_game_free(&game);
+  return 0;
+}
+
 static int usage(void) {
   fprintf(stderr, "usage: koshogi perft DEPTH           count move sequences from the starting position\n"
                   "       koshogi board [--ascii]       the starting position\n"
@@ -527,7 +562,8 @@ static int usage(void) {
                   "                                     P: human, computer, random, greedy\n"
                   "       koshogi replay [--ascii] FILE  replay a game record\n"
                   "       koshogi match [--games N] [--ms M] [--limit PLIES] A B\n"
-                  "       koshogi engine                the USI-style line protocol\n");
+                  "       koshogi engine                the USI-style line protocol\n"
+                  "       koshogi bench                 move generation and search speed\n");
   return 2;
 }
 
@@ -540,6 +576,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
   if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
   if (strcmp(cmd, "engine") == 0) return cmd_engine();
+  if (strcmp(cmd, "bench") == 0) return cmd_bench();
   if (strcmp(cmd, "board") == 0) {
     ks_position pos;
     ks_start(&pos);

@@ -102,8 +102,8 @@ static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *s
   r->m.to = (uint16_t)to;
   r->m.ncap = (uint8_t)ncap;
   r->m.nshot = (uint8_t)nshot;
-  memcpy(r->m.cap, cap, (size_t)ncap * sizeof *cap);
-  memcpy(r->m.shot, shot, (size_t)nshot * sizeof *shot);
+  if (ncap) memcpy(r->m.cap, cap, (size_t)ncap * sizeof *cap); /* cap may be NULL when empty */
+  if (nshot) memcpy(r->m.shot, shot, (size_t)nshot * sizeof *shot);
   if (ways) {
     r->m.nway = ways->nway;
     memcpy(r->m.way, ways->way, sizeof r->m.way);
