@@ -434,3 +434,50 @@ Test(koshogi, after_the_chariot_unit_promotes) {
   cr_assert_eq(ks_legal_moves(&pos, moves), 218);
   cr_assert(legal(&pos, "CN-15b*19f"));
 }
+
+/* D25: the cavalry's second jump keeps the first one's class (or goes straight back); the
+ * winged horse's does not need to. */
+Test(koshogi, cavalry_second_jump) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_CV);
+  cr_assert(legal(&pos, "CV-10f"), "two forward jumps: (+1,+2) then (-1,+2)");
+  cr_assert(legal(&pos, "CV-14j"), "two sideways jumps");
+  cr_assert(legal(&pos, "CV-10j"), "out and straight back: a pass");
+  cr_assert(!legal(&pos, "CV-12j"), "a forward jump then a backward one");
+  pos.board[pt("10j")] = ks_make(KS_BLACK, KS_WG);
+  cr_assert(legal(&pos, "+CV-12j"), "the winged horse may");
+}
+
+/* D26, D27: the thunderclap turns as it steps; the flag waver stays on its first line. */
+Test(koshogi, thunderclap_and_flag_waver) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "2s", KS_BLACK, KS_TP); /* so that neither reverts */
+  put(&pos, "10j", KS_BLACK, KS_TC);
+  put(&pos, "10i", KS_WHITE, KS_P);
+  put(&pos, "10h", KS_WHITE, KS_P);
+  cr_assert(legal(&pos, "+DR-9i"));
+  cr_assert(legal(&pos, "+DRx10ix10h-9h"), "two captures, then a turn");
+  cr_assert(legal(&pos, "+DR!10i!10h"), "igui of two pieces, four steps back along the file");
+  cr_assert(!legal(&pos, "+DRx10ix10h-8f"), "not more than five steps");
+  pos.board[pt("10j")] = ks_make(KS_BLACK, KS_FW);
+  cr_assert(legal(&pos, "+BN-9j"), "a step sideways is on a line");
+  cr_assert(!legal(&pos, "+BNx10ix10h-9h"), "the flag waver cannot turn");
+  cr_assert(legal(&pos, "+BN!10i!10h"));
+  cr_assert(legal(&pos, "+BN-5j"), "five steps along the rank");
+  cr_assert(!legal(&pos, "+BN-4j"), "not six");
+}
+
+/* D12, D17: only the Frankish guns shoot a five-li fog, and only from 6 or 7 points. */
+Test(koshogi, shooting_a_fog) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_FC);
+  put(&pos, "9c", KS_WHITE, KS_FG);  /* 6 points from 9i */
+  put(&pos, "11d", KS_WHITE, KS_FG); /* 5 points from 11i */
+  cr_assert(legal(&pos, "FC-9i*9c"));
+  cr_assert(!legal(&pos, "FC-11i*11d"));
+  pos.board[pt("10j")] = ks_make(KS_BLACK, KS_XB);
+  cr_assert(!legal(&pos, "XB-11i*11d"), "a bow never");
+}
