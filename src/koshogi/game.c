@@ -42,20 +42,25 @@ bool ks_defeated(const ks_position *pos, int color) {
 }
 
 int ks_sole_objective(const ks_position *pos, int color) {
-  if (ks_defeated(pos, color)) return -1;
-  int critical = -1, count = 0;
+  /* One scan: which of G, GV, MA and the banner a player holds, and where. A piece is critical
+   * when the player would be defeated without it (6.1). */
+  int g = 0, gv = 0, ma = 0, bn = 0, at_g = -1, at_gv = -1, at_ma = -1, at_bn = -1;
   for (int sq = 0; sq < KS_POINTS; sq++) {
     const ks_piece p = pos->board[sq];
     if (!p || ks_color_of(p) != color) continue;
     const ks_face f = ks_face_of(p);
-    if (f != KS_G && f != KS_GV && f != KS_MA && f != KS_BN && f != KS_FW) continue;
-    ks_position without = *pos;
-    without.board[sq] = 0;
-    if (ks_defeated(&without, color)) {
-      critical = sq;
-      count++;
-    }
+    if (f == KS_G) g++, at_g = sq;
+    else if (f == KS_GV) gv++, at_gv = sq;
+    else if (f == KS_MA) ma++, at_ma = sq;
+    else if (f == KS_BN || f == KS_FW) bn++, at_bn = sq;
   }
+  const bool pair = ma && bn;
+  if (!g && !gv && !pair) return -1; /* already defeated */
+  int critical = -1, count = 0;
+  if (g == 1 && !gv && !pair) critical = at_g, count++;
+  if (gv == 1 && !g && !pair) critical = at_gv, count++;
+  if (ma == 1 && bn && !g && !gv) critical = at_ma, count++;
+  if (bn == 1 && ma && !g && !gv) critical = at_bn, count++;
   return count == 1 ? critical : -1;
 }
 

@@ -377,16 +377,18 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves) {
   bool frozen[KS_POINTS];
   immobilized(pos, color, frozen);
   const bool priest_present = has_face(pos, color, KS_TP, KS_FG);
+  const bool drum_present = has_face(pos, color, KS_DR, KS_TC);
+  /* one scratch copy for all pieces: every generator puts back what it changes */
+  memcpy(g.board, pos->board, sizeof g.board);
   int n = 0;
   for (int from = 0; from < KS_POINTS; from++) {
     const ks_piece piece = pos->board[from];
     if (!piece || ks_color_of(piece) != color || frozen[from]) continue;
-    memcpy(g.board, pos->board, sizeof g.board);
     g.color = color;
     g.from = from;
     g.face = ks_face_of(piece);
     g.fi = &ks__faces[g.face];
-    g.pawn_forward = g.face == KS_P && has_face(pos, color, KS_DR, KS_TC);
+    g.pawn_forward = g.face == KS_P && drum_present;
     g.nraw = 0;
     g.board[from] = 0; /* lifted: its point is empty for the move */
     gen_steps(&g);
@@ -397,6 +399,7 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves) {
       memset(&p, 0, sizeof p);
       legs_from(&g, from, 0, &p);
     }
+    g.board[from] = piece;
     /* promotion (KOSHOGI.md 5.1-5.3) */
     const bool can_promote =
         g.fi->promotes != KS_EMPTY && ((g.face != KS_DR && g.face != KS_BN) || priest_present);

@@ -148,6 +148,11 @@ static void order(const ks_position *pos, ks_move *moves, int n, const ks_move *
 
 static int search(searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta);
 
+/* Whether a move removes pieces (only such a move can defeat anyone). */
+static bool removes(const ks_position *pos, const ks_move *m) {
+  return m->ncap || m->nshot || ks_face_of(pos->board[m->from]) == KS_PF;
+}
+
 /* At the horizon: stand pat, or try the captures (two plies at most). */
 static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta) {
   const int stand = ks_evaluate(pos);
@@ -172,7 +177,6 @@ static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int
 static int search(searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta) {
   if ((++s->nodes & 255) == 0 && elapsed_ms(s) >= s->ms) s->stopped = true;
   if (s->stopped) return 0;
-  if (ks_defeated(pos, pos->to_move)) return -WIN + ply;
   if (depth == 0 || ply >= s->plies - 2) return quiesce(s, pos, ply, 2, alpha, beta);
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   const int n = ks_legal_moves(pos, moves);
@@ -183,7 +187,7 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
     ks_position next = *pos;
     ks_play(&next, &moves[i]);
     int score;
-    if (ks_defeated(&next, pos->to_move ^ 1))
+    if (removes(pos, &moves[i]) && ks_defeated(&next, pos->to_move ^ 1))
       score = WIN - ply - 1; /* the move wins at once */
     else if (ply < 2 && repeats(s, &next))
       score = 0; /* back to a position of the game: a step towards a draw by repetition */
