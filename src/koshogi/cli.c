@@ -370,11 +370,15 @@ static int cmd_play(int argc, char **argv) {
   return status;
 }
 
-/* koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] A B: A plays Black in the odd
+/* koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] [--records DIR] A B (records:
+ * every game saved as DIR/game-NNN.txt): A plays Black in the odd
  * games and White in the even ones; a game not decided within the limit is not won. */
+static int save_record(const ks_game *game, const char *path, const char *black, const char *white);
+
 static int cmd_match(int argc, char **argv) {
   int games = 100, ms = 50, limit = 400;
   uint64_t seed = 1;
+  const char *records = NULL;
   player_kind kinds[2];
   int named = 0;
   for (int i = 0; i < argc; i++) {
@@ -383,6 +387,7 @@ static int cmd_match(int argc, char **argv) {
     else if (strcmp(argv[i], "--ms") == 0 && more) ms = atoi(argv[++i]);
     else if (strcmp(argv[i], "--limit") == 0 && more) limit = atoi(argv[++i]);
     else if (strcmp(argv[i], "--seed") == 0 && more) seed = strtoull(argv[++i], NULL, 10);
+    else if (strcmp(argv[i], "--records") == 0 && more) records = argv[++i];
     else if (named < 2 && parse_player(argv[i], &kinds[named]) == 0 && kinds[named] != HUMAN) named++;
     else {
       fprintf(stderr, "koshogi match: unexpected \"%s\" (players: search, random, greedy)\n", argv[i]);
@@ -410,8 +415,19 @@ static int cmd_match(int argc, char **argv) {
     const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
     if (winner == a_color) wins++;
     else if (winner >= 0) losses++;
-    else undecided++;
+    else {
+      undecided++;
+      fprintf(stderr, "\ngame %d undecided after %d plies: %s\n", g + 1, game.nplies,
+              game.result ? result_name(&game) : "the move limit");
+    }
     plies += game.nplies;
+    if (records) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/game-%03d.txt", records, g + 1);
+      if (save_record(&game, path, a_color == KS_BLACK ? argv[argc - 2] : argv[argc - 1],
+                      a_color == KS_BLACK ? argv[argc - 1] : argv[argc - 2]) != 0)
+        fprintf(stderr, "\nkoshogi match: could not write %s\n", path);
+    }
     ks_game_free(&game);
     fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, games, wins, losses, undecided);
   }
@@ -561,7 +577,7 @@ static int usage(void) {
                   "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F]\n"
                   "                                     P: human, computer, random, greedy\n"
                   "       koshogi replay [--ascii] FILE  replay a game record\n"
-                  "       koshogi match [--games N] [--ms M] [--limit PLIES] A B\n"
+                  "       koshogi match [--games N] [--ms M] [--limit PLIES] [--records DIR] A B\n"
                   "       koshogi engine                the USI-style line protocol\n"
                   "       koshogi bench                 move generation and search speed\n");
   return 2;
