@@ -59,17 +59,13 @@ static void print_board(const ks_position *pos, bool ascii) {
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
-  size_t cap = 4096, len = 0;
+  size_t cap = 4096, len = 0, n;
   char *text = malloc(cap);
-  size_t n;
   while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
     len += n;
     if (cap - len < 2) {
       char *grown = realloc(text, cap *= 2);
-      if (!grown) {
-        free(text);
-        text = NULL;
-      }
+      if (!grown) free(text);
       text = grown;
     }
   }
