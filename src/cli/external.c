@@ -96,9 +96,15 @@ bool cli_engine_start(cli_engine *e, const char *command, const goita_rules *rul
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_addclose(&fa, in[1]);
   posix_spawn_file_actions_addclose(&fa, out[0]);
+  /* Its own process group, so that stopping it stops whatever the shell started as well. */
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   char *argv[] = {"sh", "-c", (char *)command, NULL};
   pid_t pid;
-  const int st = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+  const int st = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   close(in[0]);
   close(out[1]);
@@ -176,18 +182,15 @@ void cli_engine_stop(cli_engine *e) {
   if (e->from >= 0) close(e->from);
   if (e->pid > 0) {
     /* give it a moment to quit, then insist */
-    for (int i = 0; i < 50; i++) {
-      if (waitpid(e->pid, NULL, WNOHANG) == e->pid) {
-        e->pid = -1;
-        break;
-      }
+    bool reaped = false;
+    for (int i = 0; i < 50 && !reaped; i++) {
+      reaped = waitpid(e->pid, NULL, WNOHANG) == e->pid;
       struct timespec t = {0, 20 * 1000 * 1000};
-      nanosleep(&t, NULL);
+      if (!reaped) nanosleep(&t, NULL);
     }
-    if (e->pid > 0) {
-      kill(e->pid, SIGKILL);
-      waitpid(e->pid, NULL, 0);
-    }
+    /* its whole group: a program under "sh -c" and anything it started */
+    kill(-e->pid, SIGKILL);
+    if (!reaped) waitpid(e->pid, NULL, 0);
   }
   e->to = e->from = -1;
   e->pid = -1;

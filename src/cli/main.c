@@ -33,7 +33,7 @@ static void usage(FILE *out) {
           "  solve [--rules OPTS] [--tt-mb N] [--win-loss] [--nodes N] [--ms T] HISTORY\n"
           "        solve a position with every hand known: one JSON line with the value of the\n"
           "        position and of every legal move (points, seat to move's side; docs/SOLVER.md)\n"
-          "  match [--games N] [--seed S] [--rules OPTS] [--jobs J] [--quiet] A B\n"
+          "  match [--games N] [--seed S] [--rules OPTS] [--jobs J] [--engine-timeout SEC] [--quiet] A B\n"
           "        A's team against B's on paired deals (each deal twice, seats swapped); ends with one\n"
           "        JSON line: points per round of A minus B, its standard error, game wins\n"
           "  engine [--player SPEC]\n"

@@ -18,6 +18,7 @@ typedef struct match_opts {
   uint64_t seed;
   goita_rules rules;
   int jobs;
+  double engine_timeout_ms; /* how long an external program may think about one move */
   bool quiet;
 } match_opts;
 
@@ -54,16 +55,16 @@ typedef struct side_player {
 } side_player;
 
 #define ENGINE_PREFIX "engine:"
-#define ENGINE_TIMEOUT_MS 120000.0
 
 static bool is_external(const char *spec) { return strncmp(spec, ENGINE_PREFIX, strlen(ENGINE_PREFIX)) == 0; }
 
 /* Creates the player of a spec; false after printing why. */
-static bool side_start(side_player *p, const char *spec, const goita_rules *rules, char who) {
+static bool side_start(side_player *p, const char *spec, const match_opts *o, char who) {
   memset(p, 0, sizeof *p);
   p->external = is_external(spec);
+  const goita_rules *rules = &o->rules;
   if (p->external) {
-    if (cli_engine_start(&p->program, spec + strlen(ENGINE_PREFIX), rules, ENGINE_TIMEOUT_MS)) return true;
+    if (cli_engine_start(&p->program, spec + strlen(ENGINE_PREFIX), rules, o->engine_timeout_ms)) return true;
     fprintf(stderr, "goita match: player %c \"%s\": %s\n", who, spec, p->program.why);
     cli_engine_stop(&p->program);
     return false;
@@ -113,8 +114,10 @@ static bool play_game(match *m, side_player *players, uint64_t g, game_result *o
       const double start = now_ms();
       if (p->external) {
         if (!cli_engine_move(&p->program, &view, move_seed, &move)) {
-          fprintf(stderr, "goita match: game %llu: player %c: %s\n", (unsigned long long)g + 1, 'A' + who,
-                  p->program.why);
+          char history[512];
+          goita_history_format_view(&view, history, sizeof history);
+          fprintf(stderr, "goita match: game %llu: player %c, to move after %s: %s\n", (unsigned long long)g + 1,
+                  'A' + who, history, p->program.why);
           return false;
         }
       } else {
@@ -156,8 +159,8 @@ static bool play_game(match *m, side_player *players, uint64_t g, game_result *o
 static void *worker(void *arg) {
   match *m = arg;
   side_player players[2];
-  bool ok = side_start(&players[0], m->o->spec[0], &m->o->rules, 'A');
-  if (ok && !side_start(&players[1], m->o->spec[1], &m->o->rules, 'B')) {
+  bool ok = side_start(&players[0], m->o->spec[0], m->o, 'A');
+  if (ok && !side_start(&players[1], m->o->spec[1], m->o, 'B')) {
     side_stop(&players[0]);
     ok = false;
   }
@@ -245,7 +248,7 @@ static int run_match(match_opts *o) {
 }
 
 int cmd_match(int argc, char **argv) {
-  match_opts o = {{NULL, NULL}, {"", ""}, 100, 1, {0}, 2, false};
+  match_opts o = {{NULL, NULL}, {"", ""}, 100, 1, {0}, 2, 120000.0, false};
   goita_rules_default(&o.rules);
   int nspec = 0;
   for (int i = 0; i < argc; i++) {
@@ -268,6 +271,14 @@ int cmd_match(int argc, char **argv) {
         return 2;
       }
       o.jobs = (int)jobs;
+    } else if (strcmp(argv[i], "--engine-timeout") == 0) {
+      uint64_t seconds;
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--engine-timeout", v, &seconds)) return 2;
+      if (seconds < 1 || seconds > 86400) {
+        fprintf(stderr, "goita match: --engine-timeout is 1-86400 seconds\n");
+        return 2;
+      }
+      o.engine_timeout_ms = (double)seconds * 1000.0;
     } else if (strcmp(argv[i], "--quiet") == 0) {
       o.quiet = true;
     } else if (argv[i][0] == '-' && argv[i][1] == '-') {
@@ -294,7 +305,7 @@ int cmd_match(int argc, char **argv) {
    * once, before any game. */
   for (int i = 0; i < 2; i++) {
     side_player p;
-    if (!side_start(&p, o.spec[i], &o.rules, (char)('A' + i))) return 2;
+    if (!side_start(&p, o.spec[i], &o, (char)('A' + i))) return 2;
     snprintf(o.full_spec[i], sizeof o.full_spec[i], "%s", p.external ? o.spec[i] : goita_player_spec(p.level));
     side_stop(&p);
   }

@@ -46,6 +46,27 @@ case $err in
   *) fail "not a player: $err" ;;
 esac
 
+# A program that stops answering is given --engine-timeout seconds, and the error names the game
+# and the position it was asked about.
+mute=$(mktemp)
+cat >"$mute" <<'MUTE'
+while read -r command rest; do
+  case $command in
+    goita) printf 'id name mute\ngoitaok 1\n' ;;
+    isready) echo readyok ;;
+    go) sleep 30 >/dev/null 2>&1 ;; # not holding the test's pipe open
+  esac
+done
+MUTE
+start=$SECONDS
+err=$("$goita" match --games 2 --jobs 1 --quiet --engine-timeout 1 "engine:bash $mute" rules 2>&1 >/dev/null)
+rm -f "$mute"
+case $err in
+  'goita match: game 1: player A, to move after '*',s'[1-4]*': no answer within 1 s') ;;
+  *) fail "a mute program: $err" ;;
+esac
+[ $((SECONDS - start)) -lt 20 ] || fail "the timeout of 1 s was not kept"
+
 # The external reference player (goita-ai-sample's SimpleAI through its adapter) plays a game
 # pair, reproducibly for a seed.
 adapter=$(dirname "$0")/../../tools/goita-ai-sample/adapter.js
@@ -75,7 +96,7 @@ esac
 
 # Errors: a bad level, a bad parameter, one player only, 3 players; nothing on stdout.
 for args in "oracle random" "sampler:samples=0 random" "rules" "--rules players=3 rules random" \
-            "--games 0 rules random" "--jobs x rules random"; do
+            "--games 0 rules random" "--jobs x rules random" "--engine-timeout 0 rules random"; do
   # shellcheck disable=SC2086
   out=$("$goita" match --quiet $args 2>/dev/null)
   status=$?
