@@ -481,3 +481,372 @@ Test(koshogi, shooting_a_fog) {
   pos.board[pt("10j")] = ks_make(KS_BLACK, KS_XB);
   cr_assert(!legal(&pos, "XB-11i*11d"), "a bow never");
 }
+
+/* ---- every face's movement against a model written from the Betza strings of 3.2-3.4 ---- */
+
+/* Directions as (file step, rank step) seen from Black: rank step -1 is forward. */
+enum { F_ = 1, FR = 2, R_ = 4, BR = 8, B_ = 16, BL = 32, L_ = 64, FL = 128 };
+static const int dir_dx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static const int dir_dr[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+#define ORTH (F_ | R_ | B_ | L_)
+#define DIAG (FR | BR | BL | FL)
+#define ALL8 (ORTH | DIAG)
+
+/* Leaps and two-leg patterns. */
+enum { LEAP_D = 1, LEAP_A = 2, LEAP_N = 4 };
+enum { TWO_NONE, TWO_KK, TWO_FF, TWO_WW, TWO_FD, TWO_WA, TWO_NN, TWO_CAVALRY, TWO_PRIEST, WALK_FREE, WALK_LINE };
+
+typedef struct model {
+  int ride, ride_max; /* ranging directions and how far */
+  int step;           /* one-step directions */
+  int leap;           /* LEAP_* */
+  int pattern;        /* TWO_* or WALK_* */
+} model;
+
+/* 3.2-3.4, read independently of the generator (a component per Betza atom). */
+static const model models[KS_FACES] = {
+    [KS_G] = {0, 0, ALL8, 0, 0},
+    [KS_CL] = {0, 0, DIAG, LEAP_D, 0},
+    [KS_SO] = {0, 0, ORTH, LEAP_A, 0},
+    [KS_AC] = {0, 0, DIAG | F_ | L_ | R_, 0, 0},
+    [KS_WR] = {0, 0, 0, 0, TWO_KK},
+    [KS_AI] = {0, 0, ORTH | FL | FR, 0, 0},
+    [KS_ST] = {0, 0, DIAG | F_, 0, 0},
+    [KS_CS] = {0, 0, DIAG | F_ | B_, 0, 0},
+    [KS_EN] = {0, 0, FL | FR | F_ | B_, 0, 0},
+    [KS_TP] = {0, 0, 0, LEAP_D | LEAP_A, 0},
+    [KS_SM] = {0, 0, 0, LEAP_D | LEAP_A, 0},
+    [KS_AG] = {F_, 18, B_, 0, 0},
+    [KS_MA] = {0, 0, ALL8, 0, 0},
+    [KS_DR] = {0, 0, DIAG | L_ | R_, 0, 0},
+    [KS_BN] = {0, 0, DIAG | L_ | R_, 0, 0},
+    [KS_SN] = {0, 0, DIAG | L_ | R_ | B_, 0, 0},
+    [KS_MI] = {ALL8, 18, 0, 0, 0},
+    [KS_QM] = {ORTH, 18, DIAG, 0, 0},
+    [KS_CE] = {DIAG, 18, ORTH, 0, 0},
+    [KS_RG] = {B_, 18, F_, 0, 0},
+    [KS_FC] = {0, 0, DIAG, 0, 0},
+    [KS_EL] = {DIAG, 18, 0, 0, 0},
+    [KS_LB] = {0, 0, DIAG, 0, 0},
+    [KS_XB] = {0, 0, DIAG, 0, 0},
+    [KS_CN] = {0, 0, DIAG, 0, 0},
+    [KS_CM] = {0, 0, 0, LEAP_N, 0},
+    [KS_CV] = {0, 0, 0, 0, TWO_CAVALRY},
+    [KS_P] = {0, 0, ORTH, 0, 0},
+    [KS_PU] = {F_ | B_, 18, L_ | R_, 0, 0},
+    [KS_SH] = {0, 0, DIAG, 0, 0},
+    [KS_SU] = {L_ | R_, 18, DIAG, 0, 0},
+    [KS_CH] = {ORTH, 5, 0, 0, 0},
+    [KS_CU] = {ORTH, 18, 0, 0, 0},
+    [KS_VG] = {F_, 5, 0, 0, 0},
+    [KS_MR] = {0, 0, 0, 0, TWO_FD},
+    [KS_BD] = {0, 0, 0, 0, TWO_WA},
+    [KS_TB] = {F_ | B_, 18, ALL8, 0, 0},
+    [KS_VB] = {L_ | R_, 18, ALL8, 0, 0},
+    [KS_VC] = {DIAG | F_, 18, 0, 0, 0},
+    [KS_PF] = {0, 0, FL | FR | F_ | B_, 0, 0},
+    [KS_FG] = {0, 0, 0, 0, TWO_PRIEST},
+    [KS_IL] = {0, 0, 0, 0, TWO_PRIEST},
+    [KS_SK] = {L_ | R_ | FL | FR, 18, B_, 0, 0},
+    [KS_GV] = {0, 0, ALL8, 0, 0},
+    [KS_TC] = {0, 0, 0, 0, WALK_FREE},
+    [KS_FW] = {0, 0, 0, 0, WALK_LINE},
+    [KS_DA] = {ALL8, 18, 0, 0, TWO_KK},
+    [KS_TW] = {ORTH, 18, 0, 0, TWO_FF},
+    [KS_WH] = {DIAG, 18, 0, 0, TWO_WW},
+    [KS_EW] = {L_ | R_ | BL | BR, 18, F_, 0, 0},
+    [KS_CG] = {ORTH, 5, 0, 0, 0},
+    [KS_LC] = {0, 0, 0, LEAP_N, 0},
+    [KS_XC] = {0, 0, 0, LEAP_N, 0},
+    [KS_GC] = {ORTH, 5, 0, 0, 0},
+    [KS_WG] = {0, 0, 0, 0, TWO_NN},
+    [KS_CO] = {DIAG | F_ | B_, 18, 0, 0, 0},
+    [KS_HF] = {L_ | R_ | DIAG, 18, 0, 0, 0},
+    [KS_PAC] = {ORTH, 18, DIAG, 0, 0},          /* as QM */
+    [KS_PSN] = {DIAG, 18, ORTH, 0, 0},          /* as CE */
+    [KS_PCM] = {0, 0, 0, 0, TWO_CAVALRY},       /* as CV */
+    [KS_PP] = {F_ | B_, 18, L_ | R_, 0, 0},     /* as PU */
+    [KS_PSH] = {L_ | R_, 18, DIAG, 0, 0},       /* as SU */
+    [KS_PCH] = {ORTH, 18, 0, 0, 0},             /* as CU */
+    [KS_PCU] = {ALL8, 18, 0, 0, 0},             /* as MI */
+    [KS_COV] = {DIAG | F_ | B_, 18, 0, 0, 0},   /* as CO */
+};
+
+/* What stands on a point for the model: 0 off the board, 1 empty, 2 a friend, 3 an enemy. */
+static int model_at(const ks_position *pos, int file, int rank) {
+  if (file < 1 || file > KS_SIZE || rank < 0 || rank >= KS_SIZE) return 0;
+  const ks_piece p = pos->board[ks_point(file, rank)];
+  return !p ? 1 : ks_color_of(p) == KS_BLACK ? 2 : 3;
+}
+
+/* Offsets of the one-point and leap atoms, as (file step, rank step) with -1 forward. Files
+ * are numbered right to left, so a step to Black's right lowers the file number. */
+static int atom_offsets(const char *atom, int out[][2]) {
+  static const int w[4][2] = {{0, -1}, {0, 1}, {1, 0}, {-1, 0}}, f[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+  static const int n[8][2] = {{1, 2}, {1, -2}, {-1, 2}, {-1, -2}, {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
+  int k = 0;
+  for (const char *a = atom; *a; a++) {
+    const int(*src)[2] = *a == 'W' || *a == 'D' ? w : *a == 'F' || *a == 'A' ? f : n;
+    const int count = *a == 'N' ? 8 : 4, scale = *a == 'D' || *a == 'A' ? 2 : 1;
+    for (int i = 0; i < count; i++) {
+      out[k][0] = src[i][0] * scale;
+      out[k][1] = src[i][1] * scale;
+      k++;
+    }
+  }
+  return k;
+}
+
+/* The points a face on (file, rank) reaches under the model: marks reach[point]. */
+static void model_reach(const ks_position *pos, ks_face face, int file, int rank, bool reach[KS_POINTS]) {
+  const model *m = &models[face];
+  memset(reach, 0, KS_POINTS * sizeof *reach);
+  /* Black's right is towards file 1: a dx of +1 (right) lowers the file number. */
+  for (int d = 0; d < 8; d++) {
+    const int max = (m->ride & (1 << d)) ? m->ride_max : (m->step & (1 << d)) ? 1 : 0;
+    for (int k = 1; k <= max; k++) {
+      const int f = file - dir_dx[d] * k, r = rank + dir_dr[d] * k, what = model_at(pos, f, r);
+      if (what == 0 || what == 2) break;
+      reach[ks_point(f, r)] = true;
+      if (what == 3) break;
+    }
+  }
+  int off[16][2];
+  char leaps[4] = "", *l = leaps;
+  if (m->leap & LEAP_D) *l++ = 'D';
+  if (m->leap & LEAP_A) *l++ = 'A';
+  if (m->leap & LEAP_N) *l++ = 'N';
+  for (int i = 0, n = atom_offsets(leaps, off); i < n; i++) {
+    const int f = file + off[i][0], r = rank + off[i][1], what = model_at(pos, f, r);
+    if (what == 1 || (what == 3 && face != KS_TP && face != KS_SM)) reach[ks_point(f, r)] = true;
+  }
+  if (m->pattern == TWO_NONE) return;
+  if (m->pattern == WALK_FREE || m->pattern == WALK_LINE) {
+    /* D26, D27: up to five orthogonal steps; landings empty, enemy or the start (friends
+     * never); a line piece keeps the axis of its first step */
+    typedef struct { int f, r, steps, axis; } node;
+    node queue[4096];
+    int head = 0, tail = 0;
+    queue[tail++] = (node){file, rank, 0, -1};
+    while (head < tail) {
+      const node at = queue[head++];
+      if (at.steps == 5) continue;
+      for (int d = 0; d < 8; d += 2) {
+        const int axis = d % 4;
+        if (m->pattern == WALK_LINE && at.axis >= 0 && axis != at.axis) continue;
+        const int f = at.f - dir_dx[d], r = at.r + dir_dr[d], what = model_at(pos, f, r);
+        const bool start = f == file && r == rank;
+        if (!start && (what == 0 || what == 2)) continue;
+        reach[ks_point(f, r)] = true;
+        if (tail < 4096) queue[tail++] = (node){f, r, at.steps + 1, axis};
+      }
+    }
+    return;
+  }
+  /* D28: two legs, the second optional; the first lands on an empty point or an enemy, the
+   * second also on the start. Priests land on empty points only here (no enemy priests). */
+  const char *legs = m->pattern == TWO_KK ? "WF" : m->pattern == TWO_FF ? "F" : m->pattern == TWO_WW ? "W"
+                     : m->pattern == TWO_FD ? "FD" : m->pattern == TWO_WA ? "WA" : m->pattern == TWO_PRIEST ? "DA" : "N";
+  const bool priest = m->pattern == TWO_PRIEST;
+  const int n = atom_offsets(legs, off);
+  for (int i = 0; i < n; i++) {
+    const int f1 = file + off[i][0], r1 = rank + off[i][1], first = model_at(pos, f1, r1);
+    if (!(first == 1 || (first == 3 && !priest))) continue;
+    reach[ks_point(f1, r1)] = true;
+    for (int j = 0; j < n; j++) {
+      if (m->pattern == TWO_CAVALRY) { /* D25: the same class (long component), or straight back */
+        const bool back = off[j][0] == -off[i][0] && off[j][1] == -off[i][1];
+        const bool vertical_i = abs(off[i][1]) == 2, vertical_j = abs(off[j][1]) == 2;
+        const int long_i = vertical_i ? off[i][1] : off[i][0], long_j = vertical_j ? off[j][1] : off[j][0];
+        if (!back && !(vertical_i == vertical_j && long_i == long_j)) continue;
+      }
+      const int f2 = f1 + off[j][0], r2 = r1 + off[j][1], second = model_at(pos, f2, r2);
+      const bool start = f2 == file && r2 == rank;
+      if (start || second == 1 || (second == 3 && !priest)) reach[ks_point(f2, r2)] = true;
+    }
+  }
+}
+
+/* Every face on 10j, alone, among friends and among enemies: the points its legal moves end on
+ * are exactly those of the model (3.2-3.4, 4.2-4.5, D22-D28). */
+Test(koshogi, every_face_against_the_betza_model) {
+  static const char *const settings[] = {"alone", "ringed by friends", "ringed by enemies"};
+  for (int face = 1; face < KS_FACES; face++) {
+    const model *m = &models[face];
+    cr_assert(m->ride || m->step || m->leap || m->pattern, "no model for %s", ks_face_id((ks_face)face));
+    for (int setting = 0; setting < 3; setting++) {
+      ks_position pos;
+      empty(&pos, KS_BLACK);
+      put(&pos, "18s", KS_BLACK, KS_DR); /* so that the pawn keeps its forward step */
+      put(&pos, "2s", KS_BLACK, KS_TP);  /* so that nothing reverts */
+      put(&pos, "10a", KS_WHITE, KS_G);
+      pos.board[pt("10j")] = ks_make(KS_BLACK, (ks_face)face);
+      if (setting)
+        for (int d = 0; d < 8; d++)
+          pos.board[ks_point(10 - dir_dx[d], 9 + dir_dr[d])] = ks_make(setting == 1 ? KS_BLACK : KS_WHITE, KS_P);
+      bool expected[KS_POINTS], got[KS_POINTS] = {false};
+      model_reach(&pos, (ks_face)face, 10, 9, expected);
+      ks_move moves[KS_MAX_MOVES];
+      const int n = moves_of(&pos, "10j", moves);
+      for (int i = 0; i < n; i++) got[moves[i].to] = true;
+      for (int sq = 0; sq < KS_POINTS; sq++) {
+        char point[4];
+        ks_point_format(sq, point);
+        cr_assert_eq(got[sq], expected[sq], "%s %s: %s %s", ks_face_id((ks_face)face), settings[setting], point,
+                     expected[sq] ? "is not reached" : "is reached but should not be");
+      }
+    }
+  }
+}
+
+/* The moves of the piece on `from` that end on `to` (any path, captures and shots). */
+static int moves_to(const ks_position *pos, const char *from, const char *to, ks_move *out) {
+  ks_move all[KS_MAX_MOVES];
+  const int n = moves_of(pos, from, all);
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (all[i].to == pt(to)) out[k++] = all[i];
+  return k;
+}
+
+/* Whether some move from `from` to `to` promotes, and whether some declines. */
+static void promotion_options(const ks_position *pos, const char *from, const char *to, bool *promotes,
+                              bool *declines) {
+  ks_move m[KS_MAX_MOVES];
+  *promotes = *declines = false;
+  for (int i = 0, n = moves_to(pos, from, to, m); i < n; i++) {
+    if (m[i].promote) *promotes = true;
+    else *declines = true;
+  }
+}
+
+/* 5.2, D4, D5: zone promotion is optional, even for a piece left without moves; a move is
+ * eligible if it starts in the zone (Black's: ranks a-f) or any leg lands there; passed-over
+ * points and shot targets do not count. */
+Test(koshogi, zone_promotion) {
+  ks_position pos;
+  bool promotes, declines;
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "2s", KS_BLACK, KS_TP);
+  put(&pos, "10e", KS_BLACK, KS_VG);
+  promotion_options(&pos, "10e", "10a", &promotes, &declines);
+  cr_assert(promotes && declines, "D4: a vanguard on the last rank need not promote");
+  put(&pos, "5g", KS_BLACK, KS_CH);
+  promotion_options(&pos, "5g", "5f", &promotes, &declines);
+  cr_assert(promotes && declines, "into the zone (rank f)");
+  promotion_options(&pos, "5g", "5h", &promotes, &declines);
+  cr_assert(!promotes && declines, "outside the zone");
+  put(&pos, "15c", KS_BLACK, KS_CH);
+  promotion_options(&pos, "15c", "15h", &promotes, &declines);
+  cr_assert(promotes && declines, "D5: out of the zone");
+  /* a cavalry's two sideways jumps 10g-8f-6g: the first lands in the zone, the move ends outside */
+  put(&pos, "10g", KS_BLACK, KS_CV);
+  promotion_options(&pos, "10g", "6g", &promotes, &declines);
+  cr_assert(promotes && declines, "D5: a leg landed in the zone");
+  put(&pos, "10h", KS_BLACK, KS_CV);
+  promotion_options(&pos, "10h", "12l", &promotes, &declines);
+  cr_assert(!promotes && declines, "two backward jumps stay outside");
+  /* a longbow steps 14h-13g and shoots a pawn on 13e, in the zone: the target does not count */
+  put(&pos, "14h", KS_BLACK, KS_LB);
+  put(&pos, "13e", KS_WHITE, KS_P);
+  ks_move m[KS_MAX_MOVES];
+  const int n = moves_to(&pos, "14h", "13g", m);
+  int shots = 0;
+  for (int i = 0; i < n; i++) {
+    shots += m[i].nshot;
+    cr_assert(!m[i].promote, "D5: a shot into the zone does not make the move eligible");
+  }
+  cr_assert_eq(shots, 1, "the shot itself is legal");
+}
+
+/* 5.3, D6, D7, D8: promotion by capture is compulsory, wherever the capturer stands, by
+ * displacement or by a shot, applied at the end of the move; the named faces are literal. */
+Test(koshogi, capture_promotion) {
+  ks_position pos;
+  bool promotes, declines;
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "2s", KS_BLACK, KS_TP);
+  /* any promotable piece that takes a drum */
+  put(&pos, "10m", KS_BLACK, KS_CH);
+  put(&pos, "10l", KS_WHITE, KS_DR);
+  promotion_options(&pos, "10m", "10l", &promotes, &declines);
+  cr_assert(promotes && !declines, "a chariot takes the drum: it must promote, far from the zone");
+  /* a sumo wrestler promotes only a step mover that takes it (D6): a pawn, not a chariot */
+  pos.board[pt("10l")] = ks_make(KS_WHITE, KS_WR);
+  promotion_options(&pos, "10m", "10l", &promotes, &declines);
+  cr_assert(!promotes && declines, "a chariot is not a step mover");
+  put(&pos, "11l", KS_BLACK, KS_P);
+  promotion_options(&pos, "11l", "10l", &promotes, &declines);
+  cr_assert(promotes && !declines, "a pawn is");
+  /* the face is literal: a thunderclap too, for a step mover (D7) */
+  pos.board[pt("10l")] = ks_make(KS_WHITE, KS_TC);
+  promotion_options(&pos, "11l", "10l", &promotes, &declines);
+  cr_assert(promotes && !declines);
+  /* a shot counts as a capture (D7): a longbow steps and shoots a sumo wrestler */
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10m", KS_BLACK, KS_LB);
+  put(&pos, "9j", KS_WHITE, KS_WR);
+  ks_move m[KS_MAX_MOVES];
+  const int n = moves_to(&pos, "10m", "9l", m);
+  int shooting = 0;
+  for (int i = 0; i < n; i++) {
+    if (m[i].nshot) {
+      shooting++;
+      cr_assert(m[i].promote && !m[i].optional, "the longbow shot a sumo wrestler: it promotes");
+    } else {
+      cr_assert(!m[i].promote, "the plain step does not");
+    }
+  }
+  cr_assert_eq(shooting, 1);
+  /* D8: a cavalryman promotes on taking a Frankish cannon, not a chariot of the gods */
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10m", KS_BLACK, KS_CM);
+  put(&pos, "9k", KS_WHITE, KS_FC);
+  put(&pos, "11k", KS_WHITE, KS_CG);
+  promotion_options(&pos, "10m", "9k", &promotes, &declines);
+  cr_assert(promotes && !declines, "a cavalryman takes a Frankish cannon");
+  promotion_options(&pos, "10m", "11k", &promotes, &declines);
+  cr_assert(!promotes && declines, "but not for a chariot of the gods");
+  /* D7: at the end of the move: a cavalry that takes a drum with its first jump still makes
+   * a cavalry's second jump (the same class), not a winged horse's */
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10m", KS_BLACK, KS_CV);
+  put(&pos, "9k", KS_WHITE, KS_DR);
+  promotion_options(&pos, "10m", "8i", &promotes, &declines);
+  cr_assert(promotes && !declines, "a second forward jump after taking the drum, then the promotion");
+  cr_assert_eq(moves_to(&pos, "10m", "7l", m), 0, "a winged horse's second jump is not allowed yet");
+}
+
+/* 5.4, D9: the clerk's promotion by capture has the same effect as by the zone. */
+Test(koshogi, clerk_promotion_by_capture) {
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "2s", KS_BLACK, KS_TP);
+  put(&pos, "10m", KS_BLACK, KS_CL);
+  put(&pos, "9l", KS_WHITE, KS_DR);
+  put(&pos, "5s", KS_BLACK, KS_AG);
+  put(&pos, "15a", KS_BLACK, KS_RG); /* the guards promote wherever they stand */
+  put(&pos, "3c", KS_WHITE, KS_PF);
+  put(&pos, "3d", KS_BLACK, KS_PF); /* only the opponent's flames die */
+  ks_move m[KS_MAX_MOVES];
+  cr_assert_eq(moves_to(&pos, "10m", "9l", m), 1);
+  cr_assert(m[0].promote);
+  ks_play(&pos, &m[0]);
+  cr_assert_eq(pos.board[pt("9l")], ks_make(KS_BLACK, KS_MR));
+  cr_assert_eq(pos.board[pt("5s")], ks_make(KS_BLACK, KS_SK));
+  cr_assert_eq(pos.board[pt("15a")], ks_make(KS_BLACK, KS_EW));
+  cr_assert_eq(pos.board[pt("3c")], 0);
+  cr_assert_eq(pos.board[pt("3d")], ks_make(KS_BLACK, KS_PF));
+}
