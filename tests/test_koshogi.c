@@ -7,7 +7,7 @@
 
 #include "koshogi/koshogi.h"
 
-/* KOSHOGI.md 2.2: 90 pieces of 34 types per side; White is Black rotated by 180°. */
+/* KOSHOGI.md 2.2, D1, D2: 90 pieces of 34 types per side; White is Black rotated by 180°. */
 Test(koshogi, starting_setup) {
   ks_position pos;
   ks_start(&pos);
@@ -849,4 +849,108 @@ Test(koshogi, clerk_promotion_by_capture) {
   cr_assert_eq(pos.board[pt("15a")], ks_make(KS_BLACK, KS_EW));
   cr_assert_eq(pos.board[pt("3c")], 0);
   cr_assert_eq(pos.board[pt("3d")], ks_make(KS_BLACK, KS_PF));
+}
+
+/* Whether some move of the piece on `from` shoots `target` (alone or with another shot). */
+static bool shoots(const ks_position *pos, const char *from, const char *target) {
+  ks_move m[KS_MAX_MOVES];
+  const int n = moves_of(pos, from, m);
+  for (int i = 0; i < n; i++)
+    for (int s = 0; s < m[i].nshot; s++)
+      if (m[i].shot[s] == pt(target)) return true;
+  return false;
+}
+
+/* D13-D16, D18: shooters move first and never shoot in place; a capture by displacement ends
+ * that leg's shooting; only enemy pieces, in sight, are targets, and an earlier shot of the
+ * same move clears the line; the Frankish cannon fires twice, in any directions, up to 7
+ * points; chariot-type pieces cannot take a heavenly fortress. */
+Test(koshogi, shooting_rules) {
+  ks_position pos;
+  ks_move m[KS_MAX_MOVES];
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_LB);
+  put(&pos, "10g", KS_WHITE, KS_P); /* in line with 10j only: no shot in place (D13) */
+  cr_assert(!shoots(&pos, "10j", "10g"), "D13: a shooter moves first");
+  put(&pos, "9i", KS_WHITE, KS_P);
+  put(&pos, "8h", KS_WHITE, KS_P); /* in line with 9i */
+  cr_assert_eq(moves_to(&pos, "10j", "9i", m), 1, "D14: the longbow takes the pawn by displacement");
+  cr_assert(m[0].ncap == 1 && m[0].nshot == 0, "D14: and fires no shot after it");
+  pos.board[pt("9i")] = 0;
+  cr_assert(shoots(&pos, "10j", "8h"), "from the empty 9i it shoots 8h");
+  pos.board[pt("8h")] = ks_make(KS_BLACK, KS_P);
+  cr_assert(!shoots(&pos, "10j", "8h"), "D15: never a friend");
+  /* the Frankish cannon: from 9i, two shots (D16), the first clearing the line for the second */
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_FC);
+  put(&pos, "9f", KS_WHITE, KS_P);
+  put(&pos, "9e", KS_WHITE, KS_P);
+  put(&pos, "12i", KS_WHITE, KS_P);
+  put(&pos, "2i", KS_WHITE, KS_P); /* 7 points from 9i */
+  put(&pos, "9q", KS_WHITE, KS_P); /* 8 points from 9i */
+  bool in_line = false, two_ways = false, seven = false, eight = false;
+  const int n = moves_to(&pos, "10j", "9i", m);
+  for (int i = 0; i < n; i++) {
+    for (int s = 0; s < m[i].nshot; s++) {
+      seven |= m[i].shot[s] == pt("2i");
+      eight |= m[i].shot[s] == pt("9q");
+    }
+    if (m[i].nshot != 2) continue;
+    const int a = m[i].shot[0], b = m[i].shot[1];
+    if ((a == pt("9f") && b == pt("9e")) || (a == pt("9e") && b == pt("9f"))) in_line = true;
+    if ((a == pt("9f") && b == pt("12i")) || (a == pt("12i") && b == pt("9f"))) two_ways = true;
+  }
+  cr_assert(in_line, "D15, D16: 9f, then 9e behind it");
+  cr_assert(two_ways, "D16: two directions");
+  cr_assert(seven, "D16: 7 points from 9i");
+  cr_assert(!eight, "D16: not 8");
+  /* D18: chariot, chariot unit (and +CH) and gun carriage do not take a heavenly fortress */
+  static const ks_face chariots[] = {KS_CH, KS_CU, KS_PCH, KS_GC, KS_CG};
+  for (size_t i = 0; i < sizeof chariots / sizeof *chariots; i++) {
+    empty(&pos, KS_BLACK);
+    put(&pos, "1s", KS_BLACK, KS_G);
+    put(&pos, "19a", KS_WHITE, KS_G);
+    put(&pos, "10h", KS_BLACK, chariots[i]);
+    put(&pos, "10e", KS_WHITE, KS_HF);
+    cr_assert_eq(moves_to(&pos, "10h", "10e", m), 0, "D18: %s takes the fortress", ks_face_id(chariots[i]));
+    pos.board[pt("10e")] = ks_make(KS_WHITE, KS_SU);
+    cr_assert_gt(moves_to(&pos, "10h", "10e", m), 0, "%s takes a shield unit", ks_face_id(chariots[i]));
+  }
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10h", KS_BLACK, KS_MI);
+  put(&pos, "10e", KS_WHITE, KS_HF);
+  cr_assert_gt(moves_to(&pos, "10h", "10e", m), 0, "a millenary does");
+}
+
+/* 6.1, D29: defeated = no general, no governor, and not both middle troop and banner (either
+ * face); the sole objective piece is the one critical piece, when there is exactly one. */
+Test(koshogi, defeat_condition) {
+  static const struct {
+    ks_face pieces[3];
+    bool defeated;
+    int objective; /* index into pieces, or -1 */
+  } cases[] = {
+      {{KS_G, 0, 0}, false, 0},          {{KS_GV, 0, 0}, false, 0},         {{KS_G, KS_GV, 0}, false, -1},
+      {{KS_G, KS_MA, KS_BN}, false, -1}, {{KS_MA, KS_BN, 0}, false, -1},    {{KS_MA, KS_FW, 0}, false, -1},
+      {{KS_MA, 0, 0}, true, -1},         {{KS_BN, KS_FW, 0}, true, -1},     {{KS_G, KS_MA, 0}, false, 0},
+      {{KS_GV, KS_BN, 0}, false, 0},     {{KS_DR, KS_P, 0}, true, -1},
+  };
+  static const char *const points[3] = {"10s", "11s", "9s"};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    ks_position pos;
+    empty(&pos, KS_BLACK);
+    put(&pos, "10a", KS_WHITE, KS_G);
+    for (int i = 0; i < 3; i++)
+      if (cases[c].pieces[i]) put(&pos, points[i], KS_BLACK, cases[c].pieces[i]);
+    cr_assert_eq(ks_defeated(&pos, KS_BLACK), cases[c].defeated, "case %zu", c);
+    cr_assert(!ks_defeated(&pos, KS_WHITE));
+    const int expected = cases[c].objective < 0 ? -1 : pt(points[cases[c].objective]);
+    cr_assert_eq(ks_sole_objective(&pos, KS_BLACK), expected, "case %zu", c);
+  }
 }
