@@ -28,6 +28,7 @@ typedef struct side_pieces {
   uint16_t at[KS_POINTS];
   int g, gv, ma, bn;          /* how many generals, governors, middle troops, banners (BN or FW) */
   int at_g, at_gv, at_ma, at_bn;
+  int army;                   /* the value of its other pieces */
   int ntargets;               /* its commanding pieces (G, GV, MA, BN, FW) and where */
   int targets[8];
 } side_pieces;
@@ -46,6 +47,7 @@ static void gather(const ks_position *pos, side_pieces sides[2]) {
     else if (f == KS_MA) s->ma++, s->at_ma = sq;
     else if (f == KS_BN || f == KS_FW) s->bn++, s->at_bn = sq;
     if (target && s->ntargets < 8) s->targets[s->ntargets++] = sq;
+    if (!target) s->army += value[f];
   }
 }
 
@@ -64,6 +66,8 @@ static int sole_objective(const side_pieces *s) {
 
 static int side_score(const ks_position *pos, int color, const side_pieces *own, const side_pieces *enemy) {
   int score = 0;
+  /* a side with half as much army again as the other presses home: closing in counts triple */
+  const int closing = 2 * own->army >= 3 * enemy->army ? 9 : 3;
   /* closing in on at most the first four of the enemy's commanding pieces */
   const int ntargets = enemy->ntargets < 4 ? enemy->ntargets : 4;
   for (int i = 0; i < own->n; i++) {
@@ -79,7 +83,7 @@ static int side_score(const ks_position *pos, int color, const side_pieces *own,
         const int d = dr > dc ? dr : dc;
         if (d < nearest) nearest = d;
       }
-      score += (KS_SIZE - nearest) * 3;
+      score += (KS_SIZE - nearest) * closing;
     }
     /* mobility: the empty points along the piece's ranging lines, up to 6 each */
     const int dirs = ks__faces[f].range | ks__faces[f].range5;
