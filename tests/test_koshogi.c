@@ -118,6 +118,24 @@ static void play(ks_position *pos, const char *text) {
   ks_play(pos, &m);
 }
 
+/* For every legal move of pos: ks_make_move gives what ks_play gives, and ks_unmake_move gives
+ * pos back exactly. Returns the number of moves checked. */
+static int check_make_unmake(const ks_position *pos) {
+  static ks_move moves[KS_MAX_MOVES];
+  const int n = ks_legal_moves(pos, moves);
+  for (int i = 0; i < n; i++) {
+    ks_position played = *pos, made = *pos;
+    ks_undo undo;
+    ks_play(&played, &moves[i]);
+    ks_make_move(&made, &moves[i], &undo);
+    cr_assert(memcmp(&played, &made, sizeof made) == 0, "ks_make_move differs from ks_play");
+    cr_assert_leq(undo.n, KS_UNDO_MAX);
+    ks_unmake_move(&made, &undo);
+    cr_assert(memcmp(pos, &made, sizeof made) == 0, "ks_unmake_move did not restore the position");
+  }
+  return n;
+}
+
 /* 3.4, 4.2-4.4: pieces that never promote, alone in the middle of the board. */
 Test(koshogi, movement_on_an_empty_board) {
   ks_position pos;
@@ -210,6 +228,7 @@ Test(koshogi, clerk_promotion) {
   put(&pos, "1r", KS_BLACK, KS_RG);
   put(&pos, "5e", KS_WHITE, KS_PF);
   put(&pos, "6e", KS_WHITE, KS_EN);
+  check_make_unmake(&pos);
   play(&pos, "CL-10e+");
   cr_assert_eq(pos.board[pt("10e")], ks_make(KS_BLACK, KS_MR));
   cr_assert_eq(pos.board[pt("1s")], ks_make(KS_BLACK, KS_SK));
@@ -225,6 +244,7 @@ Test(koshogi, priest_loss) {
   put(&pos, "10j", KS_BLACK, KS_TC);
   put(&pos, "10e", KS_BLACK, KS_DR);
   put(&pos, "12j", KS_BLACK, KS_G);
+  check_make_unmake(&pos);
   cr_assert(!legal(&pos, "DR-11d+"), "a drum without its priest cannot promote");
   play(&pos, "G-12k");
   cr_assert_eq(pos.board[pt("10j")], ks_make(KS_BLACK, KS_DR), "the thunderclap reverted");
@@ -953,4 +973,32 @@ Test(koshogi, defeat_condition) {
     const int expected = cases[c].objective < 0 ? -1 : pt(points[cases[c].objective]);
     cr_assert_eq(ks_sole_objective(&pos, KS_BLACK), expected, "case %zu", c);
   }
+}
+
+/* Make and unmake: over a 300-ply random game and the positions of the effect tests above
+ * (burning, the clerk's effect, reversions), unmaking restores every position exactly. */
+Test(koshogi, make_and_unmake) {
+  ks_position pos;
+  ks_start(&pos);
+  ks_move moves[KS_MAX_MOVES];
+  uint64_t r = 777;
+  long checked = 0;
+  for (int ply = 0; ply < 300; ply++) {
+    checked += check_make_unmake(&pos);
+    const int n = ks_legal_moves(&pos, moves);
+    if (n == 0) break;
+    r = r * 6364136223846793005u + 1442695040888963407u;
+    ks_play(&pos, &moves[(r >> 33) % (uint64_t)n]);
+  }
+  cr_assert_gt(checked, 20000);
+  /* a poison flame among pieces of both colours, next to a light and a fog */
+  empty(&pos, KS_BLACK);
+  put(&pos, "1s", KS_BLACK, KS_G);
+  put(&pos, "19a", KS_WHITE, KS_G);
+  put(&pos, "10j", KS_BLACK, KS_PF);
+  for (int d = 0; d < 8; d++)
+    if (d != 0) pos.board[ks_point(10 - dir_dx[d], 8 + dir_dr[d])] = ks_make(d % 2 ? KS_WHITE : KS_BLACK, KS_TP);
+  put(&pos, "5h", KS_WHITE, KS_FG);
+  put(&pos, "3h", KS_BLACK, KS_IL);
+  cr_assert_gt(check_make_unmake(&pos), 0);
 }

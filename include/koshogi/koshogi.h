@@ -87,6 +87,22 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves);
 /* Plays a legal move with every side effect, in the order of KOSHOGI.md 5.6. */
 void ks_play(ks_position *pos, const ks_move *move);
 
+/* What ks_make_move changed, so that ks_unmake_move can put it back: every point written, with
+ * what stood there before, in order. 64 entries exceed what any move can change (the mover,
+ * five captures, two shots, eight burned points, the clerk's effect and the reversions). */
+#define KS_UNDO_MAX 64
+typedef struct ks_undo {
+  int n;
+  uint16_t point[KS_UNDO_MAX];
+  ks_piece before[KS_UNDO_MAX];
+  uint8_t to_move;
+} ks_undo;
+
+/* ks_play, remembering in undo what it changed. */
+void ks_make_move(ks_position *pos, const ks_move *move, ks_undo *undo);
+/* Takes back the move ks_make_move recorded in undo: pos is again exactly as before it. */
+void ks_unmake_move(ks_position *pos, const ks_undo *undo);
+
 /* Writes a point as in KOSHOGI.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
 int ks_point_format(int point, char *buf);
 

@@ -19,36 +19,47 @@ static bool holds(const ks_position *pos, int color, ks_face a, ks_face b) {
   return false;
 }
 
-void ks_play(ks_position *pos, const ks_move *m) {
+/* Every write of a move goes through here, so that it can be recorded for ks_unmake_move. */
+static void set(ks_position *pos, ks_undo *undo, int point, ks_piece piece) {
+  if (pos->board[point] == piece) return;
+  if (undo && undo->n < KS_UNDO_MAX) {
+    undo->point[undo->n] = (uint16_t)point;
+    undo->before[undo->n] = pos->board[point];
+    undo->n++;
+  }
+  pos->board[point] = piece;
+}
+
+static void play(ks_position *pos, const ks_move *m, ks_undo *undo) {
   const ks_piece mover = pos->board[m->from];
   const int color = ks_color_of(mover);
   const ks_face face = ks_face_of(mover);
   /* 1. movement and captures */
-  pos->board[m->from] = 0;
-  for (int i = 0; i < m->ncap; i++) pos->board[m->cap[i]] = 0;
-  for (int i = 0; i < m->nshot; i++) pos->board[m->shot[i]] = 0;
-  pos->board[m->to] = mover;
+  set(pos, undo, m->from, 0);
+  for (int i = 0; i < m->ncap; i++) set(pos, undo, m->cap[i], 0);
+  for (int i = 0; i < m->nshot; i++) set(pos, undo, m->shot[i], 0);
+  set(pos, undo, m->to, mover);
   /* 2. burning: a piece that was a poison flame when the move began */
   if (face == KS_PF) {
     const int row = m->to / KS_SIZE, col = m->to % KS_SIZE;
     for (int dr = -1; dr <= 1; dr++)
       for (int dc = -1; dc <= 1; dc++) {
         const int r = row + dr, c = col + dc;
-        if ((dr || dc) && r >= 0 && r < KS_SIZE && c >= 0 && c < KS_SIZE) pos->board[r * KS_SIZE + c] = 0;
+        if ((dr || dc) && r >= 0 && r < KS_SIZE && c >= 0 && c < KS_SIZE) set(pos, undo, r * KS_SIZE + c, 0);
       }
   }
   /* 3. promotion of the moving piece (decided when the move was generated) */
   if (m->promote && ks__faces[face].promotes) {
     const ks_face promoted = (ks_face)ks__faces[face].promotes;
-    pos->board[m->to] = ks_make(color, promoted);
+    set(pos, undo, m->to, ks_make(color, promoted));
     /* 4. the clerk's effect (5.4) */
     if (promoted == KS_MR)
       for (int sq = 0; sq < KS_POINTS; sq++) {
         const ks_piece p = pos->board[sq];
         if (!p) continue;
-        if (ks_color_of(p) == color && ks_face_of(p) == KS_AG) pos->board[sq] = ks_make(color, KS_SK);
-        if (ks_color_of(p) == color && ks_face_of(p) == KS_RG) pos->board[sq] = ks_make(color, KS_EW);
-        if (ks_color_of(p) != color && ks_face_of(p) == KS_PF) pos->board[sq] = 0;
+        if (ks_color_of(p) == color && ks_face_of(p) == KS_AG) set(pos, undo, sq, ks_make(color, KS_SK));
+        if (ks_color_of(p) == color && ks_face_of(p) == KS_RG) set(pos, undo, sq, ks_make(color, KS_EW));
+        if (ks_color_of(p) != color && ks_face_of(p) == KS_PF) set(pos, undo, sq, 0);
       }
   }
   /* 5. reversions (5.5): no Taoist priest, no thunderclap or flag waver; fogs near a light */
@@ -57,7 +68,7 @@ void ks_play(ks_position *pos, const ks_move *m) {
     for (int sq = 0; sq < KS_POINTS; sq++) {
       const ks_piece p = pos->board[sq];
       if (p && ks_color_of(p) == c && ks__faces[ks_face_of(p)].reverts && ks_face_of(p) != KS_FG)
-        pos->board[sq] = ks_make(c, (ks_face)ks__faces[ks_face_of(p)].reverts);
+        set(pos, undo, sq, ks_make(c, (ks_face)ks__faces[ks_face_of(p)].reverts));
     }
   }
   for (int sq = 0; sq < KS_POINTS; sq++) {
@@ -66,12 +77,25 @@ void ks_play(ks_position *pos, const ks_move *m) {
       if (!pos->board[l] || ks_face_of(pos->board[l]) != KS_IL) continue;
       const int d = line_distance(sq, l);
       if (d > 0 && d <= 5) {
-        pos->board[sq] = ks_make(ks_color_of(pos->board[sq]), KS_TP);
+        set(pos, undo, sq, ks_make(ks_color_of(pos->board[sq]), KS_TP));
         break;
       }
     }
   }
   pos->to_move = (uint8_t)(color ^ 1);
+}
+
+void ks_play(ks_position *pos, const ks_move *m) { play(pos, m, NULL); }
+
+void ks_make_move(ks_position *pos, const ks_move *m, ks_undo *undo) {
+  undo->n = 0;
+  undo->to_move = pos->to_move;
+  play(pos, m, undo);
+}
+
+void ks_unmake_move(ks_position *pos, const ks_undo *undo) {
+  for (int i = undo->n - 1; i >= 0; i--) pos->board[undo->point[i]] = undo->before[i];
+  pos->to_move = undo->to_move;
 }
 
 uint64_t ks_perft(const ks_position *pos, int depth) {
