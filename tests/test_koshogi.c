@@ -1002,3 +1002,60 @@ Test(koshogi, make_and_unmake) {
   put(&pos, "3h", KS_BLACK, KS_IL);
   cr_assert_gt(check_make_unmake(&pos), 0);
 }
+
+/* D20's rule option burn=enemy: a flame burns only enemy pieces, so it can never burn its own
+ * general; the option is read and written as text, kept in records, and checked. */
+Test(koshogi, burn_enemy_option) {
+  ks_position pos;
+  char err[160], text[64];
+  empty(&pos, KS_BLACK);
+  cr_assert_eq(ks_rules_parse("burn=enemy", &pos, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(pos.burn, KS_BURN_ENEMY);
+  ks_rules_format(&pos, text, sizeof text);
+  cr_assert_str_eq(text, "burn=enemy");
+  put(&pos, "10j", KS_BLACK, KS_PF);
+  put(&pos, "9h", KS_WHITE, KS_P);
+  put(&pos, "11h", KS_BLACK, KS_P);
+  play(&pos, "+EN-10i");
+  cr_assert_eq(pos.board[pt("9h")], 0, "the enemy burns");
+  cr_assert_eq(pos.board[pt("11h")], ks_make(KS_BLACK, KS_P), "the friend does not");
+  /* the flame next to its own general: no self-defeat under burn=enemy */
+  ks_game g;
+  empty(&pos, KS_BLACK);
+  put(&pos, "10j", KS_BLACK, KS_G);
+  put(&pos, "10l", KS_BLACK, KS_PF);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  cr_assert_eq(ks_rules_parse("burn=enemy", &pos, err, sizeof err), 0);
+  game_from(&g, &pos);
+  game_play(&g, "+EN-10k");
+  cr_assert_eq(g.result, KS_ONGOING);
+  cr_assert_eq(g.pos.board[pt("10j")], ks_make(KS_BLACK, KS_G));
+  ks_game_free(&g);
+  /* bad options leave the position as it was */
+  empty(&pos, KS_BLACK);
+  cr_assert_eq(ks_rules_parse("burn=enemy,burn=maybe", &pos, err, sizeof err), -1);
+  cr_assert(strstr(err, "burn=maybe"), "%s", err);
+  cr_assert_eq(pos.burn, KS_BURN_BOTH);
+  cr_assert_eq(ks_rules_parse("", &pos, err, sizeof err), 0);
+  ks_rules_format(&pos, text, sizeof text);
+  cr_assert_str_eq(text, "", "the defaults are not written");
+  /* a record keeps the option; it must come before the moves */
+  cr_assert_eq(ks_game_init(&g), 0);
+  cr_assert_eq(ks_rules_parse("burn=enemy", &g.pos, err, sizeof err), 0);
+  game_play(&g, "VG-10h");
+  char *record = ks_record_write(&g, "A", "B");
+  cr_assert(strstr(record, "[Rules \"burn=enemy\"]"), "%s", record);
+  ks_game back;
+  cr_assert_eq(ks_record_read(&back, record, NULL, NULL, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(back.pos.burn, KS_BURN_ENEMY);
+  cr_assert_eq(back.nplies, 1);
+  ks_game_free(&back);
+  free(record);
+  ks_game_free(&g);
+  cr_assert_eq(ks_record_read(&back, "1. VG-10h\n[Rules \"burn=enemy\"]\n", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "line 2") && strstr(err, "before the moves"), "%s", err);
+  ks_game_free(&back);
+  cr_assert_eq(ks_record_read(&back, "[Rules \"burn=all\"]\n1. VG-10h\n", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "line 1") && strstr(err, "burn=all"), "%s", err);
+  ks_game_free(&back);
+}

@@ -45,10 +45,21 @@ static inline ks_piece ks_make(int color, ks_face f) { return (ks_piece)((unsign
 static inline ks_face ks_face_of(ks_piece p) { return (ks_face)(p & 0x7f); }
 static inline int ks_color_of(ks_piece p) { return p >> 7; } /* ks_color */
 
+/* The rule option of D20: whom a poison flame burns. */
+typedef enum ks_burn { KS_BURN_BOTH = 0, KS_BURN_ENEMY = 1 } ks_burn;
+
 typedef struct ks_position {
   ks_piece board[KS_POINTS];
   uint8_t to_move; /* ks_color */
+  uint8_t burn;    /* ks_burn: burn=both (the default, D20) or burn=enemy; fixed for a game */
 } ks_position;
+
+/* Reads rule options into pos: a comma-separated list of name=value, today only
+ * "burn=both" or "burn=enemy"; "" keeps the defaults. Returns 0, or -1 with the reason in err
+ * (pos is then unchanged). */
+int ks_rules_parse(const char *text, ks_position *pos, char *err, size_t errsize);
+/* Writes pos's rule options that differ from the defaults ("burn=enemy", or ""). */
+void ks_rules_format(const ks_position *pos, char *buf, size_t size);
 
 /* A move as an identity (KOSHOGI.md 4.5): where the piece starts and ends, what it captured by
  * displacement (in path order) and by shots (in firing order), and whether it promotes. */
@@ -144,7 +155,8 @@ typedef struct ks_game {
   int reason;           /* ks_reason */
 } ks_game;
 
-/* Starts a game from the starting position. Returns 0, -1 when out of memory. */
+/* Starts a game from the starting position, under the default rules. Returns 0, -1 when out of
+ * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
 void ks_game_free(ks_game *game);
 /* Plays a legal move and decides the game after it (KOSHOGI.md 6.2-6.6). Returns 0, -1 when

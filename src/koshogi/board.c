@@ -1,4 +1,5 @@
-/* The starting position (KOSHOGI.md 2). */
+/* The starting position (KOSHOGI.md 2) and the rule options. */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -28,4 +29,26 @@ void ks_start(ks_position *pos) {
       pos->board[KS_POINTS - 1 - sq] = ks_make(KS_WHITE, (ks_face)face);
     }
   pos->to_move = KS_BLACK;
+}
+
+int ks_rules_parse(const char *text, ks_position *pos, char *err, size_t size) {
+  uint8_t burn = pos->burn;
+  const char *p = text;
+  while (*p) {
+    const size_t len = strcspn(p, ",");
+    if (len == 10 && strncmp(p, "burn=enemy", 10) == 0) burn = KS_BURN_ENEMY;
+    else if (len == 9 && strncmp(p, "burn=both", 9) == 0) burn = KS_BURN_BOTH;
+    else {
+      snprintf(err, size, "unknown rule option \"%.*s\" (known: burn=both, burn=enemy)", (int)(len > 40 ? 40 : len), p);
+      return -1;
+    }
+    p += len;
+    if (*p == ',') p++;
+  }
+  pos->burn = burn;
+  return 0;
+}
+
+void ks_rules_format(const ks_position *pos, char *buf, size_t size) {
+  snprintf(buf, size, "%s", pos->burn == KS_BURN_ENEMY ? "burn=enemy" : "");
 }

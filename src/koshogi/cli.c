@@ -92,6 +92,14 @@ static int load(ks_game *game, const char *path, char *black, char *white) {
   return st;
 }
 
+/* Reads --rules OPTS into pos; prints the error (naming the command) and returns -1. */
+static int apply_rules(const char *command, const char *text, ks_position *pos) {
+  char err[160];
+  if (ks_rules_parse(text, pos, err, sizeof err) == 0) return 0;
+  fprintf(stderr, "koshogi %s: --rules: %s\n", command, err);
+  return -1;
+}
+
 static const char *result_name(const ks_game *g) {
   static const char *const reasons[] = {"", "the loser's commanding pieces are gone",
                                         "the mover's own poison flame burned its commanding pieces",
@@ -160,6 +168,12 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
 /* ---- commands ---- */
 
 static int cmd_perft(int argc, char **argv) {
+  const char *rules = "";
+  if (argc >= 2 && strcmp(argv[0], "--rules") == 0) {
+    rules = argv[1];
+    argc -= 2;
+    argv += 2;
+  }
   char *end = NULL;
   const long depth = argc == 1 ? strtol(argv[0], &end, 10) : -1;
   if (argc != 1 || !end || *end || depth < 1 || depth > 8) {
@@ -168,6 +182,7 @@ static int cmd_perft(int argc, char **argv) {
   }
   ks_position pos;
   ks_start(&pos);
+  if (apply_rules("perft", rules, &pos) != 0) return 2;
   for (int d = 1; d <= depth; d++) {
     const double start = now_seconds();
     const uint64_t n = ks_perft(&pos, d);
@@ -236,9 +251,13 @@ static int cmd_replay(int argc, char **argv) {
   char black[64], white[64];
   ks_game game;
   if (load(&game, path, black, white) != 0) return 1;
-  printf("Black: %s   White: %s\n", black[0] ? black : "?", white[0] ? white : "?");
+  char rules[64];
+  ks_rules_format(&game.pos, rules, sizeof rules);
+  printf("Black: %s   White: %s%s%s\n", black[0] ? black : "?", white[0] ? white : "?", rules[0] ? "   Rules: " : "",
+         rules);
   ks_position pos;
   ks_start(&pos);
+  pos.burn = game.pos.burn;
   for (int i = 0; i < game.nplies; i++) {
     char text[64];
     ks_move_format(&pos, &game.moves[i], text, sizeof text);
@@ -261,17 +280,19 @@ static int save_record(const ks_game *game, const char *path, const char *black,
   return ok ? 0 : -1;
 }
 
-/* koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record FILE] [--limit PLIES]:
+/* koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record FILE] [--limit PLIES] [--rules R]:
  * P is human, computer (search), random or greedy. Moves are typed in the notation; "moves"
  * lists them, "moves 9p" those of one piece, "board", "resign", "quit". */
 static int cmd_play(int argc, char **argv) {
   player_kind kinds[2] = {HUMAN, SEARCH};
   int ms = 1000, limit = 1000;
   bool ascii = false;
-  const char *record = NULL;
+  const char *record = NULL, *rules = "";
   for (int i = 0; i < argc; i++) {
     const bool more = i + 1 < argc;
-    if ((strcmp(argv[i], "--black") == 0 || strcmp(argv[i], "--white") == 0) && more) {
+    if (strcmp(argv[i], "--rules") == 0 && more) {
+      rules = argv[++i];
+    } else if ((strcmp(argv[i], "--black") == 0 || strcmp(argv[i], "--white") == 0) && more) {
       if (parse_player(argv[i + 1], &kinds[argv[i][2] == 'w']) != 0) {
         fprintf(stderr, "koshogi play: %s: human, computer, random or greedy\n", argv[i]);
         return 2;
@@ -296,6 +317,10 @@ static int cmd_play(int argc, char **argv) {
   }
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
+  if (apply_rules("play", rules, &game.pos) != 0) {
+    ks_game_free(&game);
+    return 2;
+  }
   rng_state = (uint64_t)time(NULL) | 1;
   print_board(&game.pos, ascii);
   char line[256];
@@ -374,7 +399,7 @@ static int save_record(const ks_game *game, const char *path, const char *black,
 static int cmd_match(int argc, char **argv) {
   int games = 100, ms = 50, limit = 400;
   uint64_t seed = 1;
-  const char *records = NULL;
+  const char *records = NULL, *rules = "";
   player_kind kinds[2];
   int named = 0;
   for (int i = 0; i < argc; i++) {
@@ -384,6 +409,7 @@ static int cmd_match(int argc, char **argv) {
     else if (strcmp(argv[i], "--limit") == 0 && more) limit = atoi(argv[++i]);
     else if (strcmp(argv[i], "--seed") == 0 && more) seed = strtoull(argv[++i], NULL, 10);
     else if (strcmp(argv[i], "--records") == 0 && more) records = argv[++i];
+    else if (strcmp(argv[i], "--rules") == 0 && more) rules = argv[++i];
     else if (named < 2 && parse_player(argv[i], &kinds[named]) == 0 && kinds[named] != HUMAN) named++;
     else {
       fprintf(stderr, "koshogi match: unexpected \"%s\" (players: search, random, greedy)\n", argv[i]);
@@ -391,9 +417,12 @@ static int cmd_match(int argc, char **argv) {
     }
   }
   if (named != 2 || games < 1 || ms < 1 || limit < 1) {
-    fprintf(stderr, "usage: koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] A B\n");
+    fprintf(stderr, "usage: koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] [--rules R] A B\n");
     return 2;
   }
+  ks_position probe;
+  ks_start(&probe);
+  if (apply_rules("match", rules, &probe) != 0) return 2;
   rng_state = seed * 2654435761u | 1;
   int wins = 0, losses = 0, undecided = 0;
   long plies = 0;
@@ -402,6 +431,7 @@ static int cmd_match(int argc, char **argv) {
     const int a_color = g % 2; /* A is Black in even-numbered games (counting from 0) */
     ks_game game;
     if (ks_game_init(&game) != 0) return 1;
+    game.pos.burn = probe.burn;
     while (game.result == KS_ONGOING && game.nplies < limit) {
       const int side = game.pos.to_move;
       ks_move move;
@@ -439,6 +469,7 @@ static int cmd_match(int argc, char **argv) {
 static int cmd_engine(void) {
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
+  uint8_t burn = KS_BURN_BOTH; /* the rule option, set by "setoption name Burn value ..." */
   char line[8192];
   setvbuf(stdout, NULL, _IOLBF, 0);
   while (fgets(line, sizeof line, stdin)) {
@@ -446,12 +477,24 @@ static int cmd_engine(void) {
     char *word = strtok(line, " ");
     if (!word) continue;
     if (strcmp(word, "usi") == 0) {
-      printf("id name koshogi\nid author the goita project\nusiok\n");
+      printf("id name koshogi\nid author the goita project\n"
+             "option name Burn type combo default both var both var enemy\nusiok\n");
+    } else if (strcmp(word, "setoption") == 0) {
+      char *name_kw = strtok(NULL, " "), *name = strtok(NULL, " "), *value_kw = strtok(NULL, " ");
+      char *value = strtok(NULL, " ");
+      if (!name_kw || strcmp(name_kw, "name") != 0 || !name || strcmp(name, "Burn") != 0 || !value_kw ||
+          strcmp(value_kw, "value") != 0 || !value || (strcmp(value, "both") != 0 && strcmp(value, "enemy") != 0)) {
+        printf("info string error: the one option is \"setoption name Burn value both|enemy\"\n");
+        continue;
+      }
+      burn = strcmp(value, "enemy") == 0 ? KS_BURN_ENEMY : KS_BURN_BOTH;
+      game.pos.burn = burn; /* for a game not yet started with usinewgame or position */
     } else if (strcmp(word, "isready") == 0) {
       printf("readyok\n");
     } else if (strcmp(word, "usinewgame") == 0) {
       ks_game_free(&game);
       ks_game_init(&game);
+      game.pos.burn = burn;
     } else if (strcmp(word, "position") == 0) {
       char *what = strtok(NULL, " ");
       if (!what || strcmp(what, "startpos") != 0) {
@@ -460,6 +503,7 @@ static int cmd_engine(void) {
       }
       ks_game next;
       ks_game_init(&next);
+      next.pos.burn = burn;
       char *m = strtok(NULL, " ");
       bool ok = true;
       if (m && strcmp(m, "moves") == 0) {
@@ -567,15 +611,16 @@ static int cmd_bench(void) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: koshogi perft DEPTH           count move sequences from the starting position\n"
+  fprintf(stderr, "usage: koshogi perft [--rules R] DEPTH count move sequences from the starting position\n"
                   "       koshogi board [--ascii]       the starting position\n"
                   "       koshogi moves [--record F] [POINT]   legal moves (of the piece on POINT)\n"
-                  "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F]\n"
+                  "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F] [--rules R]\n"
                   "                                     P: human, computer, random, greedy\n"
                   "       koshogi replay [--ascii] FILE  replay a game record\n"
-                  "       koshogi match [--games N] [--ms M] [--limit PLIES] [--records DIR] A B\n"
+                  "       koshogi match [--games N] [--ms M] [--limit PLIES] [--records DIR] [--rules R] A B\n"
                   "       koshogi engine                the USI-style line protocol\n"
-                  "       koshogi bench                 move generation and search speed\n");
+                  "       koshogi bench                 move generation and search speed\n"
+                  "R, the rule options: burn=both (the default) or burn=enemy\n");
   return 2;
 }
 

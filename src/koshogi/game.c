@@ -200,9 +200,13 @@ char *ks_record_write(const ks_game *g, const char *black, const char *white) {
                           black ? black : "", white ? white : "", result_text(g->result));
   if (g->result != KS_ONGOING)
     len += (size_t)snprintf(out + len, cap - len, "[Termination \"%s\"]\n", reasons[g->reason]);
+  char rules[64];
+  ks_rules_format(&g->pos, rules, sizeof rules);
+  if (rules[0]) len += (size_t)snprintf(out + len, cap - len, "[Rules \"%s\"]\n", rules);
   len += (size_t)snprintf(out + len, cap - len, "\n");
   ks_position pos;
   ks_start(&pos);
+  pos.burn = g->pos.burn;
   for (int i = 0; i < g->nplies; i++) {
     char text[64];
     if (ks_move_format(&pos, &g->moves[i], text, sizeof text) < 0) snprintf(text, sizeof text, "?");
@@ -241,6 +245,19 @@ int ks_record_read(ks_game *g, const char *text, char *black, char *white, char 
     if (*p == '[') { /* a tag line */
       read_tag(p, "Black", black);
       read_tag(p, "White", white);
+      char rules[64] = "";
+      read_tag(p, "Rules", rules);
+      if (strncmp(p, "[Rules ", 7) == 0) {
+        char why[128];
+        if (g->nplies > 0) {
+          snprintf(err, size, "line %d: the [Rules] tag must come before the moves", line);
+          return -1;
+        }
+        if (ks_rules_parse(rules, &g->pos, why, sizeof why) != 0) {
+          snprintf(err, size, "line %d: %s", line, why);
+          return -1;
+        }
+      }
       while (*p && *p != '\n') p++;
       continue;
     }

@@ -39,13 +39,16 @@ static void play(ks_position *pos, const ks_move *m, ks_undo *undo) {
   for (int i = 0; i < m->ncap; i++) set(pos, undo, m->cap[i], 0);
   for (int i = 0; i < m->nshot; i++) set(pos, undo, m->shot[i], 0);
   set(pos, undo, m->to, mover);
-  /* 2. burning: a piece that was a poison flame when the move began */
+  /* 2. burning: a piece that was a poison flame when the move began; friends too under
+   * burn=both */
   if (face == KS_PF) {
     const int row = m->to / KS_SIZE, col = m->to % KS_SIZE;
     for (int dr = -1; dr <= 1; dr++)
       for (int dc = -1; dc <= 1; dc++) {
         const int r = row + dr, c = col + dc;
-        if ((dr || dc) && r >= 0 && r < KS_SIZE && c >= 0 && c < KS_SIZE) set(pos, undo, r * KS_SIZE + c, 0);
+        if (!(dr || dc) || r < 0 || r >= KS_SIZE || c < 0 || c >= KS_SIZE) continue;
+        const ks_piece p = pos->board[r * KS_SIZE + c];
+        if (p && (pos->burn == KS_BURN_BOTH || ks_color_of(p) != color)) set(pos, undo, r * KS_SIZE + c, 0);
       }
   }
   /* 3. promotion of the moving piece (decided when the move was generated) */

@@ -33,5 +33,18 @@ printf '%s\n' "$out" | grep -q 'info string error: move 1 "ZZ"' || fail "engine:
 printf '%s\n' "$out" | grep -q 'info string error: unknown command "bogus"' || fail "engine: an unknown command"
 [ "$(printf '%s\n' "$out" | grep '^moves ' | wc -w)" -gt 200 ] || fail "engine: the legal moves after VG-10h VGx10h"
 
+# The rule option burn=enemy: accepted by play (and kept in its record, which replays under
+# it), by the engine's setoption, refused when unknown.
+"$koshogi" play --black random --white random --limit 40 --rules burn=enemy --record "$tmp/enemy.txt" >/dev/null ||
+  fail "play --rules burn=enemy"
+grep -q '^\[Rules "burn=enemy"\]$' "$tmp/enemy.txt" || fail "the record does not keep the rule option"
+"$koshogi" replay "$tmp/enemy.txt" | grep -q 'Rules: burn=enemy' || fail "the replay does not show the rule option"
+"$koshogi" play --rules burn=never 2>"$tmp/err" && fail "an unknown rule option accepted"
+grep -q 'unknown rule option "burn=never"' "$tmp/err" || fail "rule option error: $(cat "$tmp/err")"
+out=$(printf 'usi\nsetoption name Burn value enemy\nsetoption name Burn value hot\nquit\n' | "$koshogi" engine)
+printf '%s\n' "$out" | grep -q '^option name Burn type combo default both var both var enemy$' ||
+  fail "engine: the Burn option is not announced"
+[ "$(printf '%s\n' "$out" | grep -c 'info string error')" -eq 1 ] || fail "engine setoption: $out"
+
 "$koshogi" play --black dragon 2>/dev/null && fail "an unknown player accepted"
 finish koshogi
