@@ -167,10 +167,12 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
 
 /* ---- commands ---- */
 
+/* koshogi perft [--rules R] [--record FILE] DEPTH: from the start, or after a record's moves. */
 static int cmd_perft(int argc, char **argv) {
-  const char *rules = "";
-  if (argc >= 2 && strcmp(argv[0], "--rules") == 0) {
-    rules = argv[1];
+  const char *rules = "", *record = NULL;
+  while (argc >= 2 && (strcmp(argv[0], "--rules") == 0 || strcmp(argv[0], "--record") == 0)) {
+    if (strcmp(argv[0], "--rules") == 0) rules = argv[1];
+    else record = argv[1];
     argc -= 2;
     argv += 2;
   }
@@ -180,8 +182,10 @@ static int cmd_perft(int argc, char **argv) {
     fprintf(stderr, "koshogi perft: DEPTH must be a number from 1 to 8\n");
     return 2;
   }
-  ks_position pos;
-  ks_start(&pos);
+  ks_game game;
+  if (load(&game, record, NULL, NULL) != 0) return 1;
+  ks_position pos = game.pos;
+  ks_game_free(&game);
   if (apply_rules("perft", rules, &pos) != 0) return 2;
   for (int d = 1; d <= depth; d++) {
     const double start = now_seconds();
@@ -611,7 +615,7 @@ static int cmd_bench(void) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: koshogi perft [--rules R] DEPTH count move sequences from the starting position\n"
+  fprintf(stderr, "usage: koshogi perft [--rules R] [--record F] DEPTH   count move sequences (after F's moves)\n"
                   "       koshogi board [--ascii]       the starting position\n"
                   "       koshogi moves [--record F] [POINT]   legal moves (of the piece on POINT)\n"
                   "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F] [--rules R]\n"
