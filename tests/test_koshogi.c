@@ -95,6 +95,13 @@ static void empty(ks_position *pos, int to_move) {
   pos->to_move = (uint8_t)to_move;
 }
 
+/* An empty board but for the two generals, in far corners (1s and 19a); Black to move. */
+static void generals_only(ks_position *pos) {
+  empty(pos, KS_BLACK);
+  put(pos, "1s", KS_BLACK, KS_G);
+  put(pos, "19a", KS_WHITE, KS_G);
+}
+
 /* The legal moves of the piece on a point. */
 static int moves_of(const ks_position *pos, const char *point, ks_move *out) {
   ks_move all[KS_MAX_MOVES];
@@ -746,9 +753,7 @@ static void promotion_options(const ks_position *pos, const char *from, const ch
 Test(koshogi, zone_promotion) {
   ks_position pos;
   bool promotes, declines;
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "2s", KS_BLACK, KS_TP);
   put(&pos, "10e", KS_BLACK, KS_VG);
   promotion_options(&pos, "10e", "10a", &promotes, &declines);
@@ -786,9 +791,7 @@ Test(koshogi, zone_promotion) {
 Test(koshogi, capture_promotion) {
   ks_position pos;
   bool promotes, declines;
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "2s", KS_BLACK, KS_TP);
   /* any promotable piece that takes a drum */
   put(&pos, "10m", KS_BLACK, KS_CH);
@@ -807,9 +810,7 @@ Test(koshogi, capture_promotion) {
   promotion_options(&pos, "11l", "10l", &promotes, &declines);
   cr_assert(promotes && !declines);
   /* a shot counts as a capture (D7): a longbow steps and shoots a sumo wrestler */
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10m", KS_BLACK, KS_LB);
   put(&pos, "9j", KS_WHITE, KS_WR);
   ks_move m[KS_MAX_MOVES];
@@ -825,9 +826,7 @@ Test(koshogi, capture_promotion) {
   }
   cr_assert_eq(shooting, 1);
   /* D8: a cavalryman promotes on taking a Frankish cannon, not a chariot of the gods */
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10m", KS_BLACK, KS_CM);
   put(&pos, "9k", KS_WHITE, KS_FC);
   put(&pos, "11k", KS_WHITE, KS_CG);
@@ -837,9 +836,7 @@ Test(koshogi, capture_promotion) {
   cr_assert(!promotes && declines, "but not for a chariot of the gods");
   /* D7: at the end of the move: a cavalry that takes a drum with its first jump still makes
    * a cavalry's second jump (the same class), not a winged horse's */
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10m", KS_BLACK, KS_CV);
   put(&pos, "9k", KS_WHITE, KS_DR);
   promotion_options(&pos, "10m", "8i", &promotes, &declines);
@@ -850,9 +847,7 @@ Test(koshogi, capture_promotion) {
 /* 5.4, D9: the clerk's promotion by capture has the same effect as by the zone. */
 Test(koshogi, clerk_promotion_by_capture) {
   ks_position pos;
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "2s", KS_BLACK, KS_TP);
   put(&pos, "10m", KS_BLACK, KS_CL);
   put(&pos, "9l", KS_WHITE, KS_DR);
@@ -888,9 +883,7 @@ static bool shoots(const ks_position *pos, const char *from, const char *target)
 Test(koshogi, shooting_rules) {
   ks_position pos;
   ks_move m[KS_MAX_MOVES];
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10j", KS_BLACK, KS_LB);
   put(&pos, "10g", KS_WHITE, KS_P); /* in line with 10j only: no shot in place (D13) */
   cr_assert(!shoots(&pos, "10j", "10g"), "D13: a shooter moves first");
@@ -903,9 +896,7 @@ Test(koshogi, shooting_rules) {
   pos.board[pt("8h")] = ks_make(KS_BLACK, KS_P);
   cr_assert(!shoots(&pos, "10j", "8h"), "D15: never a friend");
   /* the Frankish cannon: from 9i, two shots (D16), the first clearing the line for the second */
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10j", KS_BLACK, KS_FC);
   put(&pos, "9f", KS_WHITE, KS_P);
   put(&pos, "9e", KS_WHITE, KS_P);
@@ -931,18 +922,14 @@ Test(koshogi, shooting_rules) {
   /* D18: chariot, chariot unit (and +CH) and gun carriage do not take a heavenly fortress */
   static const ks_face chariots[] = {KS_CH, KS_CU, KS_PCH, KS_GC, KS_CG};
   for (size_t i = 0; i < sizeof chariots / sizeof *chariots; i++) {
-    empty(&pos, KS_BLACK);
-    put(&pos, "1s", KS_BLACK, KS_G);
-    put(&pos, "19a", KS_WHITE, KS_G);
+    generals_only(&pos);
     put(&pos, "10h", KS_BLACK, chariots[i]);
     put(&pos, "10e", KS_WHITE, KS_HF);
     cr_assert_eq(moves_to(&pos, "10h", "10e", m), 0, "D18: %s takes the fortress", ks_face_id(chariots[i]));
     pos.board[pt("10e")] = ks_make(KS_WHITE, KS_SU);
     cr_assert_gt(moves_to(&pos, "10h", "10e", m), 0, "%s takes a shield unit", ks_face_id(chariots[i]));
   }
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10h", KS_BLACK, KS_MI);
   put(&pos, "10e", KS_WHITE, KS_HF);
   cr_assert_gt(moves_to(&pos, "10h", "10e", m), 0, "a millenary does");
@@ -992,9 +979,7 @@ Test(koshogi, make_and_unmake) {
   }
   cr_assert_gt(checked, 20000);
   /* a poison flame among pieces of both colours, next to a light and a fog */
-  empty(&pos, KS_BLACK);
-  put(&pos, "1s", KS_BLACK, KS_G);
-  put(&pos, "19a", KS_WHITE, KS_G);
+  generals_only(&pos);
   put(&pos, "10j", KS_BLACK, KS_PF);
   for (int d = 0; d < 8; d++)
     if (d != 0) pos.board[ks_point(10 - dir_dx[d], 8 + dir_dr[d])] = ks_make(d % 2 ? KS_WHITE : KS_BLACK, KS_TP);
