@@ -24,6 +24,11 @@ int cmd_serve(int argc, char **argv);
 /* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
 bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);
 
+/* Reads a whole number from lo to hi for option opt of command cmd; prints an error on failure
+ * ("goita match: --jobs is 1-64", with unit after it when given). */
+bool cli_parse_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi, const char *unit,
+                     uint64_t *out);
+
 /* Reads a table size in MiB (--tt-mb, 1-65536); prints an error naming cmd on failure. */
 bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb);
 

@@ -18,13 +18,19 @@ bool cli_parse_u64(const char *opt, const char *text, uint64_t *out) {
   return true;
 }
 
-bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb) {
-  if (!cli_parse_u64("--tt-mb", text, mb)) return false;
-  if (*mb < 1 || *mb > 65536) {
-    fprintf(stderr, "goita %s: --tt-mb is 1-65536 (MiB)\n", cmd);
+bool cli_parse_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi, const char *unit,
+                     uint64_t *out) {
+  if (!cli_parse_u64(opt, text, out)) return false;
+  if (*out < lo || *out > hi) {
+    fprintf(stderr, "goita %s: %s is %llu-%llu%s%s\n", cmd, opt, (unsigned long long)lo, (unsigned long long)hi,
+            unit ? " " : "", unit ? unit : "");
     return false;
   }
   return true;
+}
+
+bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb) {
+  return cli_parse_range(cmd, "--tt-mb", text, 1, 65536, "(MiB)", mb);
 }
 
 bool cli_parse_rules(const char *text, goita_rules *rules) {

@@ -254,30 +254,21 @@ int cmd_match(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     const char *v;
     if (strcmp(argv[i], "--games") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--games", v, &o.games)) return 2;
-      if (o.games < 1 || o.games > 10000000) {
-        fprintf(stderr, "goita match: --games is 1-10000000\n");
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("match", "--games", v, 1, 10000000, NULL, &o.games))
         return 2;
-      }
     } else if (strcmp(argv[i], "--seed") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &o.seed)) return 2;
     } else if (strcmp(argv[i], "--rules") == 0) {
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
     } else if (strcmp(argv[i], "--jobs") == 0) {
       uint64_t jobs;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--jobs", v, &jobs)) return 2;
-      if (jobs < 1 || jobs > 64) {
-        fprintf(stderr, "goita match: --jobs is 1-64\n");
-        return 2;
-      }
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("match", "--jobs", v, 1, 64, NULL, &jobs)) return 2;
       o.jobs = (int)jobs;
     } else if (strcmp(argv[i], "--engine-timeout") == 0) {
       uint64_t seconds;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--engine-timeout", v, &seconds)) return 2;
-      if (seconds < 1 || seconds > 86400) {
-        fprintf(stderr, "goita match: --engine-timeout is 1-86400 seconds\n");
+      if (!(v = cli_option_value(argc, argv, &i)) ||
+          !cli_parse_range("match", "--engine-timeout", v, 1, 86400, "seconds", &seconds))
         return 2;
-      }
       o.engine_timeout_ms = (double)seconds * 1000.0;
     } else if (strcmp(argv[i], "--quiet") == 0) {
       o.quiet = true;

@@ -460,11 +460,7 @@ int cmd_play(int argc, char **argv) {
       if (!(o.hint_player = cli_option_value(argc, argv, &i))) return 2;
     } else if (strcmp(argv[i], "--seat") == 0) {
       uint64_t seat;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seat", v, &seat)) return 2;
-      if (seat < 1 || seat > 4) {
-        fprintf(stderr, "goita play: --seat is 1-4\n");
-        return 2;
-      }
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("play", "--seat", v, 1, 4, NULL, &seat)) return 2;
       o.seat = (int)seat - 1;
     } else if (strcmp(argv[i], "--records") == 0) {
       if (!(o.records_dir = cli_option_value(argc, argv, &i))) return 2;

@@ -36,11 +36,7 @@ static bool parse_args(const char *cmd, int argc, char **argv, goita_rules *rule
       if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, rules)) return false;
     } else if (strcmp(argv[i], "--seat") == 0) {
       uint64_t s;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seat", v, &s)) return false;
-      if (s < 1 || s > 4) {
-        fprintf(stderr, "goita %s: --seat is 1-4\n", cmd);
-        return false;
-      }
+      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range(cmd, "--seat", v, 1, 4, NULL, &s)) return false;
       *seat = (int)s - 1;
     } else if (argv[i][0] == '-' && argv[i][1] == '-') {
       fprintf(stderr, "goita %s: unknown option \"%s\"\n", cmd, argv[i]);
