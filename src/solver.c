@@ -60,6 +60,7 @@ typedef struct hand_info {
 } hand_info;
 
 #define MAX_SEAT_BITS 12
+#define MAX_PIECES 32
 
 struct goita_solver {
   tt_bucket *table;
@@ -85,6 +86,10 @@ struct goita_solver {
   uint64_t root_key;         /* 3 players: the root is part of every key */
   uint64_t nodes;
   uint64_t max_nodes;
+  /* Killer attacks: per pieces left, seat and leading or answering, the attack kind of the
+   * last move that cut off there (kind + 1; 1 for a pass, 0 for none). Siblings' subtrees
+   * are refuted by the same attack far more often than by the same full move. */
+  uint8_t killer[MAX_PIECES + 1][GOITA_MAX_SEATS][2];
   double deadline; /* monotonic seconds, 0 for none */
   int stopped;
 };
@@ -350,11 +355,15 @@ typedef struct scored_move {
 
 /* Ordering: after the table's move, against a partner's attack a pass first (against an
  * opponent's, last); then plays whose attack no other seat can answer (the lead comes back),
- * high attacks, low face-down pieces. Weights tuned by node counts (docs/SOLVER.md). */
-static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable) {
-  if (move == 0) return s->group[p->attacker] == s->group[p->turn] ? 200 : -200;
+ * the killer attack, high attacks, low face-down pieces. Weights tuned by node counts
+ * (docs/SOLVER.md). */
+#define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
+
+static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable, int killer) {
+  const int bonus = KILLER_OF(move) == killer ? 15 : 0;
+  if (move == 0) return bonus + (s->group[p->attacker] == s->group[p->turn] ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  int score = kind_tens[a] * 4;
+  int score = bonus + kind_tens[a] * 4;
   if (!(answerable & (1u << a))) score += 100;
   if (p->attack == 0) score -= kind_tens[b] * 10;
   return score;
@@ -458,8 +467,9 @@ static int nws(goita_solver *s, const spos *p, int t) {
       list[n++] = (scored_move){0, m};
     }
   }
+  uint8_t *killer = &s->killer[p->pieces][me][leading];
   for (int i = 0; i < n; i++) {
-    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable);
+    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable, *killer);
     for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
       const scored_move tmp = list[j];
       list[j] = list[j - 1];
@@ -494,6 +504,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     const int v = move_value(s, p, list[i].move, t);
     if (s->stopped) return 0;
     if (v >= t) {
+      *killer = (uint8_t)KILLER_OF(list[i].move);
       if (use_tt) tt_store(s, key, p, v, mine, list[i].move);
       return v;
     }
@@ -725,6 +736,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   s->max_nodes = o.max_nodes;
   s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
   s->stopped = 0;
+  memset(s->killer, 0, sizeof s->killer);
 
   int lo, hi;
   solve_round(s, r, o.mode, &lo, &hi);
