@@ -535,7 +535,10 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
   }
   while (*lo < *hi && !s->stopped) {
     if (mode == GOITA_SOLVE_WIN_LOSS && (*lo > 0 || *hi < 0)) return;
-    /* The candidates are the possible values in (lo, hi]; test win/loss first, then halve. */
+    /* The candidates are the possible values in (lo, hi]. Test win/loss first, then step
+     * outwards from zero, one candidate at a time: a test the value passes is cheap (the table
+     * move of the previous test usually proves it), so this leaves one failing test where
+     * halving leaves several (docs/SOLVER.md). */
     int first = -1, last = -1;
     for (int i = 0; i < NVALUES; i++)
       if (round_values[i] > *lo && round_values[i] <= *hi) {
@@ -546,8 +549,13 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
       *hi = *lo;
       return;
     }
-    int t = round_values[(first + last + 1) / 2];
-    if (*lo < 0 && *hi > 0) t = 1;
+    int t;
+    if (*lo < 0 && *hi > 0)
+      t = 1;
+    else if (*lo > 0)
+      t = round_values[first];
+    else
+      t = round_values[last];
     const int v = nws(s, p, t);
     if (s->stopped) return;
     if (v >= t)
