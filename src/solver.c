@@ -64,8 +64,8 @@ typedef struct hand_info {
 
 struct goita_solver {
   tt_bucket *table;
-  size_t buckets; /* power of two */
-  int shift;      /* 64 - log2(buckets) */
+  size_t buckets;      /* all buckets: the near part first, then the far part */
+  size_t near_buckets; /* for positions with fewer than NEAR_PIECES pieces */
   uint8_t gen;
 
   /* The deal the table's keys refer to. */
@@ -123,12 +123,20 @@ static inline uint64_t key_of(const goita_solver *s, const spos *p) {
          (uint64_t)p->passes << 38 | (uint64_t)p->kingup << 40 | s->root_key;
 }
 
-static inline tt_bucket *bucket_of(const goita_solver *s, uint64_t key) {
-  return &s->table[(key * 0x9E3779B97F4A7C15ull) >> s->shift];
+/* The table has two parts. Positions with few pieces are many and each saves little: they
+ * share a small near part that stays in the core's cache, so that their probes are cheap and
+ * cannot evict the entries of big subtrees, which have the far part to themselves. */
+#define NEAR_PIECES 24
+#define NEAR_BYTES_MAX ((size_t)1 << 20)
+
+static inline tt_bucket *bucket_of(const goita_solver *s, uint64_t key, int pieces) {
+  const uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 32; /* 32 well-mixed bits */
+  if (pieces < NEAR_PIECES) return &s->table[(h * s->near_buckets) >> 32];
+  return &s->table[s->near_buckets + ((h * (s->buckets - s->near_buckets)) >> 32)];
 }
 
-static inline tt_entry *tt_find(goita_solver *s, uint64_t key) {
-  tt_bucket *b = bucket_of(s, key);
+static inline tt_entry *tt_find(goita_solver *s, uint64_t key, int pieces) {
+  tt_bucket *b = bucket_of(s, key, pieces);
   for (int i = 0; i < TT_WAYS; i++)
     if (b->e[i].key == key && b->e[i].gen == s->gen) return &b->e[i];
   return NULL;
@@ -137,7 +145,7 @@ static inline tt_entry *tt_find(goita_solver *s, uint64_t key) {
 /* Records bounds: in the entry of key if present, else in place of the least valuable entry of
  * its bucket. */
 static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, int upper, int move) {
-  tt_bucket *b = bucket_of(s, key);
+  tt_bucket *b = bucket_of(s, key, p->pieces);
   tt_entry *slot = NULL;
   for (int i = 0; i < TT_WAYS; i++)
     if (b->e[i].key == key && b->e[i].gen == s->gen) {
@@ -380,7 +388,7 @@ static inline int move_value(goita_solver *s, const spos *p, int move, int t) {
     const int finish = play(s, p, move, &child);
     if (finish) return finish;
   }
-  if (child.pieces >= TT_MIN_PIECES) __builtin_prefetch(bucket_of(s, key_of(s, &child)));
+  if (child.pieces >= TT_MIN_PIECES) __builtin_prefetch(bucket_of(s, key_of(s, &child), child.pieces));
   if (flips(s, p->turn, child.turn)) return -nws(s, &child, 1 - t);
   return nws(s, &child, t);
 }
@@ -421,7 +429,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   int tt_move = -1;
   int lower = -theirs; /* proven bounds so far */
   const bool use_tt = p->pieces >= TT_MIN_PIECES;
-  const tt_entry *e = use_tt ? tt_find(s, key) : NULL;
+  const tt_entry *e = use_tt ? tt_find(s, key, p->pieces) : NULL;
   if (e) {
     if (e->lower >= t) return e->lower;
     if (e->upper < t) return e->upper;
@@ -486,11 +494,11 @@ static int nws(goita_solver *s, const spos *p, int t) {
         kids[i].pieces = 0; /* a finish: nothing to look up */
         continue;
       }
-      __builtin_prefetch(bucket_of(s, key_of(s, &kids[i])));
+      __builtin_prefetch(bucket_of(s, key_of(s, &kids[i]), kids[i].pieces));
     }
     for (int i = 0; i < n; i++) {
       if (kids[i].pieces < TT_MIN_PIECES) continue;
-      const tt_entry *ce = tt_find(s, key_of(s, &kids[i]));
+      const tt_entry *ce = tt_find(s, key_of(s, &kids[i]), kids[i].pieces);
       if (!ce) continue;
       const bool flip = flips(s, me, kids[i].turn);
       if (flip ? ce->upper < 1 - t : ce->lower >= t) {
@@ -528,7 +536,7 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
   side_bests(s, p, &mine, &theirs);
   if (mine < *hi) *hi = mine;
   if (-theirs > *lo) *lo = -theirs;
-  const tt_entry *e = tt_find(s, key_of(s, p));
+  const tt_entry *e = tt_find(s, key_of(s, p), p->pieces);
   if (e) {
     if (e->lower > *lo) *lo = e->lower;
     if (e->upper < *hi) *hi = e->upper;
@@ -681,8 +689,10 @@ void goita_solve_options_default(goita_solve_options *o) {
 int goita_solver_new(goita_solver **out, size_t table_bytes) {
   if (!out) return GOITA_EINVAL;
   *out = NULL;
-  size_t buckets = 1024; /* 64 KiB */
-  while (buckets * 2 * sizeof(tt_bucket) <= table_bytes) buckets *= 2;
+  if (table_bytes < ((size_t)64 << 10)) table_bytes = (size_t)64 << 10;
+  const size_t buckets = table_bytes / sizeof(tt_bucket);
+  size_t near_bytes = table_bytes / 16;
+  if (near_bytes > NEAR_BYTES_MAX) near_bytes = NEAR_BYTES_MAX;
   goita_solver *s = calloc(1, sizeof *s);
   if (!s) return GOITA_EINVAL;
   s->table = aligned_alloc(64, buckets * sizeof(tt_bucket));
@@ -692,7 +702,7 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   }
   memset(s->table, 0, buckets * sizeof(tt_bucket));
   s->buckets = buckets;
-  s->shift = 64 - __builtin_ctzll(buckets);
+  s->near_buckets = near_bytes / sizeof(tt_bucket);
   s->gen = 1;
   for (unsigned held = 0; held < 512; held++) {
     unsigned safe = 0;
