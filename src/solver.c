@@ -12,6 +12,7 @@
  * null window. Values are counted in tens (-10..10); a round value is one of 16 numbers, so a
  * few such tests (win or lose first) find it exactly, each reusing the table. Seats that cannot
  * answer an attack pass without a node (forced passes are collapsed). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -90,6 +91,11 @@ struct goita_solver {
    * last move that cut off there (kind + 1; 1 for a pass, 0 for none). Siblings' subtrees
    * are refuted by the same attack far more often than by the same full move. */
   uint8_t killer[MAX_PIECES + 1][GOITA_MAX_SEATS][2];
+  /* The position narrow() is testing and what its tests learnt of its moves: the nodes each
+   * move's subtree took, summed over the tests, and the move that passed the last test. */
+  const struct spos *test_root;
+  uint32_t root_nodes[256]; /* by move */
+  int root_passed;          /* -1: none */
   double deadline; /* monotonic seconds, 0 for none */
   int stopped;
 };
@@ -476,8 +482,16 @@ static int nws(goita_solver *s, const spos *p, int t) {
     }
   }
   uint8_t *killer = &s->killer[p->pieces][me][leading];
+  const bool at_root = p == s->test_root;
   for (int i = 0; i < n; i++) {
     list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable, *killer);
+    if (at_root) { /* the move that passed first, then the moves that were hardest to refute */
+      const uint32_t cost = s->root_nodes[list[i].move];
+      if (list[i].move == s->root_passed)
+        list[i].score = INT_MAX;
+      else if (cost)
+        list[i].score = 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
+    }
     for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
       const scored_move tmp = list[j];
       list[j] = list[j - 1];
@@ -509,8 +523,14 @@ static int nws(goita_solver *s, const spos *p, int t) {
     }
   }
   for (int i = 0; i < n; i++) {
+    const uint64_t before = s->nodes;
     const int v = move_value(s, p, list[i].move, t);
     if (s->stopped) return 0;
+    if (at_root) {
+      const uint64_t sum = s->root_nodes[list[i].move] + (s->nodes - before);
+      s->root_nodes[list[i].move] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+      if (v >= t) s->root_passed = list[i].move;
+    }
     if (v >= t) {
       *killer = (uint8_t)KILLER_OF(list[i].move);
       if (use_tt) tt_store(s, key, p, v, mine, list[i].move);
@@ -541,6 +561,9 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
     if (e->lower > *lo) *lo = e->lower;
     if (e->upper < *hi) *hi = e->upper;
   }
+  s->test_root = p;
+  memset(s->root_nodes, 0, sizeof s->root_nodes);
+  s->root_passed = -1;
   while (*lo < *hi && !s->stopped) {
     if (mode == GOITA_SOLVE_WIN_LOSS && (*lo > 0 || *hi < 0)) return;
     /* The candidates are the possible values in (lo, hi]. Test win/loss first, then step
