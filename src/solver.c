@@ -61,6 +61,13 @@ typedef struct hand_info {
 } hand_info;
 
 #define MAX_SEAT_BITS 12
+#define RUN_MEMO_LOG 13
+
+typedef struct run_memo {
+  uint32_t key; /* 0: empty */
+  uint8_t gen;
+  uint8_t value;
+} run_memo;
 #define MAX_PIECES 32
 
 struct goita_solver {
@@ -79,6 +86,7 @@ struct goita_solver {
   int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
+  run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
 
   /* The solve in progress. */
@@ -278,11 +286,7 @@ static int run_value(const goita_solver *s, const uint8_t *count, int size, int 
 }
 
 /* The best finish the mover of p can force by a run, tens (0: none). h is the mover's hand. */
-static int forced_run(const goita_solver *s, const spos *p, const hand_info *h) {
-  unsigned opponents = 0;
-  for (int seat = 0; seat < s->players; seat++)
-    if (s->group[seat] != s->group[p->turn]) opponents |= info_of(s, p->hands, seat)->held;
-  const unsigned safe = s->safe_from[opponents];
+static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_info *h, unsigned safe) {
   if (p->attack == 0) return run_value(s, h->count, h->size, p->kingup, safe);
   /* Answering: a defence whose attack is safe, then a run from the lead. */
   uint8_t count[GOITA_KIND_SLOTS];
@@ -300,6 +304,25 @@ static int forced_run(const goita_solver *s, const spos *p, const hand_info *h) 
     }
   }
   return best;
+}
+
+/* forced_run_uncached through a small cache: the answer depends only on the mover's hand,
+ * the kinds its opponents hold, the attack and whether a king is up. */
+static int forced_run(goita_solver *s, const spos *p, const hand_info *h) {
+  unsigned opponents = 0;
+  for (int seat = 0; seat < s->players; seat++)
+    if (s->group[seat] != s->group[p->turn]) opponents |= info_of(s, p->hands, seat)->held;
+  const unsigned safe = s->safe_from[opponents];
+  const uint32_t local = (p->hands >> s->offset[p->turn]) & ((1u << s->hand_bits) - 1u);
+  const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | (safe >> 1) << 14 | (uint32_t)p->kingup << 22 |
+                             (uint32_t)p->attack << 23);
+  run_memo *m = &s->runs[(key * 0x9E3779B1u) >> (32 - RUN_MEMO_LOG)];
+  if (m->key == key && m->gen == s->gen) return m->value;
+  const int v = forced_run_uncached(s, p, h, safe);
+  m->key = key;
+  m->gen = s->gen;
+  m->value = (uint8_t)v;
+  return v;
 }
 
 #define MOVE(b, a) ((uint8_t)((b) << 4 | (a)))
@@ -607,6 +630,7 @@ static bool same_deal(const goita_solver *s, const goita_round *r) {
 static void new_generation(goita_solver *s) {
   if (++s->gen == 0) { /* after 255 deals the old tags could come back: start clean */
     memset(s->table, 0, s->buckets * sizeof *s->table);
+    memset(s->runs, 0, sizeof s->runs);
     s->gen = 1;
   }
 }
@@ -745,6 +769,7 @@ void goita_solver_free(goita_solver *s) {
 
 void goita_solver_clear(goita_solver *s) {
   memset(s->table, 0, s->buckets * sizeof *s->table);
+  memset(s->runs, 0, sizeof s->runs);
   s->gen = 1;
   s->have_deal = 0;
 }
