@@ -61,14 +61,15 @@ typedef struct hand_info {
 } hand_info;
 
 #define MAX_SEAT_BITS 12
-#define RUN_MEMO_LOG 13
+#define MAX_PIECES 32
 
+/* A forced run already worked out (see forced_run). */
+#define RUN_MEMO_LOG 13
 typedef struct run_memo {
   uint32_t key; /* 0: empty */
   uint8_t gen;
   uint8_t value;
 } run_memo;
-#define MAX_PIECES 32
 
 struct goita_solver {
   tt_bucket *table;
@@ -737,6 +738,8 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   if (!out) return GOITA_EINVAL;
   *out = NULL;
   if (table_bytes < ((size_t)64 << 10)) table_bytes = (size_t)64 << 10;
+  /* bucket_of scales 32 hash bits by the bucket count: at most 2^32 buckets (256 GiB) */
+  if (table_bytes / sizeof(tt_bucket) > UINT32_MAX) table_bytes = (size_t)UINT32_MAX * sizeof(tt_bucket);
   const size_t buckets = table_bytes / sizeof(tt_bucket);
   size_t near_bytes = table_bytes / 16;
   if (near_bytes > NEAR_BYTES_MAX) near_bytes = NEAR_BYTES_MAX;

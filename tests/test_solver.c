@@ -236,6 +236,33 @@ Test(solver, full_deals_are_consistent) {
   goita_solver_free(small);
 }
 
+/* A table whose size is not a power of two is used in full and gives the same values. */
+Test(solver, odd_table_size) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  const size_t bytes = ((size_t)3 << 20) + 1000; /* 3 MiB and a part of a bucket */
+  goita_solver *odd, *big;
+  cr_assert_eq(goita_solver_new(&odd, bytes), GOITA_OK);
+  cr_assert_eq(goita_solver_new(&big, 32 << 20), GOITA_OK);
+  cr_assert_eq(goita_solver_table_entries(odd), bytes / 64 * 4);
+  int done = 0;
+  for (uint64_t seed = 100; done < 2; seed++) {
+    goita_round r;
+    if (!random_position(&r, &rules, seed, 32)) continue;
+    goita_solve_options o = all_moves();
+    goita_solve_result a, b;
+    goita_solve(odd, &r, &o, &a);
+    goita_solve(big, &r, &o, &b);
+    cr_assert(a.complete && b.complete);
+    cr_assert_eq(a.value.lower, b.value.lower);
+    cr_assert_eq(a.nmoves, b.nmoves);
+    for (int i = 0; i < a.nmoves; i++) cr_assert_eq(a.move_value[i].lower, b.move_value[i].lower);
+    done++;
+  }
+  goita_solver_free(odd);
+  goita_solver_free(big);
+}
+
 /* A node limit stops the search with bounds that hold the value. */
 Test(solver, node_limit_returns_proven_bounds) {
   goita_rules rules;
