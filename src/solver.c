@@ -38,13 +38,14 @@ typedef struct tt_bucket {
 
 /* ---- Positions ---- */
 
+/* The first 8 bytes are the position's key (key_of). */
 typedef struct spos {
   uint32_t hands;   /* one bit per piece still in a hand */
   uint8_t turn;     /* seat to move */
   uint8_t attack;   /* kind to answer; 0 when the mover leads */
-  uint8_t attacker; /* seat of the attack */
   uint8_t passes;   /* passes since the attack */
   uint8_t kingup;   /* a king is face-up on the table */
+  uint8_t attacker; /* seat of the attack (follows from turn and passes) */
   uint8_t pieces;   /* pieces in all hands */
 } spos;
 
@@ -134,8 +135,9 @@ static inline int next_seat(const goita_solver *s, int seat) {
 }
 
 static inline uint64_t key_of(const goita_solver *s, const spos *p) {
-  return (uint64_t)p->hands | (uint64_t)p->turn << 32 | (uint64_t)p->attack << 34 |
-         (uint64_t)p->passes << 38 | (uint64_t)p->kingup << 40 | s->root_key;
+  uint64_t key;
+  memcpy(&key, p, sizeof key); /* hands, turn, attack, passes, kingup */
+  return key | s->root_key;
 }
 
 /* The table has two parts. Positions with few pieces are many and each saves little: they
@@ -199,18 +201,29 @@ static inline uint32_t take(const goita_solver *s, uint32_t hands, int seat, int
 }
 
 /* Moves the turn past seats that cannot answer (their only move is a pass) and gives the lead
- * back to the attacker when every other seat has passed. */
-static inline void settle(const goita_solver *s, spos *p) {
+ * back to the attacker when every other seat has passed. hand[seat] is each seat's hand; the
+ * attacker's may be out of date (it is never asked). */
+static inline void settle_by(const goita_solver *s, spos *p, const hand_info *const *hand) {
   for (;;) {
     if (p->turn == p->attacker) {
       p->attack = 0;
       p->passes = 0;
       return;
     }
-    if (info_of(s, p->hands, p->turn)->held & defenders[p->attack]) return;
+    if (hand[p->turn]->held & defenders[p->attack]) return;
     p->passes++;
     p->turn = (uint8_t)next_seat(s, p->turn);
   }
+}
+
+static inline void hands_of(const goita_solver *s, uint32_t hands, const hand_info **hand) {
+  for (int seat = 0; seat < s->players; seat++) hand[seat] = info_of(s, hands, seat);
+}
+
+static void settle(const goita_solver *s, spos *p) {
+  const hand_info *hand[GOITA_MAX_SEATS];
+  hands_of(s, p->hands, hand);
+  settle_by(s, p, hand);
 }
 
 static inline bool king_attack_ok(const goita_solver *s, int kingup, int kings, int size) {
@@ -309,12 +322,13 @@ static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_
 
 /* forced_run_uncached through a small cache: the answer depends only on the mover's hand,
  * the kinds its opponents hold, the attack and whether a king is up. */
-static int forced_run(goita_solver *s, const spos *p, const hand_info *h) {
+static int forced_run(goita_solver *s, const spos *p, const hand_info *const *hand) {
   unsigned opponents = 0;
   for (int seat = 0; seat < s->players; seat++)
-    if (s->group[seat] != s->group[p->turn]) opponents |= info_of(s, p->hands, seat)->held;
+    if (s->group[seat] != s->group[p->turn]) opponents |= hand[seat]->held;
   const unsigned safe = s->safe_from[opponents];
-  const uint32_t local = (p->hands >> s->offset[p->turn]) & ((1u << s->hand_bits) - 1u);
+  const hand_info *h = hand[p->turn];
+  const uint32_t local = (uint32_t)(h - s->info[p->turn]);
   const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | (safe >> 1) << 14 | (uint32_t)p->kingup << 22 |
                              (uint32_t)p->attack << 23);
   run_memo *m = &s->runs[(key * 0x9E3779B1u) >> (32 - RUN_MEMO_LOG)];
@@ -331,7 +345,7 @@ static int forced_run(goita_solver *s, const spos *p, const hand_info *h) {
 #define MOVE_ATTACK(m) ((m)&15)
 
 /* Applies a play of the mover; returns the finish value in tens (0 when the round goes on). */
-static inline int play(const goita_solver *s, const spos *p, int move, spos *child) {
+static inline int play(const goita_solver *s, const spos *p, int move, spos *child, const hand_info *const *hand) {
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   const int me = p->turn;
   const bool leading = p->attack == 0;
@@ -347,15 +361,15 @@ static inline int play(const goita_solver *s, const spos *p, int move, spos *chi
   child->attacker = (uint8_t)me;
   child->passes = 0;
   child->turn = (uint8_t)next_seat(s, me);
-  settle(s, child);
+  settle_by(s, child, hand); /* the mover is the attacker: its old hand is never asked */
   return 0;
 }
 
-static inline void pass(const goita_solver *s, const spos *p, spos *child) {
+static inline void pass(const goita_solver *s, const spos *p, spos *child, const hand_info *const *hand) {
   *child = *p;
   child->passes++;
   child->turn = (uint8_t)next_seat(s, p->turn);
-  settle(s, child);
+  settle_by(s, child, hand); /* the turn reaches the attacker before the mover */
 }
 
 /* ---- Search ---- */
@@ -367,10 +381,11 @@ static inline void pass(const goita_solver *s, const spos *p, spos *child) {
 #define ETC_MIN_PIECES 16
 
 /* The best finish each side could still make, tens: mine (the mover's side) and theirs. */
-static inline void side_bests(const goita_solver *s, const spos *p, int *mine, int *theirs) {
+static inline void side_bests(const goita_solver *s, const spos *p, const hand_info *const *hand, int *mine,
+                              int *theirs) {
   int m = 0, o = 0;
   for (int seat = 0; seat < s->players; seat++) {
-    const int best = info_of(s, p->hands, seat)->best;
+    const int best = hand[seat]->best;
     if (s->group[seat] == s->group[p->turn]) {
       if (best > m) m = best;
     } else if (best > o) {
@@ -386,41 +401,30 @@ static bool limit_hit(goita_solver *s) {
   return s->deadline > 0 && monotonic_seconds() >= s->deadline;
 }
 
-typedef struct scored_move {
-  int score;
-  uint8_t move;
-} scored_move;
-
 /* Ordering: after the table's move, against a partner's attack a pass first (against an
  * opponent's, last); then plays whose attack no other seat can answer (the lead comes back),
  * the killer attack, high attacks, low face-down pieces. Weights tuned by node counts
- * (docs/SOLVER.md). */
+ * (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
+ * generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
+#define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
+#define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
-static int order_score(const goita_solver *s, const spos *p, int move, unsigned answerable, int killer) {
-  const int bonus = KILLER_OF(move) == killer ? 15 : 0;
-  if (move == 0) return bonus + (s->group[p->attacker] == s->group[p->turn] ? 200 : -200);
-  const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  int score = bonus + kind_tens[a] * 4;
-  if (!(answerable & (1u << a))) score += 100;
-  if (p->attack == 0) score -= kind_tens[b] * 10;
+/* At the root of a test: the move that passed the last test first, then the moves that were
+ * hardest to refute. */
+static inline int root_score(const goita_solver *s, int move, int score) {
+  const uint32_t cost = s->root_nodes[move];
+  if (move == s->root_passed) return INT_MAX;
+  if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
   return score;
 }
 
 static int nws(goita_solver *s, const spos *p, int t);
 
-/* A fail-soft bound on the value of a move for the mover, tested against t (see nws). */
-static inline int move_value(goita_solver *s, const spos *p, int move, int t) {
-  spos child;
-  if (move == 0) {
-    pass(s, p, &child);
-  } else {
-    const int finish = play(s, p, move, &child);
-    if (finish) return finish;
-  }
-  if (child.pieces >= TT_MIN_PIECES) __builtin_prefetch(bucket_of(s, key_of(s, &child), child.pieces));
-  if (flips(s, p->turn, child.turn)) return -nws(s, &child, 1 - t);
-  return nws(s, &child, t);
+/* A fail-soft bound on the value of child c of p for p's mover, tested against t (see nws). */
+static inline int child_value(goita_solver *s, const spos *p, const spos *c, int t) {
+  if (flips(s, p->turn, c->turn)) return -nws(s, c, 1 - t);
+  return nws(s, c, t);
 }
 
 /* Null-window search, fail-soft: tests whether the value of p for its mover is at least t
@@ -431,7 +435,9 @@ static int nws(goita_solver *s, const spos *p, int t) {
   if (s->stopped) return 0;
 
   const int me = p->turn;
-  const hand_info *h = info_of(s, p->hands, me);
+  const hand_info *hand[GOITA_MAX_SEATS];
+  hands_of(s, p->hands, hand);
+  const hand_info *h = hand[me];
   const bool leading = p->attack == 0;
 
   /* A leader with two pieces finishes: the value is known. */
@@ -451,7 +457,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   }
 
   int mine, theirs;
-  side_bests(s, p, &mine, &theirs);
+  side_bests(s, p, hand, &mine, &theirs);
   if (mine < t) return mine;
   if (-theirs >= t) return -theirs;
 
@@ -468,7 +474,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     if (e->upper < mine) mine = e->upper;
   }
   if (h->size >= 4) {
-    const int run = forced_run(s, p, h); /* 0: no run */
+    const int run = forced_run(s, p, hand); /* 0: no run */
     if (run && run >= t) {
       if (use_tt) tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
       return run;
@@ -476,20 +482,26 @@ static int nws(goita_solver *s, const spos *p, int t) {
     if (run && run > lower) lower = run;
   }
 
-  /* Attack kinds some other seat could answer (for ordering). */
+  /* The moves, scored. Attack kinds no other seat could answer bring the lead back. */
   unsigned others_held = 0;
-  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat))
-    others_held |= info_of(s, p->hands, seat)->held;
-  const unsigned answerable = ~s->safe_from[others_held];
-
-  scored_move list[GOITA_MAX_LEGAL + 1];
+  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat)) others_held |= hand[seat]->held;
+  const unsigned unanswerable = s->safe_from[others_held];
+  uint8_t *killer = &s->killer[p->pieces][me][leading];
+  const bool at_root = p == s->test_root;
+  int64_t list[GOITA_MAX_LEGAL + 1];
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
-  if (!leading) list[n++] = (scored_move){0, 0};
+  if (!leading) {
+    int score = 0 == tt_move ? 1000 : (*killer == 1 ? 15 : 0) + (s->group[p->attacker] == s->group[me] ? 200 : -200);
+    if (at_root) score = root_score(s, 0, score);
+    list[n] = SCORED(score, n, 0);
+    n++;
+  }
   unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
   for (; blocks; blocks &= blocks - 1) {
     const int b = __builtin_ctz(blocks);
+    const int block_score = leading ? -kind_tens[b] * 10 : 0;
     for (unsigned as = attacks_after(s, h, p->kingup, b, leading); as; as &= as - 1) {
       const int a = __builtin_ctz(as);
       const uint8_t m = MOVE(b, a);
@@ -502,68 +514,74 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      list[n++] = (scored_move){0, m};
+      int score = block_score + kind_tens[a] * 4 + (a + 1 == *killer ? 15 : 0) +
+                  ((unanswerable >> a) & 1 ? 100 : 0);
+      if (m == tt_move) score = 1000;
+      if (at_root) score = root_score(s, m, score);
+      int j = n++;
+      const int64_t x = SCORED(score, j, m);
+      for (; j > 0 && list[j - 1] < x; j--) list[j] = list[j - 1];
+      list[j] = x;
     }
   }
-  uint8_t *killer = &s->killer[p->pieces][me][leading];
-  const bool at_root = p == s->test_root;
-  for (int i = 0; i < n; i++) {
-    list[i].score = list[i].move == tt_move ? 1000 : order_score(s, p, list[i].move, answerable, *killer);
-    if (at_root) { /* the move that passed first, then the moves that were hardest to refute */
-      const uint32_t cost = s->root_nodes[list[i].move];
-      if (list[i].move == s->root_passed)
-        list[i].score = INT_MAX;
-      else if (cost)
-        list[i].score = 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
-    }
-    for (int j = i; j > 0 && list[j].score > list[j - 1].score; j--) {
-      const scored_move tmp = list[j];
-      list[j] = list[j - 1];
-      list[j - 1] = tmp;
-    }
-  }
-  if (p->pieces >= ETC_MIN_PIECES && n > 1) {
-    /* Enhanced transposition cutoff: a child the table already proves good enough. */
-    spos kids[GOITA_MAX_LEGAL + 1];
+
+  /* Enhanced transposition cutoff: a child the table already proves good enough. The children
+   * made for it are kept for the search. */
+  spos kids[GOITA_MAX_LEGAL + 1];
+  int8_t finish[GOITA_MAX_LEGAL + 1];
+  const bool etc = p->pieces >= ETC_MIN_PIECES && n > 1;
+  if (etc) {
     for (int i = 0; i < n; i++) {
-      if (list[i].move == 0) {
-        pass(s, p, &kids[i]);
-      } else if (play(s, p, list[i].move, &kids[i])) {
-        kids[i].pieces = 0; /* a finish: nothing to look up */
-        continue;
-      }
-      __builtin_prefetch(bucket_of(s, key_of(s, &kids[i]), kids[i].pieces));
+      const int m = SCORED_MOVE(list[i]);
+      finish[i] = 0;
+      if (m == 0)
+        pass(s, p, &kids[i], hand);
+      else
+        finish[i] = (int8_t)play(s, p, m, &kids[i], hand);
+      if (!finish[i]) __builtin_prefetch(bucket_of(s, key_of(s, &kids[i]), kids[i].pieces));
     }
     for (int i = 0; i < n; i++) {
-      if (kids[i].pieces < TT_MIN_PIECES) continue;
+      if (finish[i] || kids[i].pieces < TT_MIN_PIECES) continue;
       const tt_entry *ce = tt_find(s, key_of(s, &kids[i]), kids[i].pieces);
       if (!ce) continue;
       const bool flip = flips(s, me, kids[i].turn);
       if (flip ? ce->upper < 1 - t : ce->lower >= t) {
         const int v = flip ? -ce->upper : ce->lower;
-        tt_store(s, key, p, v, mine, list[i].move);
+        tt_store(s, key, p, v, mine, SCORED_MOVE(list[i]));
         return v;
       }
     }
   }
   for (int i = 0; i < n; i++) {
+    const int m = SCORED_MOVE(list[i]);
     const uint64_t before = s->nodes;
-    const int v = move_value(s, p, list[i].move, t);
+    int v;
+    if (etc) {
+      v = finish[i] ? finish[i] : child_value(s, p, &kids[i], t);
+    } else {
+      spos child;
+      int done = 0;
+      if (m == 0)
+        pass(s, p, &child, hand);
+      else
+        done = play(s, p, m, &child, hand);
+      v = done ? done : child_value(s, p, &child, t);
+    }
     if (s->stopped) return 0;
     if (at_root) {
-      const uint64_t sum = s->root_nodes[list[i].move] + (s->nodes - before);
-      s->root_nodes[list[i].move] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
-      if (v >= t) s->root_passed = list[i].move;
+      const uint64_t sum = s->root_nodes[m] + (s->nodes - before);
+      s->root_nodes[m] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+      if (v >= t) s->root_passed = m;
     }
     if (v >= t) {
-      *killer = (uint8_t)KILLER_OF(list[i].move);
-      if (use_tt) tt_store(s, key, p, v, mine, list[i].move);
+      *killer = (uint8_t)KILLER_OF(m);
+      if (use_tt) tt_store(s, key, p, v, mine, m);
       return v;
     }
     if (v > best) best = v;
   }
   if (best > mine) best = mine;
-  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? list[0].move : 0));
+  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? SCORED_MOVE(list[0]) : 0));
   return best;
 }
 
@@ -577,7 +595,9 @@ static const int8_t round_values[] = {-10, -8, -6, -5, -4, -3, -2, -1, 1, 2, 3, 
  * Stops early, with the bounds proven so far, when a limit hits. */
 static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *lo, int *hi) {
   int mine, theirs;
-  side_bests(s, p, &mine, &theirs);
+  const hand_info *hand[GOITA_MAX_SEATS];
+  hands_of(s, p->hands, hand);
+  side_bests(s, p, hand, &mine, &theirs);
   if (mine < *hi) *hi = mine;
   if (-theirs > *lo) *lo = -theirs;
   const tt_entry *e = tt_find(s, key_of(s, p), p->pieces);
@@ -674,8 +694,11 @@ static void load_deal(goita_solver *s, const goita_round *r) {
 
 /* The compact position of a round in play (settled: forced passes made). */
 static spos position_of(const goita_solver *s, const goita_round *r) {
-  spos p = {0, (uint8_t)r->turn, (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
-            (uint8_t)r->attacker, (uint8_t)r->passes, (uint8_t)(r->kings_up > 0), 0};
+  spos p = {.turn = (uint8_t)r->turn,
+            .attack = (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
+            .passes = (uint8_t)r->passes,
+            .kingup = (uint8_t)(r->kings_up > 0),
+            .attacker = (uint8_t)r->attacker};
   for (int seat = 0; seat < s->players; seat++)
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       uint32_t bits = s->kind_mask[seat][k];
@@ -800,7 +823,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   for (int seat = 0; seat < s->players; seat++)
     s->group[seat] = (uint8_t)(s->players == 4 ? (seat ^ s->root) & 1 : seat != s->root);
   /* With 4 or 2 players a position's value does not depend on the root; with 3 it does. */
-  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 41 : 0;
+  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 60 : 0; /* above kingup's byte */
   s->nodes = 0;
   s->max_nodes = o.max_nodes;
   s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
