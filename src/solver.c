@@ -322,12 +322,8 @@ static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_
 
 /* forced_run_uncached through a small cache: the answer depends only on the mover's hand,
  * the kinds its opponents hold, the attack and whether a king is up. */
-static int forced_run(goita_solver *s, const spos *p, const hand_info *const *hand) {
-  unsigned opponents = 0;
-  for (int seat = 0; seat < s->players; seat++)
-    if (s->group[seat] != s->group[p->turn]) opponents |= hand[seat]->held;
-  const unsigned safe = s->safe_from[opponents];
-  const hand_info *h = hand[p->turn];
+static int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsigned opponents_held) {
+  const unsigned safe = s->safe_from[opponents_held];
   const uint32_t local = (uint32_t)(h - s->info[p->turn]);
   const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | (safe >> 1) << 14 | (uint32_t)p->kingup << 22 |
                              (uint32_t)p->attack << 23);
@@ -380,20 +376,27 @@ static inline void pass(const goita_solver *s, const spos *p, spos *child, const
 /* Positions with this many pieces or more first look up every child in the table. */
 #define ETC_MIN_PIECES 16
 
-/* The best finish each side could still make, tens: mine (the mover's side) and theirs. */
-static inline void side_bests(const goita_solver *s, const spos *p, const hand_info *const *hand, int *mine,
-                              int *theirs) {
-  int m = 0, o = 0;
+/* What the search asks of the other hands, in one pass over the seats. */
+typedef struct table_view {
+  int mine, theirs;       /* the best finish each side could still make, tens: the mover's and the others' */
+  unsigned partner_held;  /* kinds held by the mover's side, the mover excepted */
+  unsigned opponents_held;
+} table_view;
+
+static inline table_view view_of(const goita_solver *s, const spos *p, const hand_info *const *hand) {
+  table_view v = {0, 0, 0, 0};
+  const int side = s->group[p->turn];
   for (int seat = 0; seat < s->players; seat++) {
-    const int best = hand[seat]->best;
-    if (s->group[seat] == s->group[p->turn]) {
-      if (best > m) m = best;
-    } else if (best > o) {
-      o = best;
+    const hand_info *h = hand[seat];
+    if (s->group[seat] == side) {
+      if (h->best > v.mine) v.mine = h->best;
+      if (seat != p->turn) v.partner_held |= h->held;
+    } else {
+      if (h->best > v.theirs) v.theirs = h->best;
+      v.opponents_held |= h->held;
     }
   }
-  *mine = m;
-  *theirs = o;
+  return v;
 }
 
 static bool limit_hit(goita_solver *s) {
@@ -456,8 +459,9 @@ static int nws(goita_solver *s, const spos *p, int t) {
     return best;
   }
 
-  int mine, theirs;
-  side_bests(s, p, hand, &mine, &theirs);
+  const table_view view = view_of(s, p, hand);
+  int mine = view.mine;
+  const int theirs = view.theirs;
   if (mine < t) return mine;
   if (-theirs >= t) return -theirs;
 
@@ -474,7 +478,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     if (e->upper < mine) mine = e->upper;
   }
   if (h->size >= 4) {
-    const int run = forced_run(s, p, hand); /* 0: no run */
+    const int run = forced_run(s, p, h, view.opponents_held); /* 0: no run */
     if (run && run >= t) {
       if (use_tt) tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
       return run;
@@ -483,9 +487,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   }
 
   /* The moves, scored. Attack kinds no other seat could answer bring the lead back. */
-  unsigned others_held = 0;
-  for (int seat = next_seat(s, me); seat != me; seat = next_seat(s, seat)) others_held |= hand[seat]->held;
-  const unsigned unanswerable = s->safe_from[others_held];
+  const unsigned unanswerable = s->safe_from[view.partner_held | view.opponents_held];
   uint8_t *killer = &s->killer[p->pieces][me][leading];
   const bool at_root = p == s->test_root;
   int64_t list[GOITA_MAX_LEGAL + 1];
@@ -594,10 +596,10 @@ static const int8_t round_values[] = {-10, -8, -6, -5, -4, -3, -2, -1, 1, 2, 3, 
 /* Narrows [*lo, *hi] (tens, mover's view) to the value of p, or to its sign in win/loss mode.
  * Stops early, with the bounds proven so far, when a limit hits. */
 static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *lo, int *hi) {
-  int mine, theirs;
   const hand_info *hand[GOITA_MAX_SEATS];
   hands_of(s, p->hands, hand);
-  side_bests(s, p, hand, &mine, &theirs);
+  const table_view view = view_of(s, p, hand);
+  const int mine = view.mine, theirs = view.theirs;
   if (mine < *hi) *hi = mine;
   if (-theirs > *lo) *lo = -theirs;
   const tt_entry *e = tt_find(s, key_of(s, p), p->pieces);
