@@ -22,14 +22,15 @@
 /* ---- Transposition table ---- */
 
 typedef struct tt_entry {
-  uint64_t key;  /* position key; 0 = empty */
+  uint64_t tag;  /* the position's key and the generation (deal) that wrote it; 0 = empty */
   int8_t lower;  /* proven bounds on the value, tens, mover's point of view */
   int8_t upper;
   uint8_t move;  /* best or refuting move (block << 4 | attack; 0 = pass) */
-  uint8_t gen;   /* generation (the deal) that wrote it */
   uint8_t pieces; /* pieces in hands: how much work the entry saves */
-  uint8_t pad[3];
+  uint8_t pad[4];
 } tt_entry;
+#define TAG_GEN_SHIFT 57 /* keys leave the top 7 bits free (key_of) */
+#define MAX_GEN 127
 
 #define TT_WAYS 4
 typedef struct tt_bucket {
@@ -38,7 +39,7 @@ typedef struct tt_bucket {
 
 /* ---- Positions ---- */
 
-/* The first 8 bytes are the position's key (key_of). */
+/* The first 8 bytes, with the root seat in bits 34-35 (3 players), are the position's key. */
 typedef struct spos {
   uint32_t hands;   /* one bit per piece still in a hand */
   uint8_t turn;     /* seat to move */
@@ -135,8 +136,8 @@ static inline int next_seat(const goita_solver *s, int seat) {
 }
 
 static inline uint64_t key_of(const goita_solver *s, const spos *p) {
-  uint64_t key;
-  memcpy(&key, p, sizeof key); /* hands, turn, attack, passes, kingup */
+  uint64_t key; /* hands, turn (bits 32-33), attack (40-43), passes (48-49), kingup (56) */
+  memcpy(&key, p, sizeof key);
   return key | s->root_key;
 }
 
@@ -152,36 +153,41 @@ static inline tt_bucket *bucket_of(const goita_solver *s, uint64_t key, int piec
   return &s->table[s->near_buckets + ((h * (s->buckets - s->near_buckets)) >> 32)];
 }
 
+static inline uint64_t tag_of(const goita_solver *s, uint64_t key) {
+  return key | (uint64_t)s->gen << TAG_GEN_SHIFT;
+}
+
+/* The entry of key, or NULL. Every way is compared, without branches: a hit's place is not
+ * predictable. */
 static inline tt_entry *tt_find(goita_solver *s, uint64_t key, int pieces) {
   tt_bucket *b = bucket_of(s, key, pieces);
-  for (int i = 0; i < TT_WAYS; i++)
-    if (b->e[i].key == key && b->e[i].gen == s->gen) return &b->e[i];
-  return NULL;
+  const uint64_t tag = tag_of(s, key);
+  tt_entry *hit = NULL;
+  for (int i = 0; i < TT_WAYS; i++) hit = b->e[i].tag == tag ? &b->e[i] : hit;
+  return hit;
 }
 
 /* Records bounds: in the entry of key if present, else in place of the least valuable entry of
  * its bucket. */
 static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, int upper, int move) {
   tt_bucket *b = bucket_of(s, key, p->pieces);
+  const uint64_t tag = tag_of(s, key);
   tt_entry *slot = NULL;
-  for (int i = 0; i < TT_WAYS; i++)
-    if (b->e[i].key == key && b->e[i].gen == s->gen) {
-      slot = &b->e[i];
-      if (lower < slot->lower) lower = slot->lower;
-      if (upper > slot->upper) upper = slot->upper;
-      break;
-    }
-  if (!slot) { /* replace the entry that saves the least work: stale, or fewest pieces */
+  for (int i = 0; i < TT_WAYS; i++) slot = b->e[i].tag == tag ? &b->e[i] : slot;
+  if (slot) {
+    if (lower < slot->lower) lower = slot->lower;
+    if (upper > slot->upper) upper = slot->upper;
+  } else { /* replace the entry that saves the least work: stale, or fewest pieces */
     int worst = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
-      const int w = b->e[i].gen != s->gen ? -1 : b->e[i].pieces;
+      const bool stale = (b->e[i].tag >> TAG_GEN_SHIFT) != s->gen;
+      const int w = stale ? -1 : b->e[i].pieces;
       if (w < worst) {
         worst = w;
         slot = &b->e[i];
       }
     }
-    slot->key = key;
-    slot->gen = s->gen;
+    slot->tag = tag;
     slot->pieces = p->pieces;
   }
   slot->lower = (int8_t)lower;
@@ -651,7 +657,7 @@ static bool same_deal(const goita_solver *s, const goita_round *r) {
 }
 
 static void new_generation(goita_solver *s) {
-  if (++s->gen == 0) { /* after 255 deals the old tags could come back: start clean */
+  if (++s->gen > MAX_GEN) { /* the old tags could come back: start clean */
     memset(s->table, 0, s->buckets * sizeof *s->table);
     memset(s->runs, 0, sizeof s->runs);
     s->gen = 1;
@@ -825,7 +831,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   for (int seat = 0; seat < s->players; seat++)
     s->group[seat] = (uint8_t)(s->players == 4 ? (seat ^ s->root) & 1 : seat != s->root);
   /* With 4 or 2 players a position's value does not depend on the root; with 3 it does. */
-  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 60 : 0; /* above kingup's byte */
+  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 34 : 0; /* beside turn's bits */
   s->nodes = 0;
   s->max_nodes = o.max_nodes;
   s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
