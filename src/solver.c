@@ -66,7 +66,7 @@ typedef struct hand_info {
 #define MAX_PIECES 32
 
 /* A forced run already worked out (see forced_run). */
-#define RUN_MEMO_LOG 13
+#define RUN_MEMO_LOG 15
 typedef struct run_memo {
   uint32_t key; /* 0: empty */
   uint8_t gen;
