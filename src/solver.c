@@ -4,11 +4,11 @@
  * Representation. Every piece dealt has one bit in a 32-bit word (4x8, 3x10 or 2x12 bits),
  * the pieces of a seat's deal sorted by kind. A hand is the set of its pieces still held,
  * always the top bits of each kind's range, so a hand has one word and the word with the
- * turn, the attack, the passes and a king-face-up bit is an exact 41-bit key: the table never
+ * turn, the attack, the passes and a king-face-up bit is an exact key: the table never
  * confuses two positions. Per seat a small table maps the seat's bits to what the search asks
  * of a hand (kinds held, pairs, size, kings, best finish).
  *
- * Search. ge(p, t) answers "is the value of p, for its mover, at least t?" with alpha-beta on a
+ * Search. nws(p, t) answers "is the value of p, for its mover, at least t?" with alpha-beta on a
  * null window. Values are counted in tens (-10..10); a round value is one of 16 numbers, so a
  * few such tests (win or lose first) find it exactly, each reusing the table. Seats that cannot
  * answer an attack pass without a node (forced passes are collapsed). */
