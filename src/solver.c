@@ -39,7 +39,7 @@ typedef struct tt_bucket {
 
 /* ---- Positions ---- */
 
-/* The first 8 bytes, with the root seat in bits 34-35 (3 players), are the position's key. */
+/* The first 8 bytes are the position's key (key_of). */
 typedef struct spos {
   uint32_t hands;   /* one bit per piece still in a hand */
   uint8_t turn;     /* seat to move */
@@ -136,8 +136,16 @@ static inline int next_seat(const goita_solver *s, int seat) {
 }
 
 static inline uint64_t key_of(const goita_solver *s, const spos *p) {
-  uint64_t key; /* hands, turn (bits 32-33), attack (40-43), passes (48-49), kingup (56) */
+  /* The first bytes of spos in order: hands, turn (bits 32-33), attack (40-43), passes
+   * (48-49), kingup (56). The top 7 bits stay free for the table's generation, bits 34-35 for
+   * the root. On a little-endian machine that is one load (compilers do not merge the shifts). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t key;
   memcpy(&key, p, sizeof key);
+#else
+  const uint64_t key = (uint64_t)p->hands | (uint64_t)p->turn << 32 | (uint64_t)p->attack << 40 |
+                       (uint64_t)p->passes << 48 | (uint64_t)p->kingup << 56;
+#endif
   return key | s->root_key;
 }
 
@@ -227,7 +235,7 @@ static inline void hands_of(const goita_solver *s, uint32_t hands, const hand_in
 }
 
 static void settle(const goita_solver *s, spos *p) {
-  const hand_info *hand[GOITA_MAX_SEATS];
+  const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
   hands_of(s, p->hands, hand);
   settle_by(s, p, hand);
 }
@@ -444,7 +452,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   if (s->stopped) return 0;
 
   const int me = p->turn;
-  const hand_info *hand[GOITA_MAX_SEATS];
+  const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
   hands_of(s, p->hands, hand);
   const hand_info *h = hand[me];
   const bool leading = p->attack == 0;
@@ -602,7 +610,7 @@ static const int8_t round_values[] = {-10, -8, -6, -5, -4, -3, -2, -1, 1, 2, 3, 
 /* Narrows [*lo, *hi] (tens, mover's view) to the value of p, or to its sign in win/loss mode.
  * Stops early, with the bounds proven so far, when a limit hits. */
 static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *lo, int *hi) {
-  const hand_info *hand[GOITA_MAX_SEATS];
+  const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
   hands_of(s, p->hands, hand);
   const table_view view = view_of(s, p, hand);
   const int mine = view.mine, theirs = view.theirs;
