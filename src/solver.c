@@ -382,6 +382,15 @@ static inline void pass(const goita_solver *s, const spos *p, spos *child, const
   settle_by(s, child, hand); /* the turn reaches the attacker before the mover */
 }
 
+/* Makes the child of p after move (0: a pass); returns the finish value in tens when the move
+ * ends the round, else 0. */
+static inline int make_child(const goita_solver *s, const spos *p, int move, spos *child,
+                             const hand_info *const *hand) {
+  if (move) return play(s, p, move, child, hand);
+  pass(s, p, child, hand);
+  return 0;
+}
+
 /* ---- Search ---- */
 
 /* Positions with fewer pieces are searched without the table: their subtrees cost less than
@@ -427,13 +436,26 @@ static bool limit_hit(goita_solver *s) {
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
-/* At the root of a test: the move that passed the last test first, then the moves that were
- * hardest to refute. */
-static inline int root_score(const goita_solver *s, int move, int score) {
-  const uint32_t cost = s->root_nodes[move];
-  if (move == s->root_passed) return INT_MAX;
-  if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
-  return score;
+static inline int order_score(const goita_solver *s, const spos *p, int move, unsigned unanswerable, int killer,
+                              int tt_move, bool at_root) {
+  if (at_root) { /* the move that passed the last test first, then the hardest to refute */
+    const uint32_t cost = s->root_nodes[move];
+    if (move == s->root_passed) return INT_MAX;
+    if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
+  }
+  if (move == tt_move) return 1000;
+  const int bonus = KILLER_OF(move) == killer ? 15 : 0;
+  if (move == 0) return bonus + (s->group[p->attacker] == s->group[p->turn] ? 200 : -200);
+  const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
+  return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 - (p->attack == 0) * kind_tens[b] * 10;
+}
+
+/* Adds move with its score to list[0..*n), kept sorted best first. */
+static inline void add_move(int64_t *list, int *n, int move, int score) {
+  int j = (*n)++;
+  const int64_t x = SCORED(score, j, move);
+  for (; j > 0 && list[j - 1] < x; j--) list[j] = list[j - 1];
+  list[j] = x;
 }
 
 static int nws(goita_solver *s, const spos *p, int t);
@@ -507,17 +529,11 @@ static int nws(goita_solver *s, const spos *p, int t) {
   int64_t list[GOITA_MAX_LEGAL + 1];
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
-  if (!leading) {
-    int score = 0 == tt_move ? 1000 : (*killer == 1 ? 15 : 0) + (s->group[p->attacker] == s->group[me] ? 200 : -200);
-    if (at_root) score = root_score(s, 0, score);
-    list[n] = SCORED(score, n, 0);
-    n++;
-  }
+  if (!leading) add_move(list, &n, 0, order_score(s, p, 0, unanswerable, *killer, tt_move, at_root));
   unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
   for (; blocks; blocks &= blocks - 1) {
     const int b = __builtin_ctz(blocks);
-    const int block_score = leading ? -kind_tens[b] * 10 : 0;
     for (unsigned as = attacks_after(s, h, p->kingup, b, leading); as; as &= as - 1) {
       const int a = __builtin_ctz(as);
       const uint8_t m = MOVE(b, a);
@@ -530,14 +546,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      int score = block_score + kind_tens[a] * 4 + (a + 1 == *killer ? 15 : 0) +
-                  ((unanswerable >> a) & 1 ? 100 : 0);
-      if (m == tt_move) score = 1000;
-      if (at_root) score = root_score(s, m, score);
-      int j = n++;
-      const int64_t x = SCORED(score, j, m);
-      for (; j > 0 && list[j - 1] < x; j--) list[j] = list[j - 1];
-      list[j] = x;
+      add_move(list, &n, m, order_score(s, p, m, unanswerable, *killer, tt_move, at_root));
     }
   }
 
@@ -548,12 +557,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
   const bool etc = p->pieces >= ETC_MIN_PIECES && n > 1;
   if (etc) {
     for (int i = 0; i < n; i++) {
-      const int m = SCORED_MOVE(list[i]);
-      finish[i] = 0;
-      if (m == 0)
-        pass(s, p, &kids[i], hand);
-      else
-        finish[i] = (int8_t)play(s, p, m, &kids[i], hand);
+      finish[i] = (int8_t)make_child(s, p, SCORED_MOVE(list[i]), &kids[i], hand);
       if (!finish[i]) __builtin_prefetch(bucket_of(s, key_of(s, &kids[i]), kids[i].pieces));
     }
     for (int i = 0; i < n; i++) {
@@ -571,18 +575,10 @@ static int nws(goita_solver *s, const spos *p, int t) {
   for (int i = 0; i < n; i++) {
     const int m = SCORED_MOVE(list[i]);
     const uint64_t before = s->nodes;
-    int v;
-    if (etc) {
-      v = finish[i] ? finish[i] : child_value(s, p, &kids[i], t);
-    } else {
-      spos child;
-      int done = 0;
-      if (m == 0)
-        pass(s, p, &child, hand);
-      else
-        done = play(s, p, m, &child, hand);
-      v = done ? done : child_value(s, p, &child, t);
-    }
+    spos child;
+    const spos *c = etc ? &kids[i] : &child;
+    const int done = etc ? finish[i] : make_child(s, p, m, &child, hand);
+    const int v = done ? done : child_value(s, p, c, t);
     if (s->stopped) return 0;
     if (at_root) {
       const uint64_t sum = s->root_nodes[m] + (s->nodes - before);
