@@ -91,6 +91,9 @@ struct goita_solver {
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
+  /* Per test threshold t (index t + 10), a class per kind: kinds of one class have the same
+   * defenders and their finishes pass or fail the test alike (twin_kinds). */
+  uint8_t test_class[22][GOITA_KIND_SLOTS];
 
   /* The solve in progress. */
   int root;                  /* seat whose point of view is reported */
@@ -399,6 +402,51 @@ static inline int make_child(const goita_solver *s, const spos *p, int move, spo
 /* Positions with this many pieces or more first look up every child in the table. */
 #define ETC_MIN_PIECES 16
 
+/* Mirror moves. Swapping two kinds of one test class that every hand holds equally often (and
+ * neither the attack to answer) maps the position onto itself, and a move onto a mirror image
+ * that passes or fails the test alike: only one of the two is searched. Returns the kinds held
+ * by the mover that have such a twin; twins[x] lists the twins of x. */
+static inline unsigned twin_kinds(const goita_solver *s, const spos *p, const hand_info *const *hand, int t,
+                                  uint16_t *twins) {
+  const hand_info *h = hand[p->turn];
+  const unsigned candidates = h->held & ~KING_BIT & ~(1u << p->attack);
+  if (!(candidates & (candidates - 1))) return 0;
+  const uint8_t *cls = s->test_class[t + 10];
+  unsigned any = 0;
+  for (unsigned xs = candidates; xs; xs &= xs - 1) {
+    const int x = __builtin_ctz(xs);
+    for (unsigned ys = xs & (xs - 1); ys; ys &= ys - 1) {
+      const int y = __builtin_ctz(ys);
+      if (cls[x] != cls[y] || h->count[x] != h->count[y]) continue;
+      bool same = true;
+      for (int seat = 0; seat < s->players; seat++) same &= hand[seat]->count[x] == hand[seat]->count[y];
+      if (!same) continue;
+      if (!(any & (1u << x))) twins[x] = 0;
+      if (!(any & (1u << y))) twins[y] = 0;
+      twins[x] |= (uint16_t)(1u << y);
+      twins[y] |= (uint16_t)(1u << x);
+      any |= 1u << x | 1u << y;
+    }
+  }
+  return any;
+}
+
+/* Whether play (b, a) is searched: no swap of twins makes a smaller move of it. */
+static inline bool mirror_first(int b, int a, unsigned with_twins, const uint16_t *twins) {
+  const int m = MOVE(b, a);
+  if ((with_twins >> b) & 1)
+    for (unsigned ys = twins[b]; ys; ys &= ys - 1) {
+      const int y = __builtin_ctz(ys);
+      if (MOVE(y, a == b ? y : a == y ? b : a) < m) return false;
+    }
+  if ((with_twins >> a) & 1)
+    for (unsigned ys = twins[a]; ys; ys &= ys - 1) {
+      const int y = __builtin_ctz(ys);
+      if (MOVE(b == a ? y : b == y ? a : b, y) < m) return false;
+    }
+  return true;
+}
+
 /* What the search asks of the other hands, in one pass over the seats. */
 typedef struct table_view {
   int mine, theirs;       /* the best finish each side could still make, tens: the mover's and the others' */
@@ -530,6 +578,9 @@ static int nws(goita_solver *s, const spos *p, int t) {
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
   if (!leading) add_move(list, &n, 0, order_score(s, p, 0, unanswerable, *killer, tt_move, at_root));
+  uint16_t twins[GOITA_KIND_SLOTS];
+  const unsigned with_twins = twin_kinds(s, p, hand, t, twins);
+  bool mirrored = false; /* a play was left out for its mirror image */
   unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
   for (; blocks; blocks &= blocks - 1) {
@@ -537,6 +588,10 @@ static int nws(goita_solver *s, const spos *p, int t) {
     for (unsigned as = attacks_after(s, h, p->kingup, b, leading); as; as &= as - 1) {
       const int a = __builtin_ctz(as);
       const uint8_t m = MOVE(b, a);
+      if (with_twins && !mirror_first(b, a, with_twins, twins)) {
+        mirrored = true;
+        continue;
+      }
       if (h->size == 2) { /* a defence with two pieces finishes */
         const int v = kind_tens[a];
         if (v >= t) {
@@ -592,6 +647,9 @@ static int nws(goita_solver *s, const spos *p, int t) {
     }
     if (v > best) best = v;
   }
+  /* A mirror image fails as its twin did, but its value may differ (twins of one class may be
+   * worth different points): the bound is the test's. */
+  if (mirrored && best < t - 1) best = t - 1;
   if (best > mine) best = mine;
   if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? SCORED_MOVE(list[0]) : 0));
   return best;
@@ -795,6 +853,16 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
       if (!(held & defenders[k])) safe |= 1u << k;
     s->safe_from[held] = (uint16_t)safe;
   }
+  /* Two kinds are alike in the test "at least t" when they have the same defenders (pawn and
+   * lance only themselves; knight to rook also a king) and each finish with them, single or
+   * doubled, passes or fails alike: for the mover's side (at least t) and the other (at
+   * least 1 - t from its side). */
+  for (int t = -10; t <= 11; t++)
+    for (int k = 1; k < GOITA_KING; k++) {
+      const int v = kind_tens[k];
+      s->test_class[t + 10][k] = (uint8_t)((k >= GOITA_KNIGHT) | (v >= t) << 1 | (v >= 1 - t) << 2 |
+                                           (2 * v >= t) << 3 | (2 * v >= 1 - t) << 4);
+    }
   *out = s;
   return GOITA_OK;
 }
