@@ -402,6 +402,8 @@ static inline int make_child(const goita_solver *s, const spos *p, int move, spo
 /* Positions with this many pieces or more first look up every child in the table. */
 #define ETC_MIN_PIECES 16
 
+#define TEST_CLASS_DEFENDERS 1u /* test_class bit: a king defends it */
+
 /* Mirror moves. Swapping two kinds of one test class that every hand holds equally often (and
  * neither the attack to answer) maps the position onto itself, and a move onto a mirror image
  * that passes or fails the test alike: only one of the two is searched. Returns the kinds held
@@ -412,12 +414,16 @@ static inline unsigned twin_kinds(const goita_solver *s, const spos *p, const ha
   const unsigned candidates = h->held & ~KING_BIT & ~(1u << p->attack);
   if (!(candidates & (candidates - 1))) return 0;
   const uint8_t *cls = s->test_class[t + 10];
+  /* With no king left in any hand every kind but the king has only itself as defender. */
+  unsigned kings = 0;
+  for (int seat = 0; seat < s->players; seat++) kings |= hand[seat]->kings;
+  const unsigned compared = kings ? 0xFFu : (unsigned)~TEST_CLASS_DEFENDERS & 0xFFu;
   unsigned any = 0;
   for (unsigned xs = candidates; xs; xs &= xs - 1) {
     const int x = __builtin_ctz(xs);
     for (unsigned ys = xs & (xs - 1); ys; ys &= ys - 1) {
       const int y = __builtin_ctz(ys);
-      if (cls[x] != cls[y] || h->count[x] != h->count[y]) continue;
+      if (((cls[x] ^ cls[y]) & compared) || h->count[x] != h->count[y]) continue;
       bool same = true;
       for (int seat = 0; seat < s->players; seat++) same &= hand[seat]->count[x] == hand[seat]->count[y];
       if (!same) continue;
@@ -860,8 +866,9 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   for (int t = -10; t <= 11; t++)
     for (int k = 1; k < GOITA_KING; k++) {
       const int v = kind_tens[k];
-      s->test_class[t + 10][k] = (uint8_t)((k >= GOITA_KNIGHT) | (v >= t) << 1 | (v >= 1 - t) << 2 |
-                                           (2 * v >= t) << 3 | (2 * v >= 1 - t) << 4);
+      const unsigned passes = (unsigned)(v >= t) << 1 | (unsigned)(v >= 1 - t) << 2 |
+                              (unsigned)(2 * v >= t) << 3 | (unsigned)(2 * v >= 1 - t) << 4;
+      s->test_class[t + 10][k] = (uint8_t)((k >= GOITA_KNIGHT ? TEST_CLASS_DEFENDERS : 0) | passes);
     }
   *out = s;
   return GOITA_OK;
