@@ -105,6 +105,8 @@ struct goita_solver {
    * last move that cut off there (kind + 1; 1 for a pass, 0 for none). Siblings' subtrees
    * are refuted by the same attack far more often than by the same full move. */
   uint8_t killer[MAX_PIECES + 1][GOITA_MAX_SEATS][2];
+  /* Per pieces left and seat, the face-down kind of the last lead that cut off there. */
+  uint8_t killer_face_down[MAX_PIECES + 1][GOITA_MAX_SEATS];
   /* The position narrow() is testing and what its tests learnt of its moves: the nodes each
    * move's subtree took, summed over the tests, and the move that passed the last test. */
   const struct spos *test_root;
@@ -483,7 +485,7 @@ static bool limit_hit(goita_solver *s) {
 
 /* Ordering: after the table's move, against a partner's attack a pass first (against an
  * opponent's, last); then plays whose attack no other seat can answer (the lead comes back),
- * the killer attack, high attacks, low face-down pieces. Weights tuned by node counts
+ * the killer attack, high attacks, the killer face-down kind, low face-down pieces. Weights tuned by node counts
  * (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
  * generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
@@ -501,7 +503,9 @@ static inline int order_score(const goita_solver *s, const spos *p, int move, un
   const int bonus = KILLER_OF(move) == killer ? 15 : 0;
   if (move == 0) return bonus + (s->group[p->attacker] == s->group[p->turn] ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 - (p->attack == 0) * kind_tens[b] * 10;
+  if (p->attack) return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100;
+  const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) - kind_tens[b] * 10;
+  return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 + face_down;
 }
 
 /* Adds move with its score to list[0..*n), kept sorted best first. */
@@ -648,6 +652,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     }
     if (v >= t) {
       *killer = (uint8_t)KILLER_OF(m);
+      if (leading) s->killer_face_down[p->pieces][me] = (uint8_t)MOVE_BLOCK(m);
       if (use_tt) tt_store(s, key, p, v, mine, m);
       return v;
     }
@@ -916,6 +921,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
   s->stopped = 0;
   memset(s->killer, 0, sizeof s->killer);
+  memset(s->killer_face_down, 0, sizeof s->killer_face_down);
 
   int lo, hi;
   solve_round(s, r, o.mode, &lo, &hi);
