@@ -483,8 +483,8 @@ static bool limit_hit(goita_solver *s) {
   return s->deadline > 0 && monotonic_seconds() >= s->deadline;
 }
 
-/* Ordering: after the table's move, against a partner's attack a pass first (against an
- * opponent's, last); then plays whose attack no other seat can answer (the lead comes back),
+/* Ordering: after the table's move, a pass first against a partner's attack (against an
+ * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
  * the killer attack, high attacks, the killer face-down kind, low face-down pieces. Weights tuned by node counts
  * (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
  * generation order (ties keep it), then the move. */
@@ -493,7 +493,7 @@ static bool limit_hit(goita_solver *s) {
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
 static inline int order_score(const goita_solver *s, const spos *p, int move, unsigned unanswerable, int killer,
-                              int tt_move, bool at_root) {
+                              int tt_move, bool at_root, bool pass_first) {
   if (at_root) { /* the move that passed the last test first, then the hardest to refute */
     const uint32_t cost = s->root_nodes[move];
     if (move == s->root_passed) return INT_MAX;
@@ -501,7 +501,7 @@ static inline int order_score(const goita_solver *s, const spos *p, int move, un
   }
   if (move == tt_move) return 1000;
   const int bonus = KILLER_OF(move) == killer ? 15 : 0;
-  if (move == 0) return bonus + (s->group[p->attacker] == s->group[p->turn] ? 200 : -200);
+  if (move == 0) return bonus + (pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   if (p->attack) return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100;
   const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) - kind_tens[b] * 10;
@@ -587,7 +587,17 @@ static int nws(goita_solver *s, const spos *p, int t) {
   int64_t list[GOITA_MAX_LEGAL + 1];
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
-  if (!leading) add_move(list, &n, 0, order_score(s, p, 0, unanswerable, *killer, tt_move, at_root));
+  if (!leading) {
+    /* A pass comes first against the partner's attack, and against an opponent's when the
+     * next seat (the attacker's partner) cannot answer and the mover's partner can: the
+     * partner answers in the mover's place. Otherwise last. */
+    bool pass_first = s->group[p->attacker] == s->group[me];
+    if (!pass_first && s->players == 4 && p->passes == 0) {
+      const unsigned answer = defenders[p->attack];
+      pass_first = !(hand[next_seat(s, me)]->held & answer) && (hand[(me + 2) & 3]->held & answer);
+    }
+    add_move(list, &n, 0, order_score(s, p, 0, unanswerable, *killer, tt_move, at_root, pass_first));
+  }
   uint16_t twins[GOITA_KIND_SLOTS];
   const unsigned with_twins = twin_kinds(s, p, hand, t, twins);
   bool mirrored = false; /* a play was left out for its mirror image */
@@ -611,7 +621,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      add_move(list, &n, m, order_score(s, p, m, unanswerable, *killer, tt_move, at_root));
+      add_move(list, &n, m, order_score(s, p, m, unanswerable, *killer, tt_move, at_root, false));
     }
   }
 
