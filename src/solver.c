@@ -485,15 +485,15 @@ static bool limit_hit(goita_solver *s) {
 
 /* Ordering: after the table's move, a pass first against a partner's attack (against an
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
- * the killer attack, high attacks, the killer face-down kind, low face-down pieces. Weights tuned by node counts
- * (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
+ * the killer attack, high attacks; face-down, the killer's kind, a kind the mover holds twice,
+ * low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
  * generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
-static inline int order_score(const goita_solver *s, const spos *p, int move, unsigned unanswerable, int killer,
-                              int tt_move, bool at_root, bool pass_first) {
+static inline int order_score(const goita_solver *s, const spos *p, const hand_info *h, int move,
+                              unsigned unanswerable, int killer, int tt_move, bool at_root, bool pass_first) {
   if (at_root) { /* the move that passed the last test first, then the hardest to refute */
     const uint32_t cost = s->root_nodes[move];
     if (move == s->root_passed) return INT_MAX;
@@ -504,7 +504,9 @@ static inline int order_score(const goita_solver *s, const spos *p, int move, un
   if (move == 0) return bonus + (pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   if (p->attack) return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100;
-  const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) - kind_tens[b] * 10;
+  /* Face-down: the killer's kind, a kind the mover keeps another of, low kinds. */
+  const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) +
+                        (h->count[b] >= 2 + (a == b) ? 40 : 0) - kind_tens[b] * 10;
   return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 + face_down;
 }
 
@@ -596,7 +598,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
       const unsigned answer = defenders[p->attack];
       pass_first = !(hand[next_seat(s, me)]->held & answer) && (hand[(me + 2) & 3]->held & answer);
     }
-    add_move(list, &n, 0, order_score(s, p, 0, unanswerable, *killer, tt_move, at_root, pass_first));
+    add_move(list, &n, 0, order_score(s, p, h, 0, unanswerable, *killer, tt_move, at_root, pass_first));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
   const unsigned with_twins = twin_kinds(s, p, hand, t, twins);
@@ -621,7 +623,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      add_move(list, &n, m, order_score(s, p, m, unanswerable, *killer, tt_move, at_root, false));
+      add_move(list, &n, m, order_score(s, p, h, m, unanswerable, *killer, tt_move, at_root, false));
     }
   }
 
