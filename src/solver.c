@@ -88,6 +88,7 @@ struct goita_solver {
   int hand_bits;                               /* bits per seat */
   int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
+  uint32_t king_bits;                          /* the kings of every seat */
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
@@ -417,9 +418,7 @@ static inline unsigned twin_kinds(const goita_solver *s, const spos *p, const ha
   if (!(candidates & (candidates - 1))) return 0;
   const uint8_t *cls = s->test_class[t + 10];
   /* With no king left in any hand every kind but the king has only itself as defender. */
-  unsigned kings = 0;
-  for (int seat = 0; seat < s->players; seat++) kings |= hand[seat]->kings;
-  const unsigned compared = kings ? 0xFFu : (unsigned)~TEST_CLASS_DEFENDERS & 0xFFu;
+  const unsigned compared = (p->hands & s->king_bits) ? 0xFFu : (unsigned)~TEST_CLASS_DEFENDERS & 0xFFu;
   unsigned any = 0;
   for (unsigned xs = candidates; xs; xs &= xs - 1) {
     const int x = __builtin_ctz(xs);
@@ -757,6 +756,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
   memcpy(s->deal, r->deal, sizeof s->deal);
   s->hand_bits = goita_rules_hand_size(&r->rules);
   memset(s->kind_mask, 0, sizeof s->kind_mask);
+  s->king_bits = 0;
   for (int seat = 0; seat < s->players; seat++) {
     s->offset[seat] = seat * s->hand_bits;
     uint32_t local[GOITA_KIND_SLOTS] = {0};
@@ -765,6 +765,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       s->kind_mask[seat][k] = local[k] << s->offset[seat];
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
+    s->king_bits |= s->kind_mask[seat][GOITA_KING];
     /* Each hand is a smaller hand plus its lowest piece. */
     uint8_t kind_of_bit[MAX_SEAT_BITS];
     for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
