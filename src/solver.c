@@ -484,9 +484,10 @@ static bool limit_hit(goita_solver *s) {
 
 /* Ordering: after the table's move, a pass first against a partner's attack (against an
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
- * the killer attack, high attacks; face-down, the killer's kind, a kind the mover holds twice,
- * low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one number: the score, then the
- * generation order (ties keep it), then the move. */
+ * the killer attack, high attacks, a king defence last; face-down, the killer's kind, a kind
+ * the mover holds twice, low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and
+ * its score are sorted as one number: the score, then the generation order (ties keep it),
+ * then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
@@ -502,7 +503,8 @@ static inline int order_score(const goita_solver *s, const spos *p, const hand_i
   const int bonus = KILLER_OF(move) == killer ? 15 : 0;
   if (move == 0) return bonus + (pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  if (p->attack) return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100;
+  if (p->attack) /* a king defends after every defence with the attack's kind */
+    return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 - (b == GOITA_KING) * 150;
   /* Face-down: the killer's kind, a kind the mover keeps another of, low kinds. */
   const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) +
                         (h->count[b] >= 2 + (a == b) ? 40 : 0) - kind_tens[b] * 10;
