@@ -484,31 +484,42 @@ static bool limit_hit(goita_solver *s) {
 
 /* Ordering: after the table's move, a pass first against a partner's attack (against an
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
- * the killer attack, high attacks, a king defence last; face-down, the killer's kind, a kind
- * the mover holds twice, low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and
+ * the killer attack, high attacks; after a defence an attack the next seat cannot answer, a
+ * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and
  * its score are sorted as one number: the score, then the generation order (ties keep it),
  * then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
-static inline int order_score(const goita_solver *s, const spos *p, const hand_info *h, int move,
-                              unsigned unanswerable, int killer, int tt_move, bool at_root, bool pass_first) {
-  if (at_root) { /* the move that passed the last test first, then the hardest to refute */
+/* What a node's ordering knows besides the move. */
+typedef struct order_facts {
+  const hand_info *hand; /* the mover's */
+  unsigned unanswerable; /* attack kinds no other seat can answer */
+  unsigned next_cannot;  /* attack kinds the next seat cannot answer */
+  int killer;            /* KILLER_OF the killer move, 0 for none */
+  int tt_move;           /* -1 for none */
+  bool at_root;
+  bool pass_first;
+} order_facts;
+
+static inline int order_score(const goita_solver *s, const spos *p, const order_facts *f, int move) {
+  if (f->at_root) { /* the move that passed the last test first, then the hardest to refute */
     const uint32_t cost = s->root_nodes[move];
     if (move == s->root_passed) return INT_MAX;
     if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
   }
-  if (move == tt_move) return 1000;
-  const int bonus = KILLER_OF(move) == killer ? 15 : 0;
-  if (move == 0) return bonus + (pass_first ? 200 : -200);
+  if (move == f->tt_move) return 1000;
+  const int bonus = KILLER_OF(move) == f->killer ? 15 : 0;
+  if (move == 0) return bonus + (f->pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  if (p->attack) /* a king defends after every defence with the attack's kind */
-    return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 - (b == GOITA_KING) * 150;
+  const int attack = bonus + kind_tens[a] * 4 + (int)((f->unanswerable >> a) & 1) * 100;
+  if (p->attack) /* a defence: then an attack the next seat cannot answer; a king defends last */
+    return attack + (int)((f->next_cannot >> a) & 1) * 10 - (b == GOITA_KING) * 150;
   /* Face-down: the killer's kind, a kind the mover keeps another of, low kinds. */
   const int face_down = (s->killer_face_down[p->pieces][p->turn] == b ? 25 : 0) +
-                        (h->count[b] >= 2 + (a == b) ? 40 : 0) - kind_tens[b] * 10;
-  return bonus + kind_tens[a] * 4 + (int)((unanswerable >> a) & 1) * 100 + face_down;
+                        (f->hand->count[b] >= 2 + (a == b) ? 40 : 0) - kind_tens[b] * 10;
+  return attack + face_down;
 }
 
 /* Adds move with its score to list[0..*n), kept sorted best first. */
@@ -584,9 +595,15 @@ static int nws(goita_solver *s, const spos *p, int t) {
   }
 
   /* The moves, scored. Attack kinds no other seat could answer bring the lead back. */
-  const unsigned unanswerable = s->safe_from[view.partner_held | view.opponents_held];
   uint8_t *killer = &s->killer[p->pieces][me][leading];
   const bool at_root = p == s->test_root;
+  order_facts facts = {.hand = h,
+                       .unanswerable = s->safe_from[view.partner_held | view.opponents_held],
+                       .next_cannot = s->safe_from[hand[next_seat(s, me)]->held],
+                       .killer = *killer,
+                       .tt_move = tt_move,
+                       .at_root = at_root,
+                       .pass_first = false};
   int64_t list[GOITA_MAX_LEGAL + 1];
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
@@ -594,12 +611,12 @@ static int nws(goita_solver *s, const spos *p, int t) {
     /* A pass comes first against the partner's attack, and against an opponent's when the
      * next seat (the attacker's partner) cannot answer and the mover's partner can: the
      * partner answers in the mover's place. Otherwise last. */
-    bool pass_first = s->group[p->attacker] == s->group[me];
-    if (!pass_first && s->players == 4 && p->passes == 0) {
+    facts.pass_first = s->group[p->attacker] == s->group[me];
+    if (!facts.pass_first && s->players == 4 && p->passes == 0) {
       const unsigned answer = defenders[p->attack];
-      pass_first = !(hand[next_seat(s, me)]->held & answer) && (hand[(me + 2) & 3]->held & answer);
+      facts.pass_first = !(hand[next_seat(s, me)]->held & answer) && (hand[(me + 2) & 3]->held & answer);
     }
-    add_move(list, &n, 0, order_score(s, p, h, 0, unanswerable, *killer, tt_move, at_root, pass_first));
+    add_move(list, &n, 0, order_score(s, p, &facts, 0));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
   const unsigned with_twins = twin_kinds(s, p, hand, t, twins);
@@ -624,7 +641,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      add_move(list, &n, m, order_score(s, p, h, m, unanswerable, *killer, tt_move, at_root, false));
+      add_move(list, &n, m, order_score(s, p, &facts, m));
     }
   }
 
