@@ -608,14 +608,17 @@ static int nws(goita_solver *s, const spos *p, int t) {
   int n = 0;
   int best = -10; /* the best bound of the moves searched */
   if (!leading) {
-    /* A pass comes first against the partner's attack, and against an opponent's when the
-     * next seat (the attacker's partner) cannot answer and the mover's partner can: the
-     * partner answers in the mover's place. Otherwise last. */
-    facts.pass_first = s->group[p->attacker] == s->group[me];
-    if (!facts.pass_first && s->players == 4 && p->passes == 0) {
-      const unsigned answer = defenders[p->attack];
-      facts.pass_first = !(hand[next_seat(s, me)]->held & answer) && (hand[(me + 2) & 3]->held & answer);
-    }
+    /* A pass comes first against the partner's attack, unless the mover has four pieces or
+     * fewer and the next seat could answer (then the mover takes the lead while it is close to
+     * finishing); and against an opponent's attack when the next seat (the attacker's partner)
+     * cannot answer and the mover's partner can: the partner answers in the mover's place.
+     * Otherwise last. */
+    const unsigned answer = defenders[p->attack];
+    const bool next_answers = hand[next_seat(s, me)]->held & answer;
+    if (s->group[p->attacker] == s->group[me])
+      facts.pass_first = !(h->size <= 4 && next_answers);
+    else if (s->players == 4 && p->passes == 0)
+      facts.pass_first = !next_answers && (hand[(me + 2) & 3]->held & answer);
     add_move(list, &n, 0, order_score(s, p, &facts, 0));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
