@@ -510,7 +510,7 @@ static inline int order_score(const goita_solver *s, const spos *p, const order_
     if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
   }
   if (move == f->tt_move) return 1000;
-  const int bonus = KILLER_OF(move) == f->killer ? 15 : 0;
+  const int bonus = KILLER_OF(move) == f->killer ? 45 : 0;
   if (move == 0) return bonus + (f->pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   const int attack = bonus + kind_tens[a] * 4 + (int)((f->unanswerable >> a) & 1) * 100;
