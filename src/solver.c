@@ -485,9 +485,9 @@ static bool limit_hit(goita_solver *s) {
 /* Ordering: after the table's move, a pass first against a partner's attack (against an
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
  * the killer attack, high attacks; after a defence an attack the next seat cannot answer, a
- * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds. Weights tuned by node counts (docs/SOLVER.md). A move and
- * its score are sorted as one number: the score, then the generation order (ties keep it),
- * then the move. */
+ * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds.
+ * Weights tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one
+ * number: the score, then the generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
