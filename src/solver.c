@@ -613,12 +613,11 @@ static int nws(goita_solver *s, const spos *p, int t) {
      * finishing); and against an opponent's attack when the next seat (the attacker's partner)
      * cannot answer and the mover's partner can: the partner answers in the mover's place.
      * Otherwise last. */
-    const unsigned answer = defenders[p->attack];
-    const bool next_answers = hand[next_seat(s, me)]->held & answer;
+    const bool next_answers = !((facts.next_cannot >> p->attack) & 1);
     if (s->group[p->attacker] == s->group[me])
       facts.pass_first = !(h->size <= 4 && next_answers);
     else if (s->players == 4 && p->passes == 0)
-      facts.pass_first = !next_answers && (hand[(me + 2) & 3]->held & answer);
+      facts.pass_first = !next_answers && (hand[(me + 2) & 3]->held & defenders[p->attack]);
     add_move(list, &n, 0, order_score(s, p, &facts, 0));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
