@@ -66,7 +66,7 @@ typedef struct hand_info {
 #define MAX_PIECES 32
 
 /* A forced run already worked out (see forced_run). */
-#define RUN_MEMO_LOG 15
+#define RUN_MEMO_LOG 13
 typedef struct run_memo {
   uint32_t key; /* 0: empty */
   uint8_t gen;
@@ -92,6 +92,7 @@ struct goita_solver {
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
+  uint16_t bits_of_kinds[GOITA_MAX_SEATS][256]; /* kinds (bit k - 1 for kind k) -> the seat's bits */
   /* Per test threshold t (index t + 10), a class per kind: kinds of one class have the same
    * defenders and their finishes pass or fail the test alike (twin_kinds). */
   uint8_t test_class[22][GOITA_KIND_SLOTS];
@@ -345,7 +346,11 @@ static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_
 static int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsigned opponents_held) {
   const unsigned safe = s->safe_from[opponents_held];
   const uint32_t local = (uint32_t)(h - s->info[p->turn]);
-  const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | (safe >> 1) << 14 | (uint32_t)p->kingup << 22 |
+  /* A run makes size / 2 - 1 safe attacks before its final lead (when answering, the first
+   * after the defence): without that many safe pieces there is none, and the cache is not
+   * asked. */
+  if (s->info[p->turn][local & s->bits_of_kinds[p->turn][(safe >> 1) & 255u]].size < h->size / 2 - 1) return 0;
+  const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | ((safe & h->held) >> 1) << 14 | (uint32_t)p->kingup << 22 |
                              (uint32_t)p->attack << 23);
   run_memo *m = &s->runs[(key * 0x9E3779B1u) >> (32 - RUN_MEMO_LOG)];
   if (m->key == key && m->gen == s->gen) return m->value;
@@ -787,6 +792,12 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
     s->king_bits |= s->kind_mask[seat][GOITA_KING];
+    for (unsigned kinds = 0; kinds < 256; kinds++) {
+      uint32_t bits = 0;
+      for (int k = 1; k < GOITA_KIND_SLOTS; k++)
+        if (kinds & (1u << (k - 1))) bits |= local[k];
+      s->bits_of_kinds[seat][kinds] = (uint16_t)bits;
+    }
     /* Each hand is a smaller hand plus its lowest piece. */
     uint8_t kind_of_bit[MAX_SEAT_BITS];
     for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
