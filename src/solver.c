@@ -133,14 +133,18 @@ static double monotonic_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static inline const hand_info *info_of(const goita_solver *s, uint32_t hands, int seat) {
-  const uint32_t local = (hands >> s->offset[seat]) & ((1u << s->hand_bits) - 1u);
-  return &s->info[seat][local];
+/* The search is compiled twice (nws): for 4 players, with the number of seats n a constant, so
+ * that loops over seats unroll and seat offsets and sides are computed; and for 2 or 3. The
+ * helpers it calls take n as an argument and are always inlined, so that n folds. */
+#define SEARCH_INLINE static inline __attribute__((always_inline))
+
+/* The hand of seat: with 4 players 8 bits a seat. */
+SEARCH_INLINE const hand_info *info_of(const goita_solver *s, int n, uint32_t hands, int seat) {
+  const int bits = n == 4 ? 8 : s->hand_bits;
+  return &s->info[seat][(hands >> (seat * bits)) & ((1u << bits) - 1u)];
 }
 
-static inline int next_seat(const goita_solver *s, int seat) {
-  return seat + 1 == s->players ? 0 : seat + 1;
-}
+SEARCH_INLINE int next_seat(int n, int seat) { return seat + 1 == n ? 0 : seat + 1; }
 
 static inline uint64_t key_of(const goita_solver *s, const spos *p) {
   /* The first bytes of spos in order: hands, turn (bits 32-33), attack (40-43), passes
@@ -214,7 +218,9 @@ static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
 
 /* Whether the value changes sign from seat `from`'s view to seat `to`'s (they are on
  * different sides: teams with 4 players, the root against the rest with 3). */
-static inline int flips(const goita_solver *s, int from, int to) { return s->group[from] != s->group[to]; }
+SEARCH_INLINE int flips(const goita_solver *s, int n, int from, int to) {
+  return n == 4 ? (from ^ to) & 1 : s->group[from] != s->group[to];
+}
 
 static inline uint32_t take(const goita_solver *s, uint32_t hands, int seat, int kind) {
   const uint32_t have = hands & s->kind_mask[seat][kind];
@@ -224,7 +230,7 @@ static inline uint32_t take(const goita_solver *s, uint32_t hands, int seat, int
 /* Moves the turn past seats that cannot answer (their only move is a pass) and gives the lead
  * back to the attacker when every other seat has passed. hand[seat] is each seat's hand; the
  * attacker's may be out of date (it is never asked). */
-static inline void settle_by(const goita_solver *s, spos *p, const hand_info *const *hand) {
+SEARCH_INLINE void settle_by(int n, spos *p, const hand_info *const *hand) {
   for (;;) {
     if (p->turn == p->attacker) {
       p->attack = 0;
@@ -233,18 +239,18 @@ static inline void settle_by(const goita_solver *s, spos *p, const hand_info *co
     }
     if (hand[p->turn]->held & defenders[p->attack]) return;
     p->passes++;
-    p->turn = (uint8_t)next_seat(s, p->turn);
+    p->turn = (uint8_t)next_seat(n, p->turn);
   }
 }
 
-static inline void hands_of(const goita_solver *s, uint32_t hands, const hand_info **hand) {
-  for (int seat = 0; seat < s->players; seat++) hand[seat] = info_of(s, hands, seat);
+SEARCH_INLINE void hands_of(const goita_solver *s, int n, uint32_t hands, const hand_info **hand) {
+  for (int seat = 0; seat < n; seat++) hand[seat] = info_of(s, n, hands, seat);
 }
 
 static void settle(const goita_solver *s, spos *p) {
   const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
-  hands_of(s, p->hands, hand);
-  settle_by(s, p, hand);
+  hands_of(s, s->players, p->hands, hand);
+  settle_by(s->players, p, hand);
 }
 
 static inline bool king_attack_ok(const goita_solver *s, int kingup, int kings, int size) {
@@ -366,7 +372,8 @@ static int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsign
 #define MOVE_ATTACK(m) ((m)&15)
 
 /* Applies a play of the mover; returns the finish value in tens (0 when the round goes on). */
-static inline int play(const goita_solver *s, const spos *p, int move, spos *child, const hand_info *const *hand) {
+SEARCH_INLINE int play(const goita_solver *s, int n, const spos *p, int move, spos *child,
+                       const hand_info *const *hand) {
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   const int me = p->turn;
   const bool leading = p->attack == 0;
@@ -381,24 +388,24 @@ static inline int play(const goita_solver *s, const spos *p, int move, spos *chi
   child->attack = (uint8_t)a;
   child->attacker = (uint8_t)me;
   child->passes = 0;
-  child->turn = (uint8_t)next_seat(s, me);
-  settle_by(s, child, hand); /* the mover is the attacker: its old hand is never asked */
+  child->turn = (uint8_t)next_seat(n, me);
+  settle_by(n, child, hand); /* the mover is the attacker: its old hand is never asked */
   return 0;
 }
 
-static inline void pass(const goita_solver *s, const spos *p, spos *child, const hand_info *const *hand) {
+SEARCH_INLINE void pass(int n, const spos *p, spos *child, const hand_info *const *hand) {
   *child = *p;
   child->passes++;
-  child->turn = (uint8_t)next_seat(s, p->turn);
-  settle_by(s, child, hand); /* the turn reaches the attacker before the mover */
+  child->turn = (uint8_t)next_seat(n, p->turn);
+  settle_by(n, child, hand); /* the turn reaches the attacker before the mover */
 }
 
 /* Makes the child of p after move (0: a pass); returns the finish value in tens when the move
  * ends the round, else 0. */
-static inline int make_child(const goita_solver *s, const spos *p, int move, spos *child,
+SEARCH_INLINE int make_child(const goita_solver *s, int n, const spos *p, int move, spos *child,
                              const hand_info *const *hand) {
-  if (move) return play(s, p, move, child, hand);
-  pass(s, p, child, hand);
+  if (move) return play(s, n, p, move, child, hand);
+  pass(n, p, child, hand);
   return 0;
 }
 
@@ -416,8 +423,8 @@ static inline int make_child(const goita_solver *s, const spos *p, int move, spo
  * neither the attack to answer) maps the position onto itself, and a move onto a mirror image
  * that passes or fails the test alike: only one of the two is searched. Returns the kinds held
  * by the mover that have such a twin; twins[x] lists the twins of x. */
-static inline unsigned twin_kinds(const goita_solver *s, const spos *p, const hand_info *const *hand, int t,
-                                  uint16_t *twins) {
+SEARCH_INLINE unsigned twin_kinds(const goita_solver *s, int n, const spos *p, const hand_info *const *hand,
+                                 int t, uint16_t *twins) {
   const hand_info *h = hand[p->turn];
   const unsigned candidates = h->held & ~KING_BIT & ~(1u << p->attack);
   if (!(candidates & (candidates - 1))) return 0;
@@ -431,7 +438,7 @@ static inline unsigned twin_kinds(const goita_solver *s, const spos *p, const ha
       const int y = __builtin_ctz(ys);
       if (((cls[x] ^ cls[y]) & compared) || h->count[x] != h->count[y]) continue;
       bool same = true;
-      for (int seat = 0; seat < s->players; seat++) same &= hand[seat]->count[x] == hand[seat]->count[y];
+      for (int seat = 0; seat < n; seat++) same &= hand[seat]->count[x] == hand[seat]->count[y];
       if (!same) continue;
       if (!(any & (1u << x))) twins[x] = 0;
       if (!(any & (1u << y))) twins[y] = 0;
@@ -466,12 +473,11 @@ typedef struct table_view {
   unsigned opponents_held;
 } table_view;
 
-static inline table_view view_of(const goita_solver *s, const spos *p, const hand_info *const *hand) {
+SEARCH_INLINE table_view view_of(const goita_solver *s, int n, const spos *p, const hand_info *const *hand) {
   table_view v = {0, 0, 0, 0};
-  const int side = s->group[p->turn];
-  for (int seat = 0; seat < s->players; seat++) {
+  for (int seat = 0; seat < n; seat++) {
     const hand_info *h = hand[seat];
-    if (s->group[seat] == side) {
+    if (!flips(s, n, p->turn, seat)) {
       if (h->best > v.mine) v.mine = h->best;
       if (seat != p->turn) v.partner_held |= h->held;
     } else {
@@ -535,24 +541,29 @@ static inline void add_move(int64_t *list, int *n, int move, int score) {
   list[j] = x;
 }
 
-static int nws(goita_solver *s, const spos *p, int t);
+static int nws4(goita_solver *s, const spos *p, int t);
+static int nws_any(goita_solver *s, const spos *p, int t);
+
+SEARCH_INLINE int nws_of(goita_solver *s, int n, const spos *p, int t) {
+  return n == 4 ? nws4(s, p, t) : nws_any(s, p, t);
+}
 
 /* A fail-soft bound on the value of child c of p for p's mover, tested against t (see nws). */
-static inline int child_value(goita_solver *s, const spos *p, const spos *c, int t) {
-  if (flips(s, p->turn, c->turn)) return -nws(s, c, 1 - t);
-  return nws(s, c, t);
+SEARCH_INLINE int child_value(goita_solver *s, int n, const spos *p, const spos *c, int t) {
+  if (flips(s, n, p->turn, c->turn)) return -nws_of(s, n, c, 1 - t);
+  return nws_of(s, n, c, t);
 }
 
 /* Null-window search, fail-soft: tests whether the value of p for its mover is at least t
  * (tens) and returns a bound v: when v >= t the value is at least v, else at most v. When a
  * limit stops the search s->stopped is set and the result means nothing. */
-static int nws(goita_solver *s, const spos *p, int t) {
+SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   if ((++s->nodes & 1023) == 0 && limit_hit(s)) s->stopped = 1;
   if (s->stopped) return 0;
 
   const int me = p->turn;
   const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
-  hands_of(s, p->hands, hand);
+  hands_of(s, n, p->hands, hand);
   const hand_info *h = hand[me];
   const bool leading = p->attack == 0;
 
@@ -572,7 +583,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
     return best;
   }
 
-  const table_view view = view_of(s, p, hand);
+  const table_view view = view_of(s, n, p, hand);
   int mine = view.mine;
   const int theirs = view.theirs;
   if (mine < t) return mine;
@@ -604,13 +615,13 @@ static int nws(goita_solver *s, const spos *p, int t) {
   const bool at_root = p == s->test_root;
   order_facts facts = {.hand = h,
                        .unanswerable = s->safe_from[view.partner_held | view.opponents_held],
-                       .next_cannot = s->safe_from[hand[next_seat(s, me)]->held],
+                       .next_cannot = s->safe_from[hand[next_seat(n, me)]->held],
                        .killer = *killer,
                        .tt_move = tt_move,
                        .at_root = at_root,
                        .pass_first = false};
   int64_t list[GOITA_MAX_LEGAL + 1];
-  int n = 0;
+  int moves = 0;
   int best = -10; /* the best bound of the moves searched */
   if (!leading) {
     /* A pass comes first against the partner's attack, unless the mover has four pieces or
@@ -619,14 +630,14 @@ static int nws(goita_solver *s, const spos *p, int t) {
      * cannot answer and the mover's partner can: the partner answers in the mover's place.
      * Otherwise last. */
     const bool next_answers = !((facts.next_cannot >> p->attack) & 1);
-    if (s->group[p->attacker] == s->group[me])
+    if (!flips(s, n, p->attacker, me))
       facts.pass_first = !(h->size <= 4 && next_answers);
-    else if (s->players == 4 && p->passes == 0)
+    else if (n == 4 && p->passes == 0)
       facts.pass_first = !next_answers && (hand[(me + 2) & 3]->held & defenders[p->attack]);
-    add_move(list, &n, 0, order_score(s, p, &facts, 0));
+    add_move(list, &moves, 0, order_score(s, p, &facts, 0));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
-  const unsigned with_twins = twin_kinds(s, p, hand, t, twins);
+  const unsigned with_twins = twin_kinds(s, n, p, hand, t, twins);
   bool mirrored = false; /* a play was left out for its mirror image */
   unsigned blocks = leading ? h->held : h->held & defenders[p->attack];
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
@@ -648,7 +659,7 @@ static int nws(goita_solver *s, const spos *p, int t) {
         if (v > best) best = v;
         continue;
       }
-      add_move(list, &n, m, order_score(s, p, &facts, m));
+      add_move(list, &moves, m, order_score(s, p, &facts, m));
     }
   }
 
@@ -656,17 +667,17 @@ static int nws(goita_solver *s, const spos *p, int t) {
    * made for it are kept for the search. */
   spos kids[GOITA_MAX_LEGAL + 1];
   int8_t finish[GOITA_MAX_LEGAL + 1];
-  const bool etc = p->pieces >= ETC_MIN_PIECES && n > 1;
+  const bool etc = p->pieces >= ETC_MIN_PIECES && moves > 1;
   if (etc) {
-    for (int i = 0; i < n; i++) {
-      finish[i] = (int8_t)make_child(s, p, SCORED_MOVE(list[i]), &kids[i], hand);
+    for (int i = 0; i < moves; i++) {
+      finish[i] = (int8_t)make_child(s, n, p, SCORED_MOVE(list[i]), &kids[i], hand);
       if (!finish[i]) __builtin_prefetch(bucket_of(s, key_of(s, &kids[i]), kids[i].pieces));
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < moves; i++) {
       if (finish[i] || kids[i].pieces < TT_MIN_PIECES) continue;
       const tt_entry *ce = tt_find(s, key_of(s, &kids[i]), kids[i].pieces);
       if (!ce) continue;
-      const bool flip = flips(s, me, kids[i].turn);
+      const bool flip = flips(s, n, me, kids[i].turn);
       if (flip ? ce->upper < 1 - t : ce->lower >= t) {
         const int v = flip ? -ce->upper : ce->lower;
         tt_store(s, key, p, v, mine, SCORED_MOVE(list[i]));
@@ -674,13 +685,13 @@ static int nws(goita_solver *s, const spos *p, int t) {
       }
     }
   }
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < moves; i++) {
     const int m = SCORED_MOVE(list[i]);
     const uint64_t before = s->nodes;
     spos child;
     const spos *c = etc ? &kids[i] : &child;
-    const int done = etc ? finish[i] : make_child(s, p, m, &child, hand);
-    const int v = done ? done : child_value(s, p, c, t);
+    const int done = etc ? finish[i] : make_child(s, n, p, m, &child, hand);
+    const int v = done ? done : child_value(s, n, p, c, t);
     if (s->stopped) return 0;
     if (at_root) {
       const uint64_t sum = s->root_nodes[m] + (s->nodes - before);
@@ -699,9 +710,13 @@ static int nws(goita_solver *s, const spos *p, int t) {
    * worth different points): the bound is the test's. */
   if (mirrored && best < t - 1) best = t - 1;
   if (best > mine) best = mine;
-  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (n ? SCORED_MOVE(list[0]) : 0));
+  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (moves ? SCORED_MOVE(list[0]) : 0));
   return best;
 }
+
+static int nws4(goita_solver *s, const spos *p, int t) { return nws_body(s, 4, p, t); }
+static int nws_any(goita_solver *s, const spos *p, int t) { return nws_body(s, s->players, p, t); }
+static int nws(goita_solver *s, const spos *p, int t) { return nws_of(s, s->players, p, t); }
 
 /* ---- Exact values by null-window tests ---- */
 
@@ -713,8 +728,8 @@ static const int8_t round_values[] = {-10, -8, -6, -5, -4, -3, -2, -1, 1, 2, 3, 
  * Stops early, with the bounds proven so far, when a limit hits. */
 static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *lo, int *hi) {
   const hand_info *hand[GOITA_MAX_SEATS] = {NULL};
-  hands_of(s, p->hands, hand);
-  const table_view view = view_of(s, p, hand);
+  hands_of(s, s->players, p->hands, hand);
+  const table_view view = view_of(s, s->players, p, hand);
   const int mine = view.mine, theirs = view.theirs;
   if (mine < *hi) *hi = mine;
   if (-theirs > *lo) *lo = -theirs;
@@ -867,7 +882,7 @@ static void solve_round(goita_solver *s, const goita_round *r, goita_solve_mode 
   const spos p = position_of(s, r);
   int l = -10, h = 10;
   narrow(s, &p, mode, &l, &h);
-  if (flips(s, s->root, p.turn)) {
+  if (flips(s, s->players, s->root, p.turn)) {
     *lo = -h;
     *hi = -l;
   } else {
