@@ -191,21 +191,22 @@ static inline tt_entry *tt_find(goita_solver *s, uint64_t key, int pieces) {
 static void tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, int upper, int move) {
   tt_bucket *b = bucket_of(s, key, p->pieces);
   const uint64_t tag = tag_of(s, key);
-  tt_entry *slot = NULL;
-  for (int i = 0; i < TT_WAYS; i++) slot = b->e[i].tag == tag ? &b->e[i] : slot;
-  if (slot) {
+  /* One pass finds the entry of key, or else the one that saves the least work: stale (another
+   * generation's), or with the fewest pieces. */
+  tt_entry *slot = &b->e[0];
+  int worst = INT_MAX;
+  for (int i = 0; i < TT_WAYS; i++) {
+    tt_entry *e = &b->e[i];
+    const int w = e->tag == tag ? -2 : (e->tag >> TAG_GEN_SHIFT) != s->gen ? -1 : e->pieces;
+    if (w < worst) {
+      worst = w;
+      slot = e;
+    }
+  }
+  if (worst == -2) {
     if (lower < slot->lower) lower = slot->lower;
     if (upper > slot->upper) upper = slot->upper;
-  } else { /* replace the entry that saves the least work: stale, or fewest pieces */
-    int worst = 1 << 30;
-    for (int i = 0; i < TT_WAYS; i++) {
-      const bool stale = (b->e[i].tag >> TAG_GEN_SHIFT) != s->gen;
-      const int w = stale ? -1 : b->e[i].pieces;
-      if (w < worst) {
-        worst = w;
-        slot = &b->e[i];
-      }
-    }
+  } else {
     slot->tag = tag;
     slot->pieces = p->pieces;
   }
