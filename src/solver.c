@@ -328,7 +328,7 @@ static int run_value(const goita_solver *s, const uint8_t *count, int size, int 
 }
 
 /* The best finish the mover of p can force by a run, tens (0: none). h is the mover's hand. */
-static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_info *h, unsigned safe) {
+static __attribute__((noinline)) int forced_run_uncached(const goita_solver *s, const spos *p, const hand_info *h, unsigned safe) {
   if (p->attack == 0) return run_value(s, h->count, h->size, p->kingup, safe);
   /* Answering: a defence whose attack is safe, then a run from the lead. */
   uint8_t count[GOITA_KIND_SLOTS];
@@ -350,7 +350,7 @@ static int forced_run_uncached(const goita_solver *s, const spos *p, const hand_
 
 /* forced_run_uncached through a small cache: the answer depends only on the mover's hand,
  * the kinds its opponents hold, the attack and whether a king is up. */
-static int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsigned opponents_held) {
+static inline int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsigned opponents_held) {
   const unsigned safe = s->safe_from[opponents_held];
   const uint32_t local = (uint32_t)(h - s->info[p->turn]);
   /* A run makes size / 2 - 1 safe attacks before its final lead (when answering, the first
@@ -432,15 +432,21 @@ SEARCH_INLINE unsigned twin_kinds(const goita_solver *s, int n, const spos *p, c
   const uint8_t *cls = s->test_class[t + 10];
   /* With no king left in any hand every kind but the king has only itself as defender. */
   const unsigned compared = (p->hands & s->king_bits) ? 0xFFu : (unsigned)~TEST_CLASS_DEFENDERS & 0xFFu;
+  /* A kind's signature: its class and its count in every hand (4 bits each); twins have the
+   * same. */
+  uint32_t sig[GOITA_KIND_SLOTS];
+  for (unsigned xs = candidates; xs; xs &= xs - 1) {
+    const int x = __builtin_ctz(xs);
+    uint32_t v = cls[x] & compared;
+    for (int seat = 0; seat < n; seat++) v = v << 4 | hand[seat]->count[x];
+    sig[x] = v;
+  }
   unsigned any = 0;
   for (unsigned xs = candidates; xs; xs &= xs - 1) {
     const int x = __builtin_ctz(xs);
     for (unsigned ys = xs & (xs - 1); ys; ys &= ys - 1) {
       const int y = __builtin_ctz(ys);
-      if (((cls[x] ^ cls[y]) & compared) || h->count[x] != h->count[y]) continue;
-      bool same = true;
-      for (int seat = 0; seat < n; seat++) same &= hand[seat]->count[x] == hand[seat]->count[y];
-      if (!same) continue;
+      if (sig[x] != sig[y]) continue;
       if (!(any & (1u << x))) twins[x] = 0;
       if (!(any & (1u << y))) twins[y] = 0;
       twins[x] |= (uint16_t)(1u << y);
