@@ -610,10 +610,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   }
   if (h->size >= 4) {
     const int run = forced_run(s, p, h, view.opponents_held); /* 0: no run */
-    if (run && run >= t) {
-      if (use_tt) tt_store(s, key, p, run, mine, tt_move >= 0 ? tt_move : 0);
-      return run;
-    }
+    if (run && run >= t) return run; /* not stored: found again as cheaply */
     if (run && run > lower) lower = run;
   }
 
@@ -659,10 +656,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
       }
       if (h->size == 2) { /* a defence with two pieces finishes */
         const int v = kind_tens[a];
-        if (v >= t) {
-          if (use_tt) tt_store(s, key, p, v, mine, m);
-          return v;
-        }
+        if (v >= t) return v;
         if (v > best) best = v;
         continue;
       }
