@@ -589,6 +589,17 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
     }
     return best;
   }
+  /* A defender with two pieces finishes when it answers: when that passes the test, nothing
+   * else is looked at. */
+  if (!leading && h->size == 2) {
+    int best = 0;
+    for (unsigned ds = h->held & defenders[p->attack]; ds; ds &= ds - 1) {
+      const int d = __builtin_ctz(ds);
+      for (unsigned as = attacks_after(s, h, p->kingup, d, false); as; as &= as - 1)
+        if (kind_tens[__builtin_ctz(as)] > best) best = kind_tens[__builtin_ctz(as)];
+    }
+    if (best >= t) return best;
+  }
 
   const table_view view = view_of(s, n, p, hand);
   int mine = view.mine;
