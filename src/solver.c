@@ -607,9 +607,14 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   if (mine < t) return mine;
   if (-theirs >= t) return -theirs;
 
+  int lower = -theirs; /* proven bounds so far */
+  if (h->size >= 4) {
+    const int run = forced_run(s, p, h, view.opponents_held); /* 0: no run */
+    if (run && run >= t) return run; /* not stored: found again as cheaply */
+    if (run && run > lower) lower = run;
+  }
   const uint64_t key = key_of(s, p);
   int tt_move = -1;
-  int lower = -theirs; /* proven bounds so far */
   const bool use_tt = p->pieces >= TT_MIN_PIECES;
   const tt_entry *e = use_tt ? tt_find(s, key, p->pieces) : NULL;
   if (e) {
@@ -618,11 +623,6 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
     tt_move = e->move;
     if (e->lower > lower) lower = e->lower;
     if (e->upper < mine) mine = e->upper;
-  }
-  if (h->size >= 4) {
-    const int run = forced_run(s, p, h, view.opponents_held); /* 0: no run */
-    if (run && run >= t) return run; /* not stored: found again as cheaply */
-    if (run && run > lower) lower = run;
   }
 
   /* The moves, scored. Attack kinds no other seat could answer bring the lead back. */
