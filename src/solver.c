@@ -74,6 +74,8 @@ typedef struct run_memo {
   uint8_t value;
 } run_memo;
 
+#define KILLERS 4 /* killer attacks kept per pieces left, seat, and lead or answer */
+
 struct goita_solver {
   tt_bucket *table;
   size_t buckets;      /* all buckets: the near part first, then the far part */
@@ -104,10 +106,11 @@ struct goita_solver {
   uint64_t root_key;         /* 3 players: the root is part of every key */
   uint64_t nodes;
   uint64_t max_nodes;
-  /* Killer attacks: per pieces left, seat and leading or answering, the attack kind of the
-   * last move that cut off there (kind + 1; 1 for a pass, 0 for none). Siblings' subtrees
-   * are refuted by the same attack far more often than by the same full move. */
-  uint8_t killer[MAX_PIECES + 1][GOITA_MAX_SEATS][2];
+  /* Killer attacks: per pieces left, seat and leading or answering, the attack kinds of the
+   * last moves that cut off there, the latest first (kind + 1; 1 for a pass, 0 for none).
+   * Siblings' subtrees are refuted by the same attack far more often than by the same full
+   * move. */
+  uint8_t killers[MAX_PIECES + 1][GOITA_MAX_SEATS][2][KILLERS];
   /* Per pieces left and seat, the face-down kind of the last lead that cut off there. */
   uint8_t killer_face_down[MAX_PIECES + 1][GOITA_MAX_SEATS];
   /* The position narrow() is testing and what its tests learnt of its moves: the nodes each
@@ -524,6 +527,8 @@ static bool limit_hit(goita_solver *s) {
  * Weights tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one
  * number: the score, then the generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
+/* Ordering bonus of the killers, the latest first. */
+static const int killer_bonus[KILLERS] = {50, 25, 12, 6};
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
@@ -532,7 +537,7 @@ typedef struct order_facts {
   const hand_info *hand; /* the mover's */
   unsigned unanswerable; /* attack kinds no other seat can answer */
   unsigned next_cannot;  /* attack kinds the next seat cannot answer */
-  int killer;            /* KILLER_OF the killer move, 0 for none */
+  int16_t bonus[GOITA_KIND_SLOTS + 1]; /* by KILLER_OF a move: the killers' bonus */
   int tt_move;           /* -1 for none */
   bool at_root;
   bool pass_first;
@@ -545,7 +550,7 @@ static inline int order_score(const goita_solver *s, const spos *p, const order_
     if (cost) return 2000 + (int)(cost < (1u << 30) ? cost : (1u << 30));
   }
   if (move == f->tt_move) return 1000;
-  const int bonus = KILLER_OF(move) == f->killer ? 45 : 0;
+  const int bonus = f->bonus[KILLER_OF(move)];
   if (move == 0) return bonus + (f->pass_first ? 200 : -200);
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   const int attack = bonus + kind_tens[a] * 4 + (int)((f->unanswerable >> a) & 1) * 100;
@@ -630,15 +635,17 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   }
 
   /* The moves, scored. Attack kinds no other seat could answer bring the lead back. */
-  uint8_t *killer = &s->killer[p->pieces][me][leading];
+  uint8_t *killers = s->killers[p->pieces][me][leading];
   const bool at_root = p == s->test_root;
   order_facts facts = {.hand = h,
                        .unanswerable = s->safe_from[view.partner_held | view.opponents_held],
                        .next_cannot = s->safe_from[hand[next_seat(n, me)]->held],
-                       .killer = *killer,
                        .tt_move = tt_move,
                        .at_root = at_root,
-                       .pass_first = false};
+                       .pass_first = false,
+                       .bonus = {0}};
+  for (int k = KILLERS - 1; k >= 0; k--) facts.bonus[killers[k]] = (int16_t)killer_bonus[k];
+  facts.bonus[0] = 0;
   int64_t list[GOITA_MAX_LEGAL + 1];
   int moves = 0;
   int best = -10; /* the best bound of the moves searched */
@@ -715,7 +722,11 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
       if (v >= t) s->root_passed = m;
     }
     if (v >= t) {
-      *killer = (uint8_t)KILLER_OF(m);
+      /* The cutting attack moves to the front of the killers. */
+      int k = 0;
+      while (k < KILLERS - 1 && killers[k] != KILLER_OF(m)) k++;
+      for (; k > 0; k--) killers[k] = killers[k - 1];
+      killers[0] = (uint8_t)KILLER_OF(m);
       if (leading) s->killer_face_down[p->pieces][me] = (uint8_t)MOVE_BLOCK(m);
       if (use_tt) tt_store(s, key, p, v, mine, m);
       return v;
@@ -998,7 +1009,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   s->max_nodes = o.max_nodes;
   s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
   s->stopped = 0;
-  memset(s->killer, 0, sizeof s->killer);
+  memset(s->killers, 0, sizeof s->killers);
   memset(s->killer_face_down, 0, sizeof s->killer_face_down);
 
   int lo, hi;
