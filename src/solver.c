@@ -59,8 +59,7 @@ typedef struct hand_info {
   uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
   uint8_t pad;
   uint8_t count[GOITA_KIND_SLOTS]; /* pieces per kind */
-  uint8_t lead_finish[2]; /* with two pieces: the finish of its lead, tens, by whether a king is up */
-  uint8_t pad2[5];
+  uint8_t pad2[7];
 } hand_info;
 
 #define MAX_SEAT_BITS 12
@@ -285,22 +284,6 @@ static inline unsigned attacks_after(const goita_solver *s, const hand_info *h, 
       !king_attack_ok(s, kingup || (!leading && block == GOITA_KING), h->kings, h->size))
     attacks &= ~KING_BIT;
   return attacks;
-}
-
-/* The best finish of a leader with hand h of two pieces, tens. */
-static int lead_finish(const goita_solver *s, const hand_info *h, int kingup) {
-  int best = 0;
-  unsigned blocks = h->held;
-  if ((blocks & KING_BIT) && !face_down_king_ok(s, h, kingup)) blocks &= ~KING_BIT;
-  for (; blocks; blocks &= blocks - 1) {
-    const int b = __builtin_ctz(blocks);
-    for (unsigned as = attacks_after(s, h, kingup, b, true); as; as &= as - 1) {
-      const int a = __builtin_ctz(as);
-      const int v = kind_tens[a] * (a == b ? 2 : 1);
-      if (v > best) best = v;
-    }
-  }
-  return best;
 }
 
 /* ---- Runs: a forced finish ---- */
@@ -597,7 +580,20 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   const bool leading = p->attack == 0;
 
   /* A leader with two pieces finishes: the value is known. */
-  if (leading && h->size == 2) return h->lead_finish[p->kingup];
+  if (leading && h->size == 2) {
+    int best = 0;
+    unsigned blocks = h->held;
+    if ((blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
+    for (; blocks; blocks &= blocks - 1) {
+      const int b = __builtin_ctz(blocks);
+      for (unsigned as = attacks_after(s, h, p->kingup, b, true); as; as &= as - 1) {
+        const int a = __builtin_ctz(as);
+        const int v = kind_tens[a] * (a == b ? 2 : 1);
+        if (v > best) best = v;
+      }
+    }
+    return best;
+  }
   /* A defender with two pieces finishes when it answers: when that passes the test, nothing
    * else is looked at. */
   if (!leading && h->size == 2) {
@@ -855,8 +851,6 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       if (k == GOITA_KING) h->kings++;
       const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
       if (best > h->best) h->best = (uint8_t)best;
-      for (int kingup = 0; kingup < 2; kingup++)
-        h->lead_finish[kingup] = (uint8_t)(h->size == 2 ? lead_finish(s, h, kingup) : 0);
     }
   }
   new_generation(s);
