@@ -830,12 +830,10 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
     s->king_bits |= s->kind_mask[seat][GOITA_KING];
-    for (unsigned kinds = 0; kinds < 256; kinds++) {
-      uint32_t bits = 0;
-      for (int k = 1; k < GOITA_KIND_SLOTS; k++)
-        if (kinds & (1u << (k - 1))) bits |= local[k];
-      s->bits_of_kinds[seat][kinds] = (uint16_t)bits;
-    }
+    s->bits_of_kinds[seat][0] = 0; /* each set of kinds is a smaller set plus its lowest kind */
+    for (unsigned kinds = 1; kinds < 256; kinds++)
+      s->bits_of_kinds[seat][kinds] =
+          (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
     /* Each hand is a smaller hand plus its lowest piece. */
     uint8_t kind_of_bit[MAX_SEAT_BITS];
     for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
