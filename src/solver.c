@@ -331,7 +331,8 @@ static int run_value(const goita_solver *s, const uint8_t *count, int size, int 
 }
 
 /* The best finish the mover of p can force by a run, tens (0: none). h is the mover's hand. */
-static __attribute__((noinline)) int forced_run_uncached(const goita_solver *s, const spos *p, const hand_info *h, unsigned safe) {
+static __attribute__((noinline)) int forced_run_uncached(const goita_solver *s, const spos *p,
+                                                          const hand_info *h, unsigned safe) {
   if (p->attack == 0) return run_value(s, h->count, h->size, p->kingup, safe);
   /* Answering: a defence whose attack is safe, then a run from the lead. */
   uint8_t count[GOITA_KIND_SLOTS];
@@ -352,16 +353,17 @@ static __attribute__((noinline)) int forced_run_uncached(const goita_solver *s, 
 }
 
 /* forced_run_uncached through a small cache: the answer depends only on the mover's hand,
- * the kinds its opponents hold, the attack and whether a king is up. */
+ * which of its kinds no opponent can answer, the attack and whether a king is up. */
 static inline int forced_run(goita_solver *s, const spos *p, const hand_info *h, unsigned opponents_held) {
   const unsigned safe = s->safe_from[opponents_held];
   const uint32_t local = (uint32_t)(h - s->info[p->turn]);
   /* A run makes size / 2 - 1 safe attacks before its final lead (when answering, the first
    * after the defence): without that many safe pieces there is none, and the cache is not
    * asked. */
-  if (s->info[p->turn][local & s->bits_of_kinds[p->turn][(safe >> 1) & 255u]].size < h->size / 2 - 1) return 0;
-  const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | ((safe & h->held) >> 1) << 14 | (uint32_t)p->kingup << 22 |
-                             (uint32_t)p->attack << 23);
+  const uint32_t safe_bits = local & s->bits_of_kinds[p->turn][(safe >> 1) & 255u];
+  if (s->info[p->turn][safe_bits].size < h->size / 2 - 1) return 0;
+  const uint32_t key = 1u + (local | (uint32_t)p->turn << 12 | ((safe & h->held) >> 1) << 14 |
+                             (uint32_t)p->kingup << 22 | (uint32_t)p->attack << 23);
   run_memo *m = &s->runs[(key * 0x9E3779B1u) >> (32 - RUN_MEMO_LOG)];
   if (m->key == key && m->gen == s->gen) return m->value;
   const int v = forced_run_uncached(s, p, h, safe);
