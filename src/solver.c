@@ -597,15 +597,16 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
     return best;
   }
   /* A defender with two pieces finishes when it answers: when that passes the test, nothing
-   * else is looked at. */
+   * else is looked at; else the finish is a bound, and only the pass is left to search. */
+  int defence_finish = 0; /* its best finish, tens; 0: none */
   if (!leading && h->size == 2) {
-    int best = 0;
     for (unsigned ds = h->held & defenders[p->attack]; ds; ds &= ds - 1) {
       const int d = __builtin_ctz(ds);
       for (unsigned as = attacks_after(s, h, p->kingup, d, false); as; as &= as - 1)
-        if (kind_tens[__builtin_ctz(as)] > best) best = kind_tens[__builtin_ctz(as)];
+        if (kind_tens[__builtin_ctz(as)] > defence_finish)
+          defence_finish = kind_tens[__builtin_ctz(as)];
     }
-    if (best >= t) return best;
+    if (defence_finish >= t) return defence_finish;
   }
 
   const table_view view = view_of(s, n, p, hand);
@@ -646,7 +647,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   facts.bonus[0] = 0;
   int64_t list[GOITA_MAX_LEGAL + 1];
   int moves = 0;
-  int best = -10; /* the best bound of the moves searched */
+  int best = defence_finish ? defence_finish : -10; /* the best bound of the moves searched */
   if (!leading) {
     /* A pass comes first against the partner's attack, unless the mover has four pieces or
      * fewer and the next seat could answer (then the mover takes the lead while it is close to
@@ -674,12 +675,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
         mirrored = true;
         continue;
       }
-      if (h->size == 2) { /* a defence with two pieces finishes */
-        const int v = kind_tens[a];
-        if (v >= t) return v;
-        if (v > best) best = v;
-        continue;
-      }
+      if (h->size == 2) continue; /* a finishing defence: in best already */
       add_move(list, &moves, m, order_score(s, p, &facts, m));
     }
   }
