@@ -59,7 +59,8 @@ typedef struct hand_info {
   uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
   uint8_t pad;
   uint8_t count[GOITA_KIND_SLOTS]; /* pieces per kind */
-  uint8_t pad2[7];
+  uint8_t pad2[3];
+  uint32_t worth; /* byte t - 2: pieces whose single finish is worth t tens or more */
 } hand_info;
 
 #define MAX_SEAT_BITS 12
@@ -95,6 +96,7 @@ struct goita_solver {
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
   uint16_t bits_of_kinds[GOITA_MAX_SEATS][256]; /* kinds (bit k - 1 for kind k) -> the seat's bits */
+  uint16_t kinds_worth[6]; /* t -> the kinds (bit k) whose single finish is worth t tens or more */
   /* Per test threshold t (index t + 10), a class per kind: kinds of one class have the same
    * defenders and their finishes pass or fail the test alike (twin_kinds). */
   uint8_t test_class[22][GOITA_KIND_SLOTS];
@@ -509,11 +511,19 @@ static bool limit_hit(goita_solver *s) {
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
  * the killer attack, high attacks; after a defence an attack the next seat cannot answer, a
  * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds.
- * Weights tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one
- * number: the score, then the generation order (ties keep it), then the move. */
+ * In a test the mover can pass only by finishing high, a play that spends one of its few
+ * pieces worth that much comes late. Weights tuned by node counts (docs/SOLVER.md). A move and
+ * its score are sorted as one number: the score, then the generation order (ties keep it),
+ * then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 /* Ordering bonus of the killers, the latest first. */
 static const int killer_bonus[KILLERS] = {50, 25, 12, 6};
+/* Ordering penalty for spending (as attack, defence or face-down) a finisher, a piece whose
+ * finish passes the test, by how many the mover holds (none beyond three). */
+static const int16_t finisher_penalty[4] = {0, 300, 50, 40};
+/* Added to hand_info.worth by a piece of each kind. */
+static const uint32_t worth_of_kind[GOITA_KIND_SLOTS] = {
+    0, 0, 0x01, 0x01, 0x0101, 0x0101, 0x010101, 0x010101, 0x01010101};
 #define SCORED(score, index, move) ((int64_t)(score) * 65536 + (255 - (index)) * 256 + (move))
 #define SCORED_MOVE(x) ((uint8_t)((uint64_t)(x)&255u))
 
@@ -522,7 +532,8 @@ typedef struct order_facts {
   const hand_info *hand; /* the mover's */
   unsigned unanswerable; /* attack kinds no other seat can answer */
   unsigned next_cannot;  /* attack kinds the next seat cannot answer */
-  int16_t bonus[GOITA_KIND_SLOTS + 1]; /* by KILLER_OF a move: the killers' bonus */
+  int16_t bonus[GOITA_KIND_SLOTS + 1]; /* by KILLER_OF a move: the killers' bonus, less the
+                                        * penalty for attacking with a finisher (nws) */
   int tt_move;           /* -1 for none */
   bool at_root;
   bool pass_first;
@@ -645,6 +656,20 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
                        .bonus = {0}};
   for (int k = KILLERS - 1; k >= 0; k--) facts.bonus[killers[k]] = (int16_t)killer_bonus[k];
   facts.bonus[0] = 0;
+  /* Finishers: the mover's pieces whose finish passes the test, when it has few (from t = 6
+   * only doubled finishes pass). Attacking with one costs keep in bonus; placing one (face-down
+   * or as a defence) is charged by the move loop. Below 16 pieces it saves no nodes. */
+  unsigned finishers = 0;
+  int keep = 0;
+  if (p->pieces >= 16 && t >= 2 && t <= 5) {
+    const int count = (int)(h->worth >> (8 * (t - 2))) & 255;
+    if (count && count < 4) {
+      finishers = h->held & s->kinds_worth[t];
+      keep = finisher_penalty[count];
+      for (unsigned ks = finishers; ks; ks &= ks - 1)
+        facts.bonus[__builtin_ctz(ks) + 1] -= (int16_t)keep;
+    }
+  }
   int64_t list[GOITA_MAX_LEGAL + 1];
   int moves = 0;
   int best = defence_finish ? defence_finish : -10; /* the best bound of the moves searched */
@@ -668,6 +693,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   if (leading && (blocks & KING_BIT) && !face_down_king_ok(s, h, p->kingup)) blocks &= ~KING_BIT;
   for (; blocks; blocks &= blocks - 1) {
     const int b = __builtin_ctz(blocks);
+    const int placed = (int)((finishers >> b) & 1) * keep;
     for (unsigned as = attacks_after(s, h, p->kingup, b, leading); as; as &= as - 1) {
       const int a = __builtin_ctz(as);
       const uint8_t m = MOVE(b, a);
@@ -676,7 +702,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
         continue;
       }
       if (h->size == 2) continue; /* a finishing defence: in best already */
-      add_move(list, &moves, m, order_score(s, p, &facts, m));
+      add_move(list, &moves, m, order_score(s, p, &facts, m) - placed);
     }
   }
 
@@ -845,6 +871,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       if (c >= 2) h->pairs |= (uint16_t)(1u << k);
       h->size++;
       if (k == GOITA_KING) h->kings++;
+      h->worth += worth_of_kind[k];
       const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
       if (best > h->best) h->best = (uint8_t)best;
     }
@@ -937,6 +964,9 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   s->buckets = buckets;
   s->near_buckets = near_bytes / sizeof(tt_bucket);
   s->gen = 1;
+  for (int t = 0; t < 6; t++)
+    for (int k = 1; k <= GOITA_KING; k++)
+      if (kind_tens[k] >= t) s->kinds_worth[t] |= (uint16_t)(1u << k);
   for (unsigned held = 0; held < 512; held++) {
     unsigned safe = 0;
     for (int k = 1; k <= GOITA_KING; k++)
