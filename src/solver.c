@@ -536,7 +536,7 @@ typedef struct order_facts {
                                         * penalty for attacking with a finisher (nws) */
   int tt_move;           /* -1 for none */
   bool at_root;
-  bool pass_first;
+  int pass; /* the pass's score (see nws) */
 } order_facts;
 
 static inline int order_score(const goita_solver *s, const spos *p, const order_facts *f, int move) {
@@ -547,7 +547,7 @@ static inline int order_score(const goita_solver *s, const spos *p, const order_
   }
   if (move == f->tt_move) return 1000;
   const int bonus = f->bonus[KILLER_OF(move)];
-  if (move == 0) return bonus + (f->pass_first ? 200 : -200);
+  if (move == 0) return f->pass;
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
   const int attack = bonus + kind_tens[a] * 4 + (int)((f->unanswerable >> a) & 1) * 100;
   if (p->attack) /* a defence: then an attack the next seat cannot answer; a king defends last */
@@ -652,7 +652,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
                        .next_cannot = s->safe_from[hand[next_seat(n, me)]->held],
                        .tt_move = tt_move,
                        .at_root = at_root,
-                       .pass_first = false,
+                       .pass = 0,
                        .bonus = {0}};
   for (int k = KILLERS - 1; k >= 0; k--) facts.bonus[killers[k]] = (int16_t)killer_bonus[k];
   facts.bonus[0] = 0;
@@ -678,12 +678,17 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
      * fewer and the next seat could answer (then the mover takes the lead while it is close to
      * finishing); and against an opponent's attack when the next seat (the attacker's partner)
      * cannot answer and the mover's partner can: the partner answers in the mover's place.
-     * Otherwise last. */
+     * Otherwise last; but from 20 pieces, in a test the mover's side passes with any win,
+     * before most king defences: it keeps the piece that answers most attacks. */
     const bool next_answers = !((facts.next_cannot >> p->attack) & 1);
+    bool pass_first = false;
     if (!flips(s, n, p->attacker, me))
-      facts.pass_first = !(h->size <= 4 && next_answers);
+      pass_first = !(h->size <= 4 && next_answers);
     else if (n == 4 && p->passes == 0)
-      facts.pass_first = !next_answers && (hand[(me + 2) & 3]->held & defenders[p->attack]);
+      pass_first = !next_answers && (hand[(me + 2) & 3]->held & defenders[p->attack]);
+    facts.pass = pass_first ? facts.bonus[KILLER_OF(0)] + 200
+                 : t <= 0 && p->pieces >= 20 ? -130
+                                            : facts.bonus[KILLER_OF(0)] - 200;
     add_move(list, &moves, 0, order_score(s, p, &facts, 0));
   }
   uint16_t twins[GOITA_KIND_SLOTS];
