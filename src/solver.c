@@ -511,13 +511,16 @@ static bool limit_hit(goita_solver *s) {
  * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
  * the killer attack, high attacks; after a defence an attack the next seat cannot answer, a
  * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds.
- * In a test the mover can pass only by finishing high, a play that spends one of its few
- * pieces worth that much comes late. Weights tuned by node counts (docs/SOLVER.md). A move and
+ * A king attack comes last: the king answers most attacks, worth more kept than the lead it
+ * may win. In a test the mover can pass only by finishing high, a play that spends one of its
+ * few pieces worth that much comes late. Weights tuned by node counts (docs/SOLVER.md). A move and
  * its score are sorted as one number: the score, then the generation order (ties keep it),
  * then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 /* Ordering bonus of the killers, the latest first. */
 static const int killer_bonus[KILLERS] = {50, 25, 12, 6};
+/* Ordering penalty for a king attack. */
+#define KING_ATTACK_PENALTY 300
 /* Ordering penalty for spending (as attack, defence or face-down) a finisher, a piece whose
  * finish passes the test, by how many the mover holds (none beyond three). */
 static const int16_t finisher_penalty[4] = {0, 300, 50, 40};
@@ -533,7 +536,7 @@ typedef struct order_facts {
   unsigned unanswerable; /* attack kinds no other seat can answer */
   unsigned next_cannot;  /* attack kinds the next seat cannot answer */
   int16_t bonus[GOITA_KIND_SLOTS + 1]; /* by KILLER_OF a move: the killers' bonus, less the
-                                        * penalty for attacking with a finisher (nws) */
+                                        * penalties for attacking with a king or a finisher */
   int tt_move;           /* -1 for none */
   bool at_root;
   int pass; /* the pass's score (see nws) */
@@ -656,6 +659,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
                        .bonus = {0}};
   for (int k = KILLERS - 1; k >= 0; k--) facts.bonus[killers[k]] = (int16_t)killer_bonus[k];
   facts.bonus[0] = 0;
+  facts.bonus[GOITA_KING + 1] -= KING_ATTACK_PENALTY;
   /* Finishers: the mover's pieces whose finish passes the test, when it has few (from t = 6
    * only doubled finishes pass). Attacking with one costs keep in bonus; placing one (face-down
    * or as a defence) is charged by the move loop. Below 16 pieces it saves no nodes. */
