@@ -508,14 +508,14 @@ static bool limit_hit(goita_solver *s) {
 }
 
 /* Ordering: after the table's move, a pass first against a partner's attack (against an
- * opponent's, see nws); then plays whose attack no other seat can answer (the lead comes back),
- * the killer attack, high attacks; after a defence an attack the next seat cannot answer, a
- * king defence last; face-down, the killer's kind, a kind the mover holds twice, low kinds.
- * A king attack comes last: the king answers most attacks, worth more kept than the lead it
- * may win. In a test the mover can pass only by finishing high, a play that spends one of its
- * few pieces worth that much comes late. Weights tuned by node counts (docs/SOLVER.md). A move and
- * its score are sorted as one number: the score, then the generation order (ties keep it),
- * then the move. */
+ * opponent's, see nws); then the killer attack, high attacks; after a defence an attack the
+ * next seat cannot answer, a king defence last; face-down, the killer's kind, a kind the mover
+ * holds twice, low kinds. Pieces worth more kept than spent come later: an attack no other
+ * seat can answer (it is as safe later, when a run needs it), the more so the higher it is; a
+ * king attack last of all (the king answers most attacks); and, in a test the mover can pass
+ * only by finishing high, a play that spends one of its few pieces worth that much. Weights
+ * tuned by node counts (docs/SOLVER.md). A move and its score are sorted as one number: the
+ * score, then the generation order (ties keep it), then the move. */
 #define KILLER_OF(move) ((move) ? MOVE_ATTACK(move) + 1 : 1)
 /* Ordering bonus of the killers, the latest first. */
 static const int killer_bonus[KILLERS] = {50, 25, 12, 6};
@@ -552,7 +552,7 @@ static inline int order_score(const goita_solver *s, const spos *p, const order_
   const int bonus = f->bonus[KILLER_OF(move)];
   if (move == 0) return f->pass;
   const int b = MOVE_BLOCK(move), a = MOVE_ATTACK(move);
-  const int attack = bonus + kind_tens[a] * 4 + (int)((f->unanswerable >> a) & 1) * 100;
+  const int attack = bonus + kind_tens[a] * (4 - (int)((f->unanswerable >> a) & 1) * 20);
   if (p->attack) /* a defence: then an attack the next seat cannot answer; a king defends last */
     return attack + (int)((f->next_cannot >> a) & 1) * 10 - (b == GOITA_KING) * 150;
   /* Face-down: the killer's kind, a kind the mover keeps another of, low kinds. */
