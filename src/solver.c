@@ -569,6 +569,19 @@ static inline void add_move(int64_t *list, int *n, int move, int score) {
   list[j] = x;
 }
 
+/* Moves the attack of a move that cut off (KILLER_OF) to the front of a killer list. */
+static inline void promote_killer(uint8_t *killers, int killer) {
+  int k = 0;
+  while (k < KILLERS - 1 && killers[k] != killer) k++;
+  for (; k > 0; k--) killers[k] = killers[k - 1];
+  killers[0] = (uint8_t)killer;
+}
+
+/* Below this many pieces a pass that comes first is searched as soon as it is known, before
+ * the plays are made: it cuts off at most such nodes. With more, the enhanced cutoffs among
+ * the plays save more than making them costs. */
+#define PASS_AT_ONCE_PIECES 20
+
 static int nws4(goita_solver *s, const spos *p, int t);
 static int nws_any(goita_solver *s, const spos *p, int t);
 
@@ -677,6 +690,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   int64_t list[GOITA_MAX_LEGAL + 1];
   int moves = 0;
   int best = defence_finish ? defence_finish : -10; /* the best bound of the moves searched */
+  bool pass_done = false; /* searched at once (PASS_AT_ONCE_PIECES) */
   if (!leading) {
     /* A pass comes first against the partner's attack, unless the mover has four pieces or
      * fewer and the next seat could answer (then the mover takes the lead while it is close to
@@ -693,7 +707,21 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
     facts.pass = pass_first ? facts.bonus[KILLER_OF(0)] + 200
                  : t <= 0 && p->pieces >= 20 ? -130
                                             : facts.bonus[KILLER_OF(0)] - 200;
-    add_move(list, &moves, 0, order_score(s, p, &facts, 0));
+    if (pass_first && !at_root && tt_move <= 0 && p->pieces < PASS_AT_ONCE_PIECES) {
+      spos child;
+      pass(n, p, &child, hand);
+      const int v = child_value(s, n, p, &child, t);
+      if (s->stopped) return 0;
+      if (v >= t) {
+        promote_killer(killers, KILLER_OF(0));
+        if (use_tt) tt_store(s, key, p, v, mine, 0);
+        return v;
+      }
+      if (v > best) best = v;
+      pass_done = true;
+    } else {
+      add_move(list, &moves, 0, order_score(s, p, &facts, 0));
+    }
   }
   uint16_t twins[GOITA_KIND_SLOTS];
   const unsigned with_twins = twin_kinds(s, n, p, hand, t, twins);
@@ -751,11 +779,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
       if (v >= t) s->root_passed = m;
     }
     if (v >= t) {
-      /* The cutting attack moves to the front of the killers. */
-      int k = 0;
-      while (k < KILLERS - 1 && killers[k] != KILLER_OF(m)) k++;
-      for (; k > 0; k--) killers[k] = killers[k - 1];
-      killers[0] = (uint8_t)KILLER_OF(m);
+      promote_killer(killers, KILLER_OF(m));
       if (leading) s->killer_face_down[p->pieces][me] = (uint8_t)MOVE_BLOCK(m);
       if (use_tt) tt_store(s, key, p, v, mine, m);
       return v;
@@ -766,7 +790,7 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
    * worth different points): the bound is the test's. */
   if (mirrored && best < t - 1) best = t - 1;
   if (best > mine) best = mine;
-  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (moves ? SCORED_MOVE(list[0]) : 0));
+  if (use_tt) tt_store(s, key, p, lower, best, tt_move >= 0 ? tt_move : (moves && !pass_done ? SCORED_MOVE(list[0]) : 0));
   return best;
 }
 
