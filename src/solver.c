@@ -423,7 +423,7 @@ SEARCH_INLINE int make_child(const goita_solver *s, int n, const spos *p, int mo
  * the cache misses of probing it. */
 #define TT_MIN_PIECES 14
 /* Positions with this many pieces or more first look up every child in the table. */
-#define ETC_MIN_PIECES 16
+#define ETC_MIN_PIECES 20
 
 #define TEST_CLASS_DEFENDERS 1u /* test_class bit: a king defends it */
 
