@@ -76,10 +76,10 @@ static void give(fill_state *f, int s, int mark, bool face_down) {
 
 /* Chooses how many unseen kings and pawns each hidden seat from `seat` on gets (kings[],
  * pawns[]) so that all fit: kings in pieces never placed face-down (or any, when allowed),
- * the (b) king with its seat, pawns under each seat's allowance. With 2 players what is
- * left is set aside (8 pieces, any). Returns whether a way exists. */
+ * the (b) king with its seat, pawns under each seat's allowance. What is left is set aside
+ * when the rules set pieces aside (RULES.md 8). Returns whether a way exists. */
 static bool split_constrained(const fill_state *f, int seat, int kings_left, int pawns_left, int *kings, int *pawns) {
-  if (seat == f->players) return f->players == 2 ? kings_left + pawns_left <= 8 : kings_left == 0 && pawns_left == 0;
+  if (seat == f->players) return kings_left + pawns_left <= goita_rules_set_aside(f->rules);
   if (!hidden_seat(f, seat)) return split_constrained(f, seat + 1, kings_left, pawns_left, kings, pawns);
   const bool kings_down = f->rules->king_face_down == GOITA_KING_FACE_DOWN_ALLOWED;
   const int room = f->room_open[seat] + f->room_down[seat];
@@ -169,27 +169,29 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     }
     /* RULES.md 3: a hand with 5 pawns is announced, with 6-8 (teyaku) shown and scored. */
     const int pawns = f.known[s][GOITA_PAWN];
-    f.pawn_cap[s] = f.size;
-    if (f.players == 4) {
-      if (pawns >= 6 && rules->teyaku && f.room_open[s] + f.room_down[s] > 0) {
-        snprintf(why, sizeof why, "seat %d has teyaku (6 or more pawns), which is shown in full", SEAT_NAME(s));
-        return goita__token_error(err, GOITA_EPARSE, &h->hand_token[s], why);
-      }
-      f.pawn_cap[s] = pawns >= 5 ? (rules->teyaku ? 5 : f.size) : 4;
+    if (pawns >= 6 && rules->teyaku && f.room_open[s] + f.room_down[s] > 0) {
+      snprintf(why, sizeof why, "seat %d has teyaku (6 or more pawns), which is shown in full", SEAT_NAME(s));
+      return goita__token_error(err, GOITA_EPARSE, &h->hand_token[s], why);
     }
+    f.pawn_cap[s] = f.size;
+    if (rules->goshi)
+      f.pawn_cap[s] = pawns >= 5 ? (rules->teyaku ? 5 : f.size) : 4;
+    else if (rules->teyaku)
+      f.pawn_cap[s] = 5;
   }
 
   /* Kings and pawns are the pieces with constraints: an unseen king is in a hand but never
-   * face-down (unless allowed), or set aside (2 players); a seat that attacked under (b) holds
+   * face-down (unless allowed), or set aside; a seat that attacked under (b) holds
    * the other king; no hand holds more pawns than it would have announced. A small search
    * settles how many of each every seat gets; the other pieces fill the rest. */
   find_king_attacks(&f, h);
   int kings[GOITA_MAX_SEATS] = {0}, pawns[GOITA_MAX_SEATS] = {0};
   const int unseen_kings = f.pool[GOITA_MARK_OU] + f.pool[GOITA_MARK_GYOKU];
-  const int unseen_pawns = f.players == 4 ? f.pool[GOITA_PAWN] : 0;
+  const bool pawn_rules = rules->goshi || rules->teyaku;
+  const int unseen_pawns = pawn_rules ? f.pool[GOITA_PAWN] : 0;
   if (!split_constrained(&f, 0, unseen_kings, unseen_pawns, kings, pawns))
     return fill_error(err, &h->dealer_token,
-                      f.players == 4 && unseen_pawns > 0
+                      unseen_pawns > 0
                           ? "the unseen pieces cannot be dealt: a king would be face-down or a hand would hold 5 "
                             "pawns, which it would have shown"
                           : "the unseen pieces cannot be dealt: a king would be face-down");
@@ -207,8 +209,8 @@ int goita__complete_hidden(goita__history *h, const goita_rules *rules, int view
     for (int c = 0; c < pawns[s]; c++) marks[n++] = GOITA_PAWN;
     f.pool[GOITA_PAWN] -= pawns[s];
     const int room = f.room_open[s] + f.room_down[s];
-    /* with 4 players the unseen pawns are all dealt above; otherwise pawns fill like the rest */
-    for (int m = f.players == 4 ? GOITA_LANCE : GOITA_PAWN; m <= GOITA_ROOK; m++)
+    /* under the pawn rules the unseen pawns are all dealt above; otherwise they fill like the rest */
+    for (int m = pawn_rules ? GOITA_LANCE : GOITA_PAWN; m <= GOITA_ROOK; m++)
       for (; n < room && f.pool[m] > 0; f.pool[m]--) marks[n++] = (uint8_t)m;
     if (n != room) return fill_error(err, &h->dealer_token, "the unseen pieces cannot be dealt to the hidden hands");
     /* Face-down blocks take the pieces other than kings first (marks has the kings first), so

@@ -18,20 +18,26 @@ typedef struct goita__turn {
   int size;            /* pieces in hand */
   int attack;          /* kind to answer, GOITA_NONE when leading */
   int kings_up;        /* kings face-up on the table */
+  int kings_b;         /* kings that count for rule (b): goita__kings_for_b */
   int seat;
 } goita__turn;
 
 /* RULES.md 4, king as attack: (a) a king face-up (counting a king just placed in defence),
- * (b) both kings in hand before the play, (c) the play places the last piece. */
-static inline bool goita__king_attack_ok(const goita_rules *rules, int kings_up, int kings_in_hand,
-                                         int size) {
+ * (b) both kings (kings_b, judged before the play), (c) the play places the last piece. */
+static inline bool goita__king_attack_ok(const goita_rules *rules, int kings_up, int kings_b, int size) {
   if (kings_up > 0) return true;
   switch (rules->king_attack) {
-    case GOITA_KING_ATTACK_ANY_OF_ABC: return kings_in_hand == 2 || size == 2;
+    case GOITA_KING_ATTACK_ANY_OF_ABC: return kings_b == 2 || size == 2;
     case GOITA_KING_ATTACK_A_OR_LAST: return size == 2;
-    case GOITA_KING_ATTACK_A_OR_B: return kings_in_hand == 2;
+    case GOITA_KING_ATTACK_A_OR_B: return kings_b == 2;
   }
   return false;
+}
+
+/* The kings that count for rule (b) (RULES.md 4): those in hand, or, under king_b=dealt, 2
+ * when the seat was dealt both and still holds one (the other may have gone face-down). */
+static inline int goita__kings_for_b(const goita_rules *rules, int kings_in_hand, int kings_dealt) {
+  return rules->king_b == GOITA_KING_B_DEALT && kings_in_hand > 0 ? kings_dealt : kings_in_hand;
 }
 
 /* RULES.md 4, king face-down: forbidden unless allowed by option, or the leader's only two

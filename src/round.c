@@ -21,7 +21,7 @@ int goita__gen_moves(const goita__turn *t, goita_move *out) {
   const uint8_t seat = (uint8_t)t->seat;
   int n = 0;
   if (t->attack == GOITA_NONE) {
-    const bool king_attack = kings && goita__king_attack_ok(t->rules, t->kings_up, kings, t->size);
+    const bool king_attack = kings && goita__king_attack_ok(t->rules, t->kings_up, t->kings_b, t->size);
     const unsigned attacks = king_attack ? held : held & ~king_bit;
     unsigned blocks = held;
     if ((blocks & king_bit) && !goita__face_down_king_ok(t)) blocks &= ~king_bit;
@@ -39,7 +39,7 @@ int goita__gen_moves(const goita__turn *t, goita_move *out) {
     const unsigned bit = blocks & -blocks;
     const int b = __builtin_ctz(blocks);
     const bool king_attack =
-        kings && goita__king_attack_ok(t->rules, t->kings_up + (b == GOITA_KING), kings, t->size);
+        kings && goita__king_attack_ok(t->rules, t->kings_up + (b == GOITA_KING), t->kings_b, t->size);
     const unsigned attacks = king_attack ? held : held & ~king_bit;
     n = put_plays(out, n, seat, b, hand[b] >= 2 ? attacks : attacks & ~bit);
   }
@@ -51,9 +51,13 @@ static const char *king_attack_text(const goita_rules *r) {
     case GOITA_KING_ATTACK_A_OR_LAST:
       return "only when a king is face-up or it is the last piece (king_attack=a_or_last)";
     case GOITA_KING_ATTACK_A_OR_B:
-      return "only when a king is face-up or the player holds both kings (king_attack=a_or_b)";
+      return r->king_b == GOITA_KING_B_DEALT
+                 ? "only when a king is face-up or the player was dealt both kings (king_attack=a_or_b)"
+                 : "only when a king is face-up or the player holds both kings (king_attack=a_or_b)";
     default:
-      return "only when a king is face-up, the player holds both kings or it is the last piece";
+      return r->king_b == GOITA_KING_B_DEALT
+                 ? "only when a king is face-up, the player was dealt both kings or it is the last piece"
+                 : "only when a king is face-up, the player holds both kings or it is the last piece";
   }
 }
 
@@ -91,7 +95,7 @@ int goita__check_move(const goita__turn *t, goita_move m, goita_error *err) {
     }
     kings_up += b == GOITA_KING;
   }
-  if (a == GOITA_KING && !goita__king_attack_ok(t->rules, kings_up, t->hand[GOITA_KING], t->size))
+  if (a == GOITA_KING && !goita__king_attack_ok(t->rules, kings_up, t->kings_b, t->size))
     return goita_error_set(err, GOITA_EILLEGAL, -1, "a king may attack %s", king_attack_text(t->rules));
   return GOITA_OK;
 }
@@ -100,7 +104,10 @@ int goita__check_move(const goita__turn *t, goita_move m, goita_error *err) {
 
 static goita__turn turn_of(const goita_round *r) {
   const int s = r->turn;
-  goita__turn t = {&r->rules, r->hand[s], r->held[s], r->size[s], r->attack, r->kings_up, s};
+  const int h = goita_rules_hand_size(&r->rules);
+  const int dealt = (r->deal[s][h - 1] >= GOITA_MARK_OU) + (r->deal[s][h - 2] >= GOITA_MARK_OU);
+  goita__turn t = {&r->rules, r->hand[s], r->held[s], r->size[s], r->attack, r->kings_up,
+                   goita__kings_for_b(&r->rules, r->hand[s][GOITA_KING], dealt), s};
   return t;
 }
 
@@ -161,37 +168,75 @@ static void end_round(goita_round *r, goita_end end, int winner, int points) {
   r->result.points = (int16_t)points;
 }
 
-/* Applies a 5-pawn decision and settles the deal once the decisions allow (RULES.md 3.3-3.4).
- * With one 5-pawn hand on each team a decision that already settles the outcome ends the
- * asking: the other partner is not asked. */
+/* The seat that decides for 5-pawn holder h now: its partner, or under
+ * goshi_decision=holder_and_partner the holder first, and with 2 or 3 players the holder. */
+static int asked_for(const goita_round *r, int h) {
+  if (r->players != 4) return h;
+  const int partner = (h + 2) % 4;
+  if (r->rules.goshi_decision == GOITA_GOSHI_DECISION_HOLDER_AND_PARTNER && !((r->redeal_votes >> h) & 1))
+    return h;
+  return partner;
+}
+
+/* The decision so far for holder h (RULES.md 3.3): 1 redeal, 0 play, -1 not yet made. Under
+ * holder_and_partner the holder's "play" settles it and its "redeal" waits for the partner. */
+static int holder_decision(const goita_round *r, int h) {
+  if (r->players == 4 && r->rules.goshi_decision == GOITA_GOSHI_DECISION_HOLDER_AND_PARTNER) {
+    if ((r->go_votes >> h) & 1) return 0;
+    if (!((r->redeal_votes >> h) & 1)) return -1;
+  }
+  const int seat = asked_for(r, h);
+  if ((r->redeal_votes >> seat) & 1) return 1;
+  if ((r->go_votes >> seat) & 1) return 0;
+  return -1;
+}
+
+/* Works out who must decide next, or settles the deal once the decisions allow
+ * (RULES.md 3.3-3.4). With several holders, a decision that already settles the outcome ends
+ * the asking: redeal_if_both needs every holder's side to choose redeal, play_if_both every
+ * one to choose play. Seats are asked in turn order from the dealer. */
+static void settle_decisions(goita_round *r) {
+  bool any_go = false, any_redeal = false, all_made = true;
+  uint8_t ask = 0;
+  for (int h = 0; h < r->players; h++) {
+    if (!((r->goshi >> h) & 1)) continue;
+    const int d = holder_decision(r, h);
+    any_go |= d == 0;
+    any_redeal |= d == 1;
+    if (d < 0) {
+      all_made = false;
+      ask |= (uint8_t)(1u << asked_for(r, h));
+    }
+  }
+  const bool redeal_needs_all = r->rules.goshi_both_teams == GOITA_GOSHI_REDEAL_IF_BOTH;
+  const bool settled = all_made || (redeal_needs_all ? any_go : any_redeal);
+  if (!settled) {
+    r->phase = GOITA_PHASE_DECIDE;
+    r->deciders = ask;
+    for (int i = 0; i < r->players; i++) {
+      const int s = (r->dealer + i) % r->players;
+      if ((ask >> s) & 1) {
+        r->turn = (int8_t)s;
+        break;
+      }
+    }
+    return;
+  }
+  r->deciders = 0;
+  if (redeal_needs_all ? !any_go : any_redeal)
+    end_round(r, GOITA_END_REDEAL, -1, 0);
+  else
+    start_play(r);
+}
+
+/* Applies a 5-pawn decision. */
 static void apply_decision(goita_round *r, goita_move m) {
   const uint8_t bit = (uint8_t)(1u << m.seat);
-  r->deciders &= (uint8_t)~bit;
   if (m.type == GOITA_MOVE_REDEAL)
     r->redeal_votes |= bit;
   else
     r->go_votes |= bit;
-  const bool both_teams = __builtin_popcount(r->goshi) == 2;
-  bool redeal, settled;
-  if (!both_teams) {
-    settled = true;
-    redeal = r->redeal_votes != 0;
-  } else if (r->rules.goshi_both_teams == GOITA_GOSHI_REDEAL_IF_BOTH) {
-    settled = r->go_votes != 0 || r->deciders == 0;
-    redeal = r->go_votes == 0;
-  } else {
-    settled = r->redeal_votes != 0 || r->deciders == 0;
-    redeal = r->redeal_votes != 0;
-  }
-  if (!settled) {
-    r->turn = (int8_t)__builtin_ctz(r->deciders);
-    return;
-  }
-  r->deciders = 0;
-  if (redeal)
-    end_round(r, GOITA_END_REDEAL, -1, 0);
-  else
-    start_play(r);
+  settle_decisions(r);
 }
 
 void goita_round_apply_unchecked(goita_round *r, goita_move m) {
@@ -257,43 +302,51 @@ bool goita_move_equal(goita_move a, goita_move b) {
 
 /* ---- Dealing ---- */
 
-/* Teyaku points of a hand with 6 or more pawns (RULES.md 3.1). */
+/* Teyaku points of a hand with 6 or more pawns (RULES.md 3.1): 8 pawns score 100, 7 twice
+ * the highest other piece, 6 the highest other piece, doubled when two of its kind are held.
+ * For 8-piece hands this is the pair / two-kinds rule; it also reads hands of 10 and 12. */
 static int teyaku_points(const uint8_t *hand) {
   const int pawns = hand[GOITA_PAWN];
   if (pawns >= 8) return 100;
-  int best = 0, pair = 0;
+  int best = 0;
+  bool pair = false;
   for (int k = GOITA_LANCE; k <= GOITA_KING; k++) {
     if (hand[k] == 0) continue;
-    best = goita_kind_value(k);
-    if (hand[k] >= 2) pair = best;
+    const int v = goita_kind_value(k);
+    if (v > best) pair = false;
+    if (v >= best) {
+      best = v;
+      pair |= hand[k] >= 2;
+    }
   }
   if (pawns == 7) return 2 * best;
-  return pair ? 2 * pair : best;
+  return pair ? 2 * best : best;
 }
 
-/* Applies the deal rules of RULES.md 3: teyaku, then 5 pawns. 3 and 2 players have neither. */
+/* Applies the deal rules of RULES.md 3 (and 8 for fewer players): teyaku, then 5 pawns. */
 static void resolve_deal(goita_round *r) {
   start_play(r);
-  if (r->players != 4) return;
+  const int n = r->players;
   if (r->rules.teyaku) {
-    for (int i = 0; i < 4; i++) {
-      const int s = (r->dealer + i) % 4;
+    for (int i = 0; i < n; i++) {
+      const int s = (r->dealer + i) % n;
       if (r->hand[s][GOITA_PAWN] >= 6) {
         end_round(r, GOITA_END_TEYAKU, s, teyaku_points(r->hand[s]));
         return;
       }
     }
   }
+  if (!r->rules.goshi) return;
   int first = -1;
-  for (int i = 0; i < 4; i++) {
-    const int s = (r->dealer + i) % 4;
+  for (int i = 0; i < n; i++) {
+    const int s = (r->dealer + i) % n;
     if (r->hand[s][GOITA_PAWN] >= 5) {
       r->goshi |= (uint8_t)(1u << s);
       if (first < 0) first = s;
     }
   }
   if (!r->goshi) return;
-  if (r->goshi == 0x5 || r->goshi == 0xA) { /* both partners of one team */
+  if (n == 4 && (r->goshi == 0x5 || r->goshi == 0xA)) { /* both partners of one team */
     if (r->rules.double_goshi == GOITA_DOUBLE_GOSHI_WIN) {
       r->result.wins_game = true;
       end_round(r, GOITA_END_DOUBLE_GOSHI, first, 0);
@@ -302,17 +355,7 @@ static void resolve_deal(goita_round *r) {
     }
     return;
   }
-  for (int s = 0; s < 4; s++)
-    if (r->goshi & (1u << s)) r->deciders |= (uint8_t)(1u << ((s + 2) % 4));
-  r->phase = GOITA_PHASE_DECIDE;
-  /* Partners are asked in turn order from the dealer. */
-  for (int i = 0; i < 4; i++) {
-    const int s = (r->dealer + i) % 4;
-    if (r->deciders & (1u << s)) {
-      r->turn = (int8_t)s;
-      break;
-    }
-  }
+  settle_decisions(r);
 }
 
 int goita__full_set(const goita_rules *rules, uint8_t *marks) {
@@ -332,7 +375,7 @@ static void begin(goita_round *r, const goita_rules *rules, int dealer) {
   r->result.winner = -1;
 }
 
-/* Puts the hands (marks) in place and, with 2 players, the rest of the set aside. The marks
+/* Puts the hands (marks) in place and what the rules set aside (RULES.md 8) aside. The marks
  * must be valid. Each hand is stored ascending, counted per mark rather than sorted. */
 static void put_hands(goita_round *r, const uint8_t hands[][GOITA_MAX_HAND]) {
   const int h = goita_rules_hand_size(&r->rules);
@@ -353,11 +396,11 @@ static void put_hands(goita_round *r, const uint8_t hands[][GOITA_MAX_HAND]) {
     r->kings[s] = (uint8_t)((count[GOITA_MARK_OU] ? 1 : 0) | (count[GOITA_MARK_GYOKU] ? 2 : 0));
     r->size[s] = (uint8_t)h;
   }
-  if (r->players != 2) return;
+  const int aside = goita_rules_set_aside(&r->rules);
   int n = 0;
-  for (int m = 1; m <= 9; m++) {
+  for (int m = 1; m <= 9 && aside; m++) {
     const int total = m >= GOITA_MARK_OU ? 1 : goita_rules_kind_total(&r->rules, m);
-    for (int c = dealt[m]; c < total && n < 8; c++) r->aside[n++] = (uint8_t)m;
+    for (int c = dealt[m]; c < total && n < aside; c++) r->aside[n++] = (uint8_t)m;
   }
 }
 

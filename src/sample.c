@@ -15,7 +15,7 @@ typedef struct unseen {
   int nplaced[GOITA_MAX_SEATS];
   int down[GOITA_MAX_SEATS];  /* face-down pieces the viewer cannot see */
   int slots[GOITA_MAX_SEATS]; /* unseen pieces of each seat: in hand plus face-down */
-  int aside;                  /* 2 players: the 8 set aside */
+  int aside;                  /* pieces set aside unseen (goita_rules_set_aside) */
   int forced_pawns[GOITA_MAX_SEATS]; /* pawns an announced 5-pawn hand still hides */
   uint8_t pool[GOITA_PIECES];       /* every unseen piece, forced pawns excluded */
   int npool;
@@ -54,10 +54,8 @@ static int read_view(unseen *u, const goita_view *v, goita_error *err) {
     u->slots[s] = v->size[s] + u->down[s];
     hidden += u->slots[s];
   }
-  if (u->players == 2) {
-    u->aside = 8;
-    hidden += 8;
-  }
+  u->aside = goita_rules_set_aside(&v->rules);
+  hidden += u->aside;
   for (int m = 1; m <= 9; m++) {
     if (left[m] < 0)
       return goita_error_set(err, GOITA_ESTATE, -1, "the view shows more %s than the set has",
@@ -66,7 +64,7 @@ static int read_view(unseen *u, const goita_view *v, goita_error *err) {
   /* With teyaku on, a 5-pawn announcement means exactly 5 pawns: deal them to that seat first
    * (the rest stays uniform, each such deal as likely as the others). */
   for (int s = 0; s < u->players; s++) {
-    if (s == u->viewer || !(v->goshi >> s & 1) || u->players != 4 || !v->rules.teyaku) continue;
+    if (s == u->viewer || !(v->goshi >> s & 1) || !v->rules.teyaku) continue;
     const int hide = 5 - count_mark(u->placed[s], u->nplaced[s], GOITA_PAWN);
     if (hide > u->slots[s] || hide > left[GOITA_PAWN])
       return goita_error_set(err, GOITA_ESTATE, -1, "seat %d announced 5 pawns that do not fit", SEAT_NAME(s));
@@ -117,8 +115,8 @@ static bool try_deal(const unseen *u, const goita_view *v, goita_rng *rng, goita
         pawns += mine[i] == GOITA_PAWN;
         hands[s][n++] = mine[i];
       }
-      /* a 4-player hand with 5 or more pawns would have been announced */
-      if (u->players == 4 && !(v->goshi >> s & 1) && pawns >= 5) return false;
+      /* under the 5-pawn rule a hand with 5 or more pawns would have been announced */
+      if (v->rules.goshi && !(v->goshi >> s & 1) && pawns >= 5) return false;
     }
     for (int i = 0; i < u->nplaced[s]; i++) {
       /* the face-down pieces the viewer sees (its own) are already in placed */

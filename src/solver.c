@@ -57,7 +57,7 @@ typedef struct hand_info {
   uint8_t size;
   uint8_t kings;
   uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
-  uint8_t pad;
+  uint8_t kings_b; /* kings that count for rule (b) of the king attack (goita__kings_for_b) */
   uint8_t count[GOITA_KIND_SLOTS]; /* pieces per kind */
   uint8_t pad2[3];
   uint32_t worth; /* byte t - 2: pieces whose single finish is worth t tens or more */
@@ -283,7 +283,7 @@ static inline unsigned attacks_after(const goita_solver *s, const hand_info *h, 
   unsigned attacks = h->held;
   if (!(h->pairs & (1u << block))) attacks &= ~(1u << block);
   if ((attacks & KING_BIT) &&
-      !king_attack_ok(s, kingup || (!leading && block == GOITA_KING), h->kings, h->size))
+      !king_attack_ok(s, kingup || (!leading && block == GOITA_KING), h->kings_b, h->size))
     attacks &= ~KING_BIT;
   return attacks;
 }
@@ -857,7 +857,7 @@ static void narrow(goita_solver *s, const spos *p, goita_solve_mode mode, int *l
 
 static bool same_deal(const goita_solver *s, const goita_round *r) {
   return s->have_deal && s->players == r->players && s->rules.king_attack == r->rules.king_attack &&
-         s->rules.king_face_down == r->rules.king_face_down &&
+         s->rules.king_face_down == r->rules.king_face_down && s->rules.king_b == r->rules.king_b &&
          memcmp(s->deal, r->deal, sizeof s->deal) == 0;
 }
 
@@ -907,6 +907,11 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       h->worth += worth_of_kind[k];
       const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
       if (best > h->best) h->best = (uint8_t)best;
+    }
+    const int dealt_kings = s->info[seat][(1u << s->hand_bits) - 1].kings;
+    for (uint32_t x = 0; x < (1u << s->hand_bits); x++) {
+      hand_info *h = &s->info[seat][x];
+      h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
     }
   }
   new_generation(s);

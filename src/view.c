@@ -59,6 +59,11 @@ int goita_view_legal_moves(const goita_view *v, goita_move *out) {
   unsigned held = 0;
   for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
     if (v->hand[k]) held |= 1u << k;
-  const goita__turn t = {&v->rules, v->hand, held, v->size[v->seat], v->attack, v->kings_up, v->seat};
+  /* The viewer sees its own rows whole, so it knows the kings it was dealt. */
+  int dealt = v->hand[GOITA_KING];
+  for (int i = 0; i < v->plays[v->seat]; i++)
+    dealt += (v->block_row[v->seat][i] >= GOITA_MARK_OU) + (v->attack_row[v->seat][i] >= GOITA_MARK_OU);
+  const goita__turn t = {&v->rules, v->hand, held, v->size[v->seat], v->attack, v->kings_up,
+                         goita__kings_for_b(&v->rules, v->hand[GOITA_KING], dealt), v->seat};
   return goita__gen_moves(&t, out);
 }

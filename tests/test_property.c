@@ -25,8 +25,7 @@ static void check_conservation(const goita_round *r) {
       count[r->attack_row[s][i]]++;
     }
   }
-  if (r->players == 2)
-    for (int i = 0; i < 8; i++) count[r->aside[i]]++;
+  for (int i = 0; i < goita_rules_set_aside(&r->rules); i++) count[r->aside[i]]++;
   for (int k = 1; k <= 7; k++) cr_assert_eq(count[k], goita_rules_kind_total(&r->rules, k), "kind %d conserved", k);
   cr_assert_eq(count[8], 1, "王 conserved");
   cr_assert_eq(count[9], 1, "玉 conserved");
@@ -83,3 +82,10 @@ Test(property, face_down_allowed_tokyo) { run("king_face_down=allowed,goshi_both
 Test(property, goshi_points) { run("double_goshi=points:20", 300); }
 Test(property, three_players) { run("players=3", 300); }
 Test(property, two_players) { run("players=2", 300); }
+Test(property, french_preset) { run("preset=french", 300); }
+Test(property, japanese_preset_face_down) { run("preset=japanese,king_face_down=allowed", 300); }
+Test(property, holder_and_partner) { run("goshi_decision=holder_and_partner,goshi_both_teams=play_if_both", 300); }
+Test(property, three_players_random_aside_pawn_rules) {
+  run("players=3,three_player_set_aside=random,teyaku=on,goshi=on", 300);
+}
+Test(property, two_players_pawn_rules) { run("players=2,teyaku=on,goshi=on", 300); }

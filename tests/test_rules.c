@@ -38,10 +38,14 @@ Test(rules, parse_every_option) {
 
 Test(rules, format_reads_back_to_the_same_rules) {
   const char *texts[] = {"", "king_attack=a_or_b,target=99", "players=3", "players=2,next_dealer=rotate",
-                         "double_goshi=points:0,draw=C", "teyaku=off,king_face_down=allowed,draw=A1"};
+                         "double_goshi=points:0,draw=C", "teyaku=off,king_face_down=allowed,draw=A1",
+                         "preset=french", "preset=japanese,king_face_down=allowed",
+                         "players=3,three_player_set_aside=random,teyaku=on,goshi=on",
+                         "goshi_decision=holder_and_partner,double_goshi=points:10000,goshi_both_teams=play_if_both",
+                         "scale=ones,target=1000,double_goshi=points:1000"};
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
     goita_rules a, b;
-    char buf[256], buf2[256];
+    char buf[GOITA_RULES_TEXT_SIZE], buf2[GOITA_RULES_TEXT_SIZE];
     cr_assert_eq(goita_rules_parse(&a, texts[i], NULL), GOITA_OK, "%s", texts[i]);
     cr_assert_gt(goita_rules_format(&a, buf, sizeof buf), 0);
     cr_assert_eq(goita_rules_parse(&b, buf, NULL), GOITA_OK, "%s", buf);
@@ -84,16 +88,92 @@ Test(rules, errors_name_the_option_or_value) {
   expect_error("draw=D", GOITA_EVALUE, 0, "A1");
 }
 
-Test(rules, fewer_players_turn_teyaku_off) {
+Test(rules, fewer_players_turn_teyaku_and_goshi_off_unless_asked) {
   goita_rules r;
   cr_assert_eq(goita_rules_parse(&r, "players=3", NULL), GOITA_OK);
   cr_expect(!r.teyaku);
+  cr_expect(!r.goshi);
   cr_expect_eq(goita_rules_hand_size(&r), 10);
   cr_expect_eq(goita_rules_sides(&r), 3);
   cr_expect_eq(goita_rules_kind_total(&r, GOITA_PAWN), 8);
-  expect_error("players=3,teyaku=on", GOITA_EVALUE, -1, "players=4");
+  cr_expect_eq(goita_rules_set_aside(&r), 0);
+  /* seed 002: the base rules stay the same, so both may be asked for (RULES.md 8) */
+  cr_assert_eq(goita_rules_parse(&r, "players=3,teyaku=on,goshi=on", NULL), GOITA_OK);
+  cr_expect(r.teyaku);
+  cr_expect(r.goshi);
   expect_error("players=2,draw=B", GOITA_EVALUE, -1, "players=4");
   cr_assert_eq(goita_rules_parse(&r, "players=2", NULL), GOITA_OK);
   cr_expect_eq(goita_rules_hand_size(&r), 12);
   cr_expect_eq(goita_rules_side_of(&r, 1), 1);
+  cr_expect_eq(goita_rules_set_aside(&r), 8);
+}
+
+Test(rules, three_players_may_set_two_random_pieces_aside) {
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "players=3,three_player_set_aside=random", NULL), GOITA_OK);
+  cr_expect_eq(r.three_player_set_aside, GOITA_SET_ASIDE_RANDOM);
+  cr_expect_eq(goita_rules_kind_total(&r, GOITA_PAWN), 10);
+  cr_expect_eq(goita_rules_set_aside(&r), 2);
+  expect_error("three_player_set_aside=some", GOITA_EVALUE, 0, "random");
+}
+
+Test(rules, new_readings_parse_and_default_to_seed_000) {
+  goita_rules r;
+  goita_rules_default(&r);
+  cr_expect(r.goshi);
+  cr_expect_eq(r.goshi_decision, GOITA_GOSHI_DECISION_PARTNER);
+  cr_expect_eq(r.king_b, GOITA_KING_B_HOLDS);
+  cr_expect_eq(r.scale, GOITA_SCALE_TENS);
+  cr_assert_eq(goita_rules_parse(&r, "goshi_decision=holder_and_partner,king_b=dealt,goshi=off", NULL), GOITA_OK);
+  cr_expect_eq(r.goshi_decision, GOITA_GOSHI_DECISION_HOLDER_AND_PARTNER);
+  cr_expect_eq(r.king_b, GOITA_KING_B_DEALT);
+  cr_expect(!r.goshi);
+  expect_error("king_b=both", GOITA_EVALUE, 0, "dealt");
+  expect_error("goshi_decision=holder", GOITA_EVALUE, 0, "holder_and_partner");
+}
+
+Test(rules, presets_expand_to_their_options) {
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "preset=french", NULL), GOITA_OK);
+  cr_expect_eq(r.king_attack, GOITA_KING_ATTACK_A_OR_LAST);
+  cr_expect(!r.teyaku);
+  cr_expect_eq(r.goshi_decision, GOITA_GOSHI_DECISION_HOLDER_AND_PARTNER);
+  cr_expect_eq(r.next_dealer, GOITA_NEXT_DEALER_ROTATE);
+  cr_expect_eq(r.scale, GOITA_SCALE_ONES);
+  cr_expect_eq(r.target, 150); /* the same game, shown as 15 */
+  cr_expect_eq(goita_rules_shown_points(&r, r.target), 15);
+  cr_expect_str_eq(goita_rules_preset(&r), "french");
+
+  cr_assert_eq(goita_rules_parse(&r, "preset=japanese", NULL), GOITA_OK);
+  cr_expect_eq(r.king_attack, GOITA_KING_ATTACK_A_OR_B);
+  cr_expect_eq(r.king_b, GOITA_KING_B_DEALT);
+  cr_expect_str_eq(goita_rules_preset(&r), "japanese");
+
+  cr_assert_eq(goita_rules_parse(&r, "", NULL), GOITA_OK);
+  cr_expect_str_eq(goita_rules_preset(&r), "standard");
+  /* the game's length and the number of players do not change the rule set's name */
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,target=20,players=3", NULL), GOITA_OK);
+  cr_expect_eq(r.target, 200);
+  cr_expect_str_eq(goita_rules_preset(&r), "french");
+  /* an option after the preset overrides it, and the rules are then no preset */
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,next_dealer=winner", NULL), GOITA_OK);
+  cr_expect_eq(r.next_dealer, GOITA_NEXT_DEALER_WINNER);
+  cr_expect_null(goita_rules_preset(&r));
+  expect_error("target=100,preset=french", GOITA_EOPTION, 1, "first");
+  expect_error("preset=dutch", GOITA_EVALUE, 0, "french");
+}
+
+Test(rules, scale_ones_reads_and_writes_numbers_in_ones) {
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "target=20,double_goshi=points:7,scale=ones", NULL), GOITA_OK);
+  cr_expect_eq(r.target, 200);
+  cr_expect_eq(r.double_goshi_points, 70);
+  char text[GOITA_RULES_TEXT_SIZE];
+  cr_assert_gt(goita_rules_format(&r, text, sizeof text), 0);
+  cr_expect(strstr(text, "target=20,") != NULL, "%s", text);
+  cr_expect(strstr(text, "double_goshi=points:7,") != NULL, "%s", text);
+  r.target = 155; /* set directly: the ones scale cannot show it */
+  goita_error err;
+  cr_expect_eq(goita_rules_validate(&r, &err), GOITA_EVALUE);
+  cr_expect(strstr(err.message, "multiple of 10") != NULL, "%s", err.message);
 }

@@ -12,6 +12,10 @@ static const char *const rule_sets[] = {
     "goshi_both_teams=play_if_both,double_goshi=points:50",
     "players=3",
     "players=2",
+    "players=3,three_player_set_aside=random,goshi=on,teyaku=on",
+    "players=2,goshi=on",
+    "preset=japanese,king_face_down=allowed",
+    "goshi_decision=holder_and_partner",
 };
 
 /* Samples around every seat's view at every position of seeded random rounds: each sample must

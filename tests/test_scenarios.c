@@ -19,3 +19,4 @@ Test(scenarios, game) { run("game.scn", 12); }
 Test(scenarios, variants) { run("variants.scn", 9); }
 Test(scenarios, draw) { run("draw.scn", 15); }
 Test(scenarios, solo) { run("solo.scn", 7); }
+Test(scenarios, readings) { run("readings.scn", 16); }

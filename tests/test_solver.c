@@ -109,6 +109,8 @@ Test(solver, king_attack_a_or_b) { compare_with_reference("king_attack=a_or_b", 
 Test(solver, king_attack_a_or_last) { compare_with_reference("king_attack=a_or_last", 14, 80); }
 Test(solver, three_players) { compare_with_reference("players=3", 14, 80); }
 Test(solver, two_players) { compare_with_reference("players=2", 14, 80); }
+Test(solver, king_b_dealt_face_down) { compare_with_reference("king_b=dealt,king_face_down=allowed", 14, 80); }
+Test(solver, three_players_random_aside) { compare_with_reference("players=3,three_player_set_aside=random", 14, 80); }
 
 /* ---- goita-core's solver ---- */
 

@@ -18,7 +18,7 @@ static goita_round reshuffle_unseen(const goita_round *r, int seat, goita_rng *r
     for (int i = 0; i < r->plays[s]; i++)
       if (r->face_down[s] & (1u << i)) pool[n++] = r->block_row[s][i];
   }
-  for (int i = 0; r->players == 2 && i < 8; i++) pool[n++] = r->aside[i];
+  for (int i = 0; i < goita_rules_set_aside(&r->rules); i++) pool[n++] = r->aside[i];
   goita_rng_shuffle(rng, pool, n);
   int next = 0;
   for (int s = 0; s < r->players; s++) {
@@ -43,17 +43,19 @@ static goita_round reshuffle_unseen(const goita_round *r, int seat, goita_rng *r
         lead++;
       }
   }
-  for (int i = 0; r->players == 2 && i < 8; i++) x.aside[i] = pool[next++];
+  for (int i = 0; i < goita_rules_set_aside(&r->rules); i++) x.aside[i] = pool[next++];
   x.deal_seed ^= 0x5a5a5a5aULL; /* the seed would reveal the whole deal */
   return x;
 }
 
 Test(view, nothing_hidden_leaks) {
-  const char *options[] = {"", "players=3", "players=2", "king_face_down=allowed"};
+  const char *options[] = {"", "players=3", "players=2", "king_face_down=allowed",
+                           "players=3,three_player_set_aside=random,goshi=on,teyaku=on",
+                           "king_b=dealt,king_face_down=allowed,goshi_decision=holder_and_partner"};
   goita_rng rng;
   goita_rng_seed(&rng, 5);
   int compared = 0;
-  for (size_t o = 0; o < 4; o++) {
+  for (size_t o = 0; o < sizeof options / sizeof *options; o++) {
     goita_rules rules;
     goita_rules_parse(&rules, options[o], NULL);
     for (int game = 0; game < 200; game++) {

@@ -18,8 +18,8 @@ extern "C" {
 typedef enum goita_move_type {
   GOITA_MOVE_PASS = 0,   /* decline to defend */
   GOITA_MOVE_PLAY = 1,   /* two pieces: block (face-down on a lead, else a defence) and attack */
-  GOITA_MOVE_REDEAL = 2, /* 5-pawn decision of the partner: redeal */
-  GOITA_MOVE_GO = 3      /* 5-pawn decision of the partner: play the round */
+  GOITA_MOVE_REDEAL = 2, /* 5-pawn decision (RULES.md 3.3): redeal */
+  GOITA_MOVE_GO = 3      /* 5-pawn decision: play the round */
 } goita_move_type;
 
 /* A move. block and attack are marks (1-9) of a play: the engine lists kings as 8 and accepts
@@ -32,7 +32,7 @@ typedef struct goita_move {
 } goita_move;
 
 typedef enum goita_phase {
-  GOITA_PHASE_DECIDE = 0, /* a partner of a 5-pawn hand must choose redeal or play */
+  GOITA_PHASE_DECIDE = 0, /* a 5-pawn hand: a seat must choose redeal or play */
   GOITA_PHASE_PLAY = 1,
   GOITA_PHASE_OVER = 2
 } goita_phase;
@@ -78,7 +78,7 @@ typedef struct goita_round {
   uint8_t attack_row[GOITA_MAX_SEATS][GOITA_MAX_PLAYS]; /* marks, all face-up */
   uint8_t face_down[GOITA_MAX_SEATS];                   /* bit i: block_row[i] is face-down */
   uint8_t deal[GOITA_MAX_SEATS][GOITA_MAX_HAND];        /* the hands dealt, marks ascending */
-  uint8_t aside[8];      /* 2 players: the 8 marks set aside unseen */
+  uint8_t aside[8];      /* the marks set aside unseen (goita_rules_set_aside) */
   uint8_t goshi;         /* bit s: seat s showed a 5-pawn hand */
   uint8_t deciders;      /* bit s: seat s still has to decide */
   uint8_t redeal_votes;  /* bit s: seat s chose redeal */

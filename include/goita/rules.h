@@ -44,6 +44,30 @@ typedef enum goita_next_dealer {
   GOITA_NEXT_DEALER_ROTATE      /* French edition: the next seat in turn order */
 } goita_next_dealer;
 
+/* king_b (RULES.md 4): how rule (b) of the king attack reads "both kings". */
+typedef enum goita_king_b {
+  GOITA_KING_B_HOLDS = 0, /* default, seed 000: the player holds both kings at that moment */
+  GOITA_KING_B_DEALT      /* seed 001: the player was dealt both kings */
+} goita_king_b;
+
+/* goshi_decision (RULES.md 3.3): who decides a 5-pawn redeal with 4 players. */
+typedef enum goita_goshi_decision {
+  GOITA_GOSHI_DECISION_PARTNER = 0,      /* default, seeds 000 and 001: the partner alone */
+  GOITA_GOSHI_DECISION_HOLDER_AND_PARTNER /* seed 002: the holder proposes, the partner agrees */
+} goita_goshi_decision;
+
+/* three_player_set_aside (RULES.md 8): what the 3-player game leaves out of the 32. */
+typedef enum goita_set_aside {
+  GOITA_SET_ASIDE_PAWNS = 0, /* default: two pawns are removed (a 30-piece set) */
+  GOITA_SET_ASIDE_RANDOM     /* seed 002's note: two random pieces set aside face-down, unseen */
+} goita_set_aside;
+
+/* scale (RULES.md 10): how points are shown. The game is the same. */
+typedef enum goita_scale {
+  GOITA_SCALE_TENS = 0, /* as on the Japanese pieces: 10-50, target 150 */
+  GOITA_SCALE_ONES      /* as on the French edition's cards: 1-5, target 15 */
+} goita_scale;
+
 /* draw (RULES.md 7): how the first dealer (and, for B and C, the teams) are chosen. */
 typedef enum goita_draw_method {
   GOITA_DRAW_RANDOM = 0, /* default: a seeded random first dealer */
@@ -56,15 +80,23 @@ typedef enum goita_draw_method {
 typedef struct goita_rules {
   int players;                             /* players: 4 (default), 3 or 2 (RULES.md 8) */
   bool teyaku;                             /* teyaku: on (default for 4) / off */
+  bool goshi;                              /* goshi: the 5-pawn rule on (default for 4) / off */
+  goita_goshi_decision goshi_decision;     /* goshi_decision: partner / holder_and_partner */
   goita_double_goshi double_goshi;         /* double_goshi: win / points:N */
   int double_goshi_points;                 /* N of points:N */
   goita_goshi_both_teams goshi_both_teams; /* goshi_both_teams */
   goita_king_attack king_attack;           /* king_attack */
+  goita_king_b king_b;                     /* king_b: holds / dealt */
   goita_king_face_down king_face_down;     /* king_face_down */
   goita_next_dealer next_dealer;           /* next_dealer */
-  int target;                              /* target: 150 by default */
+  int target;                              /* target: 150 by default (always in tens here) */
   goita_draw_method draw;                  /* draw: random / A1 / A2 / B / C */
+  goita_set_aside three_player_set_aside;  /* three_player_set_aside: pawns / random */
+  goita_scale scale;                       /* scale: tens / ones (how points are shown) */
 } goita_rules;
+
+/* Room for any text goita_rules_format writes. */
+#define GOITA_RULES_TEXT_SIZE 512
 
 /* Upper bounds for the sizes that depend on the number of players. */
 #define GOITA_MAX_SEATS 4
@@ -77,7 +109,10 @@ void goita_rules_default(goita_rules *rules);
 /* Reads option text ("name=value,name=value", spaces allowed around names and values) over
  * the defaults. Returns GOITA_OK, or GOITA_EOPTION / GOITA_EVALUE with err naming the option
  * or value (err->position is the option's index). An empty or NULL text gives the defaults.
- * For 3 and 2 players teyaku defaults to off; asking for teyaku=on with them is an error. */
+ * "preset=NAME", when given, comes first and sets the options of a named rule set
+ * (RULES.md 11); the options after it override it. For 3 and 2 players teyaku and goshi
+ * default to off. With scale=ones the numbers of target and double_goshi=points:N are read
+ * in that scale (target=15 is 150 points). */
 int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err);
 
 /* Writes every option as text that goita_rules_parse reads back to the same rules.
@@ -86,6 +121,19 @@ int goita_rules_format(const goita_rules *rules, char *buf, size_t size);
 
 /* Checks that the values are in range and consistent. Returns GOITA_OK or GOITA_EVALUE. */
 int goita_rules_validate(const goita_rules *rules, goita_error *err);
+
+/* Returns the name of the preset (RULES.md 11) these rules are exactly, or NULL. */
+const char *goita_rules_preset(const goita_rules *rules);
+
+/* Returns the names of the presets, NULL-terminated. */
+const char *const *goita_rules_preset_names(void);
+
+/* Returns points as the rules' scale shows them (150 reads 15 with scale=ones). */
+int goita_rules_shown_points(const goita_rules *rules, int points);
+
+/* Returns how many pieces are set aside unseen each round: 8 with 2 players, 2 with 3 players
+ * and three_player_set_aside=random, else 0. */
+int goita_rules_set_aside(const goita_rules *rules);
 
 /* Returns how many pieces each player holds (8, 10 or 12). */
 int goita_rules_hand_size(const goita_rules *rules);
@@ -96,8 +144,8 @@ int goita_rules_sides(const goita_rules *rules);
 /* Returns the scoring side of a seat: seat % 2 with 4 players, else the seat itself. */
 int goita_rules_side_of(const goita_rules *rules, int seat);
 
-/* Returns the number of pieces of a kind in the set these rules play with
- * (the 3-player game removes two pawns). */
+/* Returns the number of pieces of a kind in the set these rules deal from
+ * (the 3-player game removes two pawns unless it sets aside two random pieces). */
 int goita_rules_kind_total(const goita_rules *rules, int kind);
 
 #ifdef __cplusplus
