@@ -11,7 +11,5 @@ else
   build=build
   scripts/setup.sh "$build"
 fi
-# The browser test drives Debian's Chromium (tests/e2e/round.js); only the tests need it.
-. scripts/packages.sh
-ensure_packages chromium
+scripts/test-tools.sh
 ctest --test-dir "$build" --output-on-failure -j 2

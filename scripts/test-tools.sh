@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what only the tests need, beside the build: Node.js (the machine's own when it has
+# one, else Debian's) and, from the npm registry, goita-core (the independent engine of the
+# differential test), goita-ai-sample (the reference player of the match tests) and ws with
+# playwright-core (the server's restart, browser and load tests; no browser download), and
+# Debian's Chromium for the browser test. ./run.sh never needs any of it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/packages.sh
+ensure_packages chromium
+command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
+for tool in goita-core goita-ai-sample e2e; do
+  case $tool in
+    e2e) installed=tools/e2e/node_modules/ws ;;
+    *) installed=tools/$tool/node_modules/$tool ;;
+  esac
+  [ -d "$installed" ] || (cd "tools/$tool" && npm ci --no-audit --no-fund)
+done
