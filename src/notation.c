@@ -1,4 +1,4 @@
-/* Move tokens and history strings (RECORD_FORMAT.md): full records and the views of one seat
+/* Move tokens and history strings (docs/RECORDS.md 1): full records and the views of one seat
  * or an observer, with x for what the viewer cannot see. */
 #include <stdarg.h>
 #include <stdio.h>

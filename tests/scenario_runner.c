@@ -272,7 +272,7 @@ static void solo_expect(ctx *c, char **w, int n) {
 }
 
 static void end_case(ctx *c) {
-  if (c->name[0] && !c->has_section) fail(c, "case has no section line citing RULES.md");
+  if (c->name[0] && !c->has_section) fail(c, "case has no section line citing docs/RULES.md");
 }
 
 static void run_line(ctx *c, char *line) {

@@ -20,7 +20,7 @@ Test(notation, move_tokens) {
   cr_expect_eq(goita_move_format(goita_move_pass(0), buf, 2), GOITA_ENOSPACE);
 }
 
-/* Examples of RECORD_FORMAT.md: read, then written back (hands sorted as the writer does). */
+/* Examples E1-E8 of docs/RECORDS.md 1.4: read, then written back (hands sorted as the writer does). */
 Test(notation, record_format_examples_round_trip) {
   const char *in[] = {
       "12345678,12345679,11112345,11112345,s1,113,2p,3p,431,1p,2p,315",
@@ -111,7 +111,7 @@ Test(notation, decisions_round_trip) {
   cr_expect_str_eq(out, "11111234,12345678,12345679,11123455,s1,113");
 }
 
-/* The hidden views of RECORD_FORMAT.md, written exactly as goita-core writes them. */
+/* The hidden views of docs/RECORDS.md 1.4, written exactly as goita-core writes them. */
 Test(notation, hidden_views_of_record_format) {
   goita_round r = test_round("", "12345678,12345679,11112345,11112345,s1,113,2p,3p,431,1p,2p,3p,412");
   const struct {

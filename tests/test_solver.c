@@ -161,7 +161,7 @@ Test(solver, goita_core_corpus) {
 /* ---- Modes, limits, tables ---- */
 
 Test(solver, example_of_the_record_format) {
-  /* RECORD_FORMAT.md: the values go-goita's solver gives the moves of this position. */
+  /* Example E4 of docs/RECORDS.md 1.4: the values go-goita's solver gives its moves. */
   const goita_round r = test_round("king_face_down=allowed",
                                    "11244556,12234569,11123378,11113457,s3,371,411,115,2p,3p,4p,145,252,3p,4p,124,2p");
   goita_solver *solver;

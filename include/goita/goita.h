@@ -1,4 +1,4 @@
-/* libgoita: the rules of the Japanese team game Goita, as settled in RULES.md. */
+/* libgoita: the rules of the Japanese team game Goita, as settled in docs/RULES.md. */
 #ifndef GOITA_H
 #define GOITA_H
 

@@ -1,4 +1,4 @@
-/* The community notation ("history string" of goita-core, RECORD_FORMAT.md):
+/* The community notation ("history string" of goita-core, docs/RECORDS.md 1):
  *   hand,hand,hand,hand,sD[,move]...   hands as 8 digits, seats written 1-4, move "113" / "2p".
  * 5-pawn decisions, which goita-core does not write, ride on the dealer token, whose extra
  * characters goita-core ignores: "s1+3r" = seat 3 chose redeal, "s1+3g" = seat 3 chose play.

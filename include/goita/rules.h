@@ -1,4 +1,4 @@
-/* Rule options (RULES.md): every option has a stable name and can be read from and written
+/* Rule options (docs/RULES.md 12): every option has a stable name and can be read from and written
  * to text such as "king_face_down=allowed,target=150". */
 #ifndef GOITA_RULES_H
 #define GOITA_RULES_H

@@ -811,7 +811,7 @@ static void do_start(srv_hub *h, hub_client *c, const srv_request *r) {
     send_error(h, c->id, "start", "%s", gerr.message);
     return;
   }
-  /* A draw that assigns seats (RULES.md 6) moves the players, in their joining order (the
+  /* A draw that assigns seats (RULES.md 7) moves the players, in their joining order (the
    * seats they chose), to the seats it gives; their tokens go with them. */
   hub_seat moved[GOITA_MAX_SEATS];
   memcpy(moved, t->seats, sizeof moved);

@@ -3,7 +3,7 @@
 # Usage: solve.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 
-# The example of RECORD_FORMAT.md: go-goita's solver gives 3p -40, 381 -40, 382 -50, 383 -40.
+# Example E4 of docs/RECORDS.md 1.4: go-goita's solver gives 3p -40, 381 -40, 382 -50, 383 -40.
 example=11244556,12234569,11123378,11113457,s3,371,411,115,2p,3p,4p,145,252,3p,4p,124,2p
 out=$("$goita" solve --rules king_face_down=allowed "$example")
 want='{"value":-40,"moves":[{"move":"3p","value":-40},{"move":"381","value":-40},{"move":"382","value":-50},{"move":"383","value":-40}],'

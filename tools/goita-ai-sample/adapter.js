@@ -9,7 +9,7 @@
 // hand SimpleAI the ThinkingInfo it expects, it deals the hidden pieces at random in a way
 // goita-core accepts, builds goita-core's board and asks that board for the seat's
 // ThinkingInfo, which hides them again. SimpleAI plays the 4-player game; goita-core's rule
-// readings (RECORDS.md) are those of king_face_down=allowed, so under the default rules the
+// readings (docs/RECORDS.md 4) are those of king_face_down=allowed, so under the default rules the
 // adapter skips a king placed face-down unless the hand is two kings, and under the other
 // king_attack options it skips king attacks those options forbid.
 'use strict';

@@ -1,6 +1,6 @@
 // Differential test data from goita-core, the public JavaScript engine: seeded random rounds,
 // and for every prefix of each round what goita-core says about it. tests/differential.c
-// reads the file and compares our engine line by line (docs/RECORDS.md, "Proof against
+// reads the file and compares our engine line by line (docs/RECORDS.md 4, "Proof against
 // goita-core").
 //
 // Usage: node differential.js --rounds N --seed S --out FILE
