@@ -1,5 +1,5 @@
-/* Ko shogi: the starting setup (KOSHOGI.md 2) and move generation checked by the counts of
- * KOSHOGI.md 4.11: 226 moves for Black, by piece type, and perft 2 = 50,940. */
+/* Ko shogi: the starting setup (KOSHOGI-RULES.md 2) and move generation checked by the counts of
+ * KOSHOGI-RULES.md 4.11: 226 moves for Black, by piece type, and perft 2 = 50,940. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "koshogi/koshogi.h"
 
-/* KOSHOGI.md 2.2, D1, D2: 90 pieces of 34 types per side; White is Black rotated by 180°. */
+/* KOSHOGI-RULES.md 2.2, D1, D2: 90 pieces of 34 types per side; White is Black rotated by 180°. */
 Test(koshogi, starting_setup) {
   ks_position pos;
   ks_start(&pos);
@@ -35,7 +35,7 @@ Test(koshogi, starting_setup) {
   }
   cr_assert_eq(total, 90);
   cr_assert_eq(types, 34);
-  /* a few points by name (KOSHOGI.md 2.3): White's general 10a, Taoist priest 18a, drum 9b, vanguard 10g */
+  /* a few points by name (KOSHOGI-RULES.md 2.3): White's general 10a, Taoist priest 18a, drum 9b, vanguard 10g */
   cr_assert_eq(pos.board[ks_point(10, 0)], ks_make(KS_WHITE, KS_G));
   cr_assert_eq(pos.board[ks_point(18, 0)], ks_make(KS_WHITE, KS_TP));
   cr_assert_eq(pos.board[ks_point(9, 1)], ks_make(KS_WHITE, KS_DR));
@@ -43,7 +43,7 @@ Test(koshogi, starting_setup) {
   cr_assert_eq(pos.board[ks_point(2, 18)], ks_make(KS_BLACK, KS_TP));
 }
 
-/* KOSHOGI.md 4.11: Black's 226 moves from the start, by piece type, the four passes and the
+/* KOSHOGI-RULES.md 4.11: Black's 226 moves from the start, by piece type, the four passes and the
  * chariot units' captures on 19f and 1f with and without promotion. */
 Test(koshogi, starting_moves_by_piece) {
   ks_position pos;
@@ -451,7 +451,7 @@ Test(koshogi, record_round_trip) {
   ks_game_free(&back);
 }
 
-/* KOSHOGI.md 4.11: after CUx19f+ White has 218 moves, among them the cannon shot over three
+/* KOSHOGI-RULES.md 4.11: after CUx19f+ White has 218 moves, among them the cannon shot over three
  * pieces CN-15b*19f. */
 Test(koshogi, after_the_chariot_unit_promotes) {
   ks_position pos;

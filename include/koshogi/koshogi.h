@@ -1,4 +1,4 @@
-/* Ko shogi (広将棋), the 19x19 shogi variant, as ../shared/KOSHOGI.md settles it: the board, the
+/* Ko shogi (広将棋), the 19x19 shogi variant, as docs/KOSHOGI-RULES.md settles it: the board, the
  * 64 faces of the pieces, legal moves (steps, ranges, jumps, multi-leg moves, shots), making a
  * move with its side effects (burning, promotion, the clerk's effect, reversions) and perft.
  * Separate from libgoita: it shares the project's conventions, not its rules code. */
@@ -24,7 +24,7 @@ static inline int ks_rank(int point) { return point / KS_SIZE; } /* 0 = a ... 18
 
 typedef enum ks_color { KS_BLACK = 0, KS_WHITE = 1 } ks_color;
 
-/* The faces (KOSHOGI.md 3.2 and 3.3). The 34 starting types first, then the 23 promoted-only
+/* The faces (KOSHOGI-RULES.md 3.2 and 3.3). The 34 starting types first, then the 23 promoted-only
  * types, then the 7 promoted faces that move as a starting type. 0 is no piece. The commissar
  * has two faces, one per origin, because the notation writes it +PU or +VG. */
 typedef enum ks_face {
@@ -61,7 +61,7 @@ int ks_rules_parse(const char *text, ks_position *pos, char *err, size_t errsize
 /* Writes pos's rule options that differ from the defaults ("burn=enemy", or ""). */
 void ks_rules_format(const ks_position *pos, char *buf, size_t size);
 
-/* A move as an identity (KOSHOGI.md 4.5): where the piece starts and ends, what it captured by
+/* A move as an identity (KOSHOGI-RULES.md 4.5): where the piece starts and ends, what it captured by
  * displacement (in path order) and by shots (in firing order), and whether it promotes. */
 #define KS_MAX_CAPTURES 5
 #define KS_MAX_SHOTS 2
@@ -73,7 +73,7 @@ typedef struct ks_move {
   uint16_t shot[KS_MAX_SHOTS];
   uint8_t promote;   /* 1: the piece promotes at the end of the move */
   uint8_t optional;  /* 1: a zone promotion it could have declined (or took), for notation */
-  /* One path realising the move, for notation (KOSHOGI.md 7.4): the waypoints where it captured
+  /* One path realising the move, for notation (KOSHOGI-RULES.md 7.4): the waypoints where it captured
    * (way_capture 1) or from which it shot (0), in path order; shot_way[i] is the waypoint shot i
    * was fired from. */
   uint8_t nway;
@@ -89,13 +89,13 @@ typedef struct ks_move {
 const char *ks_face_id(ks_face face);
 const char *ks_face_kanji(ks_face face);
 
-/* Sets up the starting position (KOSHOGI.md 2), Black to move. */
+/* Sets up the starting position (KOSHOGI-RULES.md 2), Black to move. */
 void ks_start(ks_position *pos);
 
 /* Writes the legal moves of the side to move into moves and returns their number. */
 int ks_legal_moves(const ks_position *pos, ks_move *moves);
 
-/* Plays a legal move with every side effect, in the order of KOSHOGI.md 5.6. */
+/* Plays a legal move with every side effect, in the order of KOSHOGI-RULES.md 5.6. */
 void ks_play(ks_position *pos, const ks_move *move);
 
 /* What ks_make_move changed, so that ks_unmake_move can put it back: every point written, with
@@ -114,15 +114,15 @@ void ks_make_move(ks_position *pos, const ks_move *move, ks_undo *undo);
 /* Takes back the move ks_make_move recorded in undo: pos is again exactly as before it. */
 void ks_unmake_move(ks_position *pos, const ks_undo *undo);
 
-/* Writes a point as in KOSHOGI.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
+/* Writes a point as in KOSHOGI-RULES.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
 int ks_point_format(int point, char *buf);
 
-/* Writes a legal move in the canonical notation of KOSHOGI.md 7.4 ("CM9p-7o", "WR!12n",
+/* Writes a legal move in the canonical notation of KOSHOGI-RULES.md 7.4 ("CM9p-7o", "WR!12n",
  * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it. Returns the length, or -1
  * when the buffer (64 bytes always suffice) is too small. */
 int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_t size);
 
-/* Reads a move of the side to move (KOSHOGI.md 7.6). Returns 0, or -1 with the reason in err
+/* Reads a move of the side to move (KOSHOGI-RULES.md 7.6). Returns 0, or -1 with the reason in err
  * (malformed text, no such legal move, or more than one). */
 int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char *err, size_t errsize);
 
@@ -130,7 +130,7 @@ int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char 
  * non-promotion separately, passes included). */
 uint64_t ks_perft(const ks_position *pos, int depth);
 
-/* ---- games (KOSHOGI.md 6) ---- */
+/* ---- games (KOSHOGI-RULES.md 6) ---- */
 
 typedef enum ks_result { KS_ONGOING = 0, KS_BLACK_WINS, KS_WHITE_WINS, KS_NO_CONTEST } ks_result;
 
@@ -159,13 +159,13 @@ typedef struct ks_game {
  * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
 void ks_game_free(ks_game *game);
-/* Plays a legal move and decides the game after it (KOSHOGI.md 6.2-6.6). Returns 0, -1 when
+/* Plays a legal move and decides the game after it (KOSHOGI-RULES.md 6.2-6.6). Returns 0, -1 when
  * the game is over or memory runs out. */
 int ks_game_play(ks_game *game, const ks_move *move);
 /* The side to move resigns. */
 void ks_game_resign(ks_game *game);
 
-/* Whether a player is defeated on this board (KOSHOGI.md 6.1). */
+/* Whether a player is defeated on this board (KOSHOGI-RULES.md 6.1). */
 bool ks_defeated(const ks_position *pos, int color);
 /* The point of a player's sole objective piece (6.1), or -1 when it has none. */
 int ks_sole_objective(const ks_position *pos, int color);

@@ -1,10 +1,10 @@
-/* The starting position (KOSHOGI.md 2) and the rule options. */
+/* The starting position (KOSHOGI-RULES.md 2) and the rule options. */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* Black's ranks m to s, files 19 to 1 (KOSHOGI.md 2.1); White is the 180° rotation. */
+/* Black's ranks m to s, files 19 to 1 (KOSHOGI-RULES.md 2.1); White is the 180° rotation. */
 static const uint8_t black_setup[7][KS_SIZE] = {
     {0, 0, 0, 0, 0, 0, 0, 0, 0, KS_VG, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {KS_CU, KS_SU, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SU, KS_CH, KS_SH, KS_CH, KS_SH, KS_CH, KS_SH,

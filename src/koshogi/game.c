@@ -1,4 +1,4 @@
-/* A game of Ko shogi: its moves, and its end (KOSHOGI.md 6): defeat, repetition, perpetual
+/* A game of Ko shogi: its moves, and its end (KOSHOGI-RULES.md 6): defeat, repetition, perpetual
  * check, no legal move, resignation; game records. */
 #include <ctype.h>
 #include <stdio.h>
@@ -65,7 +65,7 @@ int ks_sole_objective(const ks_position *pos, int color) {
 }
 
 /* Whether the player who just moved now threatens the opponent's sole objective piece: one of
- * its moves (as if it were its turn) would capture, shoot or burn it (KOSHOGI.md 6.3). */
+ * its moves (as if it were its turn) would capture, shoot or burn it (KOSHOGI-RULES.md 6.3). */
 static bool is_check(const ks_position *pos) {
   const int mover = pos->to_move ^ 1;
   const int target = ks_sole_objective(pos, pos->to_move);

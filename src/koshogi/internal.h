@@ -1,4 +1,4 @@
-/* What the Ko shogi code knows of each face: how it moves (KOSHOGI.md 3), what it promotes to,
+/* What the Ko shogi code knows of each face: how it moves (KOSHOGI-RULES.md 3), what it promotes to,
  * and the classes the rules name (step movers, priests, shooters, immunities). */
 #ifndef KOSHOGI_INTERNAL_H
 #define KOSHOGI_INTERNAL_H
@@ -23,7 +23,7 @@ extern const int8_t ks__dir_dx[8], ks__dir_df[8];
 /* Jumps. */
 enum { J_D = 1, J_A = 2, J_N = 4 };
 
-/* Multi-leg movements (KOSHOGI.md 4.5). */
+/* Multi-leg movements (KOSHOGI-RULES.md 4.5). */
 typedef enum ks_legs {
   L_NONE = 0,
   L_K2,       /* WR, DA's step part: two king steps */
@@ -39,7 +39,7 @@ typedef enum ks_legs {
   L_PRIEST2   /* FG, IL: two priest jumps, a shot after each */
 } ks_legs;
 
-/* Shooters (KOSHOGI.md 4.6). */
+/* Shooters (KOSHOGI-RULES.md 4.6). */
 typedef enum ks_shooter { S_NONE = 0, S_BOW, S_CANNON, S_FRANKISH, S_PRIEST } ks_shooter;
 
 typedef struct ks_face_info {
@@ -55,7 +55,7 @@ typedef struct ks_face_info {
   uint8_t legs;      /* ks_legs */
   uint8_t shooter;   /* ks_shooter */
   uint8_t shot_range, shots;
-  uint8_t step_mover; /* an unpromoted step mover (KOSHOGI.md 5.3) */
+  uint8_t step_mover; /* an unpromoted step mover (KOSHOGI-RULES.md 5.3) */
   uint8_t nets;      /* immobilizing directions (SK, EW) */
 } ks_face_info;
 

@@ -1,4 +1,4 @@
-/* Legal moves of Ko shogi (KOSHOGI.md 4): every piece's movement on a scratch board, moves
+/* Legal moves of Ko shogi (KOSHOGI-RULES.md 4): every piece's movement on a scratch board, moves
  * collected as identities (4.5), then the promotion choices (5.1-5.3). */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static int step_to(int sq, int color, int dx, int df) {
   return row * KS_SIZE + col;
 }
 
-/* Whether the mover may land on (capture by displacement) this enemy piece (KOSHOGI.md 4.7). */
+/* Whether the mover may land on (capture by displacement) this enemy piece (KOSHOGI-RULES.md 4.7). */
 static bool can_displace(const gen *g, ks_piece target) {
   const int mover = g->fi->type, t = type_of(target);
   if (is_priest_type(mover)) return is_priest_type(t);
@@ -140,7 +140,7 @@ static int shot_targets(const gen *g, int at, uint16_t *targets) {
 }
 
 /* A shooter has arrived on `to` (empty) without capturing: the move itself, then each shot or
- * (Frankish guns) pair of shots (KOSHOGI.md 4.6). The scratch board has the piece on `to`. */
+ * (Frankish guns) pair of shots (KOSHOGI-RULES.md 4.6). The scratch board has the piece on `to`. */
 static void add_with_shots(gen *g, int to, bool zone) {
   add(g, to, NULL, 0, NULL, 0, zone, NULL);
   ks_move ways;
@@ -230,7 +230,7 @@ static void gen_jumps(gen *g) {
     }
 }
 
-/* ---- multi-leg moves (KOSHOGI.md 4.5) ---- */
+/* ---- multi-leg moves (KOSHOGI-RULES.md 4.5) ---- */
 
 typedef struct path {
   uint16_t cap[KS_MAX_CAPTURES];
@@ -338,7 +338,7 @@ static void legs_from(gen *g, int at, int done, path *p) {
 
 /* ---- the whole position ---- */
 
-/* The points of the side to move's pieces that an enemy net immobilizes (KOSHOGI.md 4.9). */
+/* The points of the side to move's pieces that an enemy net immobilizes (KOSHOGI-RULES.md 4.9). */
 static void immobilized(const ks_position *pos, int color, bool out[KS_POINTS]) {
   memset(out, 0, KS_POINTS * sizeof *out);
   for (int sq = 0; sq < KS_POINTS; sq++) {
@@ -363,7 +363,7 @@ static bool has_face(const ks_position *pos, int color, ks_face a, ks_face b) {
   return false;
 }
 
-/* Whether capturing this face makes the mover promote (KOSHOGI.md 5.3; the faces are literal). */
+/* Whether capturing this face makes the mover promote (KOSHOGI-RULES.md 5.3; the faces are literal). */
 static bool triggers(const gen *g, ks_face captured) {
   if (captured == KS_G || captured == KS_GV || captured == KS_MA || captured == KS_BN || captured == KS_DR) return true;
   if (g->fi->step_mover && (captured == KS_WR || captured == KS_DA || captured == KS_FW || captured == KS_TC))
@@ -400,7 +400,7 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves) {
       legs_from(&g, from, 0, &p);
     }
     g.board[from] = piece;
-    /* promotion (KOSHOGI.md 5.1-5.3) */
+    /* promotion (KOSHOGI-RULES.md 5.1-5.3) */
     const bool can_promote =
         g.fi->promotes != KS_EMPTY && ((g.face != KS_DR && g.face != KS_BN) || priest_present);
     for (int i = 0; i < g.nraw && n < KS_MAX_MOVES; i++) {

@@ -1,4 +1,4 @@
-/* The notation of KOSHOGI.md 7: points, moves written canonically and read back by identity. */
+/* The notation of KOSHOGI-RULES.md 7: points, moves written canonically and read back by identity. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 
 int ks_point_format(int point, char *buf) { return sprintf(buf, "%d%c", ks_file(point), 'a' + ks_rank(point)); }
 
-/* What a move text says (KOSHOGI.md 7.6). */
+/* What a move text says (KOSHOGI-RULES.md 7.6). */
 typedef struct parsed {
   char token[8];
   int origin; /* -1 when not written */
@@ -148,7 +148,7 @@ int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char 
   return status;
 }
 
-/* Writes the move's path (KOSHOGI.md 7.4). */
+/* Writes the move's path (KOSHOGI-RULES.md 7.4). */
 static int write_path(const ks_move *m, char *out) {
   char *p = out;
   if (m->to == m->from && m->ncap > 0 && m->nshot == 0) { /* igui */

@@ -1,4 +1,4 @@
-/* The faces of Ko shogi (KOSHOGI.md 3.2-3.4): movement, promotion, classes. */
+/* The faces of Ko shogi (KOSHOGI-RULES.md 3.2-3.4): movement, promotion, classes. */
 #include "internal.h"
 
 const int8_t ks__dir_dx[8] = {0, 0, -1, 1, -1, 1, -1, 1};
@@ -45,7 +45,7 @@ const ks_face_info ks__faces[KS_FACES] = {
     FACE(KS_CH, "CH", "車", KS_PCH, KS_CH, 0, 0, DW, 0, L_NONE, S_NONE, 0, 0, 0),
     FACE(KS_CU, "CU", "車総", KS_PCU, KS_CU, 0, DW, 0, 0, L_NONE, S_NONE, 0, 0, 0),
     FACE(KS_VG, "VG", "先鋒", KS_COV, KS_VG, 0, 0, D_F, 0, L_NONE, S_NONE, 0, 0, 0),
-    /* the 23 promoted-only types (kanji marked † in KOSHOGI.md 3.3 are readings for display) */
+    /* the 23 promoted-only types (kanji marked † in KOSHOGI-RULES.md 3.3 are readings for display) */
     FACE(KS_MR, "+CL", "軍師", KS_EMPTY, KS_MR, 0, 0, 0, 0, L_FD2, S_NONE, 0, 0, 0),
     FACE(KS_BD, "+SO", "旗鼓", KS_EMPTY, KS_BD, 0, 0, 0, 0, L_WA2, S_NONE, 0, 0, 0),
     FACE(KS_TB, "+AI", "千戸", KS_EMPTY, KS_TB, DK, DV, 0, 0, L_NONE, S_NONE, 0, 0, 0),

@@ -1,4 +1,4 @@
-/* Making a move (KOSHOGI.md 5.6): movement and captures, burning, promotion, the clerk's
+/* Making a move (KOSHOGI-RULES.md 5.6): movement and captures, burning, promotion, the clerk's
  * effect, reversions; and perft. */
 #include <stdlib.h>
 #include <string.h>

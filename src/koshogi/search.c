@@ -53,7 +53,7 @@ static void gather(const ks_position *pos, side_pieces sides[2]) {
 
 static bool side_defeated(const side_pieces *s) { return !s->g && !s->gv && !(s->ma && s->bn); }
 
-/* The sole objective piece of KOSHOGI.md 6.1 (as ks_sole_objective), from the counts. */
+/* The sole objective piece of KOSHOGI-RULES.md 6.1 (as ks_sole_objective), from the counts. */
 static int sole_objective(const side_pieces *s) {
   const bool pair = s->ma && s->bn;
   int critical = -1, count = 0;

@@ -9,7 +9,7 @@ out=$("$koshogi" perft 2)
 printf '%s\n' "$out" | grep -q '^perft 1 226 ' || fail "perft 1: $out"
 printf '%s\n' "$out" | grep -q '^perft 2 50940 ' || fail "perft 2: $out"
 "$koshogi" perft 0 2>/dev/null && fail "perft 0 accepted"
-# from a position: after CUx19f+ White has 218 moves (KOSHOGI.md 4.11)
+# from a position: after CUx19f+ White has 218 moves (KOSHOGI-RULES.md 4.11)
 printf '1. CUx19f+\n' >"$tmp/cu.txt"
 out=$("$koshogi" perft --record "$tmp/cu.txt" 1)
 printf '%s\n' "$out" | grep -q '^perft 1 218 ' || fail "perft after CUx19f+: $out"
