@@ -645,3 +645,26 @@ Test(server, ratings_follow_results) {
   cr_assert(ann == 1516 || ann == 1484, "rating %lld", (long long)ann);
   cr_assert_eq(ann - 1500, 1500 - other);
 }
+
+/* A table created with a rule set: the lobby names it and its scale, every state carries the
+ * scale, and the game is played to the end under it (docs/RULES.md 10-11). */
+Test(server, rule_sets_are_named_and_scaled) {
+  connect_client(1, "ann");
+  const uint64_t seated[] = {1};
+  const int table = table_with("preset=french,target=5", 0, seated, 1, "random");
+  say(1, "{\"type\":\"list\"}");
+  json_t *tables = json_object_get(w.clients[1].last, "tables");
+  cr_assert(json_is_array(tables), "no table list");
+  json_t *row = json_array_get(tables, 0);
+  cr_assert_eq(json_integer_value(json_object_get(row, "id")), table);
+  cr_expect_str_eq(json_string_value(json_object_get(row, "preset")), "french");
+  cr_expect_str_eq(json_string_value(json_object_get(row, "scale")), "ones");
+  json_t *game = json_object_get(w.clients[1].last_state, "game");
+  cr_expect_str_eq(json_string_value(json_object_get(game, "scale")), "ones");
+  cr_expect_eq(json_integer_value(json_object_get(game, "target")), 50, "targets are sent in tens");
+  play_out(seated, 1);
+  say(1, "{\"type\":\"games\"}");
+  json_t *games = json_object_get(w.clients[1].last, "games");
+  cr_assert(json_is_array(games) && json_array_size(games) == 1, "one finished game");
+  cr_expect_str_eq(json_string_value(json_object_get(json_array_get(games, 0), "preset")), "french");
+}

@@ -17,6 +17,10 @@ const TEXT = {
     answer: '{p} を受ける駒を選ぶか、なしにしてください', then_attack: '次に攻める駒を選んでください',
     pass: 'なし', cancel: 'やり直す', redeal: '配り直す', go: 'このまま打つ',
     decide: '味方が五し: 配り直すか打つかを決めてください', waiting_for: '{name} の番です',
+    decide_own: 'あなたが五し: 配り直しを申し出るか、このまま打つかを選んでください',
+    decide_agree: '味方が五しで配り直しを申し出ています: 同意するか、このまま打つかを選んでください',
+    rule_set: 'ルール', preset_standard: '標準', preset_japanese: '日本の解説 (王は場に出た後か二枚持ち)',
+    preset_french: 'フランス版 Goita Shogi (1〜5点)', preset_custom: '独自ルール',
     attack_by: '{name} の攻め', result: '{name} の上がり: {points} 点', doubled: '(倍)',
     teyaku_win: '{name} の手役: {points} 点', redeal_done: '配り直し', game_over: '終局: {team} の勝ち',
     us: '味方', them: '相手', team: 'チーム', spectating: '観戦中', left_game: '席を外しました',
@@ -36,6 +40,10 @@ const TEXT = {
     lead_attack: 'Choose the piece to attack with', answer: 'Answer {p} with a piece, or pass',
     then_attack: 'Now choose the piece to attack with', pass: 'Pass', cancel: 'Start over', redeal: 'Redeal',
     go: 'Play on', decide: 'Your partner has five pawns: redeal or play on?', waiting_for: "{name}'s turn",
+    decide_own: 'You have five pawns: propose a redeal, or play on?',
+    decide_agree: 'Your partner has five pawns and proposes a redeal: agree, or play on?',
+    rule_set: 'Rules', preset_standard: 'Standard', preset_japanese: 'Japanese (king after a king, or both kings)',
+    preset_french: 'French edition, Goita Shogi (points 1-5)', preset_custom: 'custom rules',
     attack_by: 'attack by {name}', result: '{name} went out: {points} points', doubled: '(doubled)',
     teyaku_win: '{name} wins by teyaku: {points} points', redeal_done: 'Redeal', game_over: 'Game over: {team} won',
     us: 'us', them: 'them', team: 'team', spectating: 'Watching', left_game: 'You left the seat',
@@ -225,12 +233,31 @@ function leaveTable() {
 
 // ---- lobby ----
 
+// The rule set comes first: the options after it override it (docs/RULES.md 11). The target
+// is typed on the rule set's own scale (15 for the French edition's 1-5 points).
 function rulesText() {
-  const parts = [`players=${$('opt-players').value}`, `target=${$('opt-target').value}`];
-  parts.push($('opt-teyaku').checked ? 'teyaku=on' : 'teyaku=off');
-  if ($('opt-players').value !== '4') parts[2] = 'teyaku=off';
+  const parts = [`preset=${$('opt-preset').value}`, `players=${$('opt-players').value}`,
+    `target=${$('opt-target').value}`];
+  if ($('opt-players').value === '4') parts.push($('opt-teyaku').checked ? 'teyaku=on' : 'teyaku=off');
   parts.push($('opt-kingdown').checked ? 'king_face_down=allowed' : 'king_face_down=forbidden');
   return parts.join(',');
+}
+
+// Points as the table's scale shows them: the French edition counts 1-5 where the Japanese
+// pieces count 10-50 (the server always sends tens).
+function shownPoints(points, scale) {
+  return scale === 'ones' ? Math.round(points / 10) : points;
+}
+
+function rulesLabel(row) {
+  return row.preset ? t('preset_' + row.preset) : t('preset_custom');
+}
+
+function onPresetChange() {
+  const french = $('opt-preset').value === 'french';
+  const target = $('opt-target');
+  Object.assign(target, french ? { min: 5, max: 100, step: 1, value: 15 } : { min: 50, max: 1000, step: 10, value: 150 });
+  $('opt-teyaku').checked = !french;
 }
 
 function renderTables(tables) {
@@ -242,7 +269,7 @@ function renderTables(tables) {
     // partners sit opposite: seats 1 and 3 against 2 and 4
     const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${s ? s.name : t('empty')}` }));
     const row = el('div', { class: 'table-row' },
-      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: tb.rules.replace(/,draw=.*/, '') }), ...seats);
+      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesLabel(tb), title: tb.rules }), ...seats);
     if (mine[tb.id]) {
       row.append(el('button', { class: 'primary', type: 'button', text: t('return_seat'),
         on: { click: () => { watching = false; send({ type: 'resume', seat_token: mine[tb.id] }); } } }));
@@ -258,7 +285,7 @@ function renderGames(games) {
   for (const g of games) {
     box.append(el('div', { class: 'game-row' },
       el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.finished }),
-      el('span', { text: `${g.names.join(' / ')}  ${g.score[0]} ${t('vs')} ${g.score[1]}` }),
+      el('span', { text: `${g.names.join(' / ')}  ${shownPoints(g.score[0], g.scale)} ${t('vs')} ${shownPoints(g.score[1], g.scale)}` }),
       el('a', { href: `#replay/${g.id}`, text: t('replay') }),
       el('a', { href: `/records/${g.id}.json`, download: '', text: 'JSON' }),
       el('a', { href: `/records/${g.id}.txt`, download: '', text: 'TXT' })));
@@ -331,7 +358,11 @@ function renderControls() {
   else if (!myTurn && g.phase !== 'over') prompt.textContent = t('waiting_for', { name: seatName(g.turn) });
   // 5-pawn decision
   if (myTurn && g.phase === 'decide') {
-    prompt.textContent = t('decide');
+    // Under goshi_decision=holder_and_partner the holder proposes first, then the partner
+    // agrees or not; otherwise the partner alone decides (docs/RULES.md 3.3).
+    const holder = (g.goshi >> view.seat) & 1;
+    const partnerProposed = view.seats.length === 4 && /goshi_decision=holder_and_partner/.test(view.rules);
+    prompt.textContent = t(holder ? 'decide_own' : partnerProposed ? 'decide_agree' : 'decide');
     for (const m of legal) {
       actions.append(el('button', { class: 'primary', type: 'button', text: m.endsWith('r') ? t('redeal') : t('go'),
         on: { click: () => send({ type: 'move', table: currentTable, move: m }) } }));
@@ -398,8 +429,9 @@ function renderCenter() {
   if (g.phase === 'over' && g.result) {
     const r = g.result;
     let text = t('redeal_done');
-    if (r.end === 'finish') text = `${t('result', { name: seatName(r.winner), points: r.points })} ${r.doubled ? t('doubled') : ''}`;
-    else if (r.end === 'teyaku' || r.end === 'double_goshi') text = t('teyaku_win', { name: seatName(r.winner), points: r.points });
+    const points = shownPoints(r.points, g.scale);
+    if (r.end === 'finish') text = `${t('result', { name: seatName(r.winner), points })} ${r.doubled ? t('doubled') : ''}`;
+    else if (r.end === 'teyaku' || r.end === 'double_goshi') text = t('teyaku_win', { name: seatName(r.winner), points });
     const box = el('div', { class: 'result' }, el('div', { text }));
     if (view.status === 'playing') box.append(el('div', { class: 'muted', text: t('new_round_soon') }));
     c.append(box);
@@ -454,9 +486,11 @@ function renderTable() {
     if (players === 4) {
       const mine = view.seat >= 0 ? sideOf(view.seat, 4) : 0;
       const label = view.seat >= 0 ? [t('us'), t('them')] : [`1-3`, `2-4`];
-      $('scores').textContent = `${label[0]} ${g.scores[mine]} — ${label[1]} ${g.scores[1 - mine]} / ${g.target}`;
+      const p = (v) => shownPoints(v, g.scale);
+      $('scores').textContent = `${label[0]} ${p(g.scores[mine])} — ${label[1]} ${p(g.scores[1 - mine])} / ${p(g.target)}`;
     } else {
-      $('scores').textContent = g.scores.map((v, i) => `${seatName(i)} ${v}`).join(' — ') + ` / ${g.target}`;
+      const p = (v) => shownPoints(v, g.scale);
+      $('scores').textContent = g.scores.map((v, i) => `${seatName(i)} ${p(v)}`).join(' — ') + ` / ${p(g.target)}`;
     }
   } else {
     $('scores').textContent = '';
@@ -520,7 +554,9 @@ function openReplay(id) {
   $('dl-txt').href = `/records/${id}.txt`;
   fetch(`/records/${id}.json`).then((r) => r.json()).then((rec) => {
     const players = Number((rec.rules.match(/players=(\d)/) || [0, 4])[1]);
-    replay = { rec, players, round: 0, move: 0, rounds: rec.rounds.map((r) => parseRound(r.history, players)) };
+    const scale = /scale=ones/.test(rec.rules) ? 'ones' : 'tens';
+    replay = { rec, players, round: 0, move: 0, rounds: rec.rounds.map((r) => parseRound(r.history, players)),
+      shown: (v) => shownPoints(v, scale) };
     renderReplay();
   }).catch(() => showNotice(`${t('error')}: /records/${id}.json`));
 }
@@ -547,7 +583,7 @@ function renderReplay() {
   const rr = r.rec.rounds[r.round];
   board.append(el('div', { class: 'r-center' },
     el('div', { text: t('round', { n: r.round + 1 }) }),
-    el('div', { class: 'muted', text: `${rr.score_before.join(' : ')} → ${rr.score_after.join(' : ')}` })));
+    el('div', { class: 'muted', text: `${rr.score_before.map(r.shown).join(' : ')} → ${rr.score_after.map(r.shown).join(' : ')}` })));
   $('r-pos').textContent = `${t('round', { n: r.round + 1 })} · ${t('move')} ${r.move}/${round.moves.length}`;
   const log = $('r-log');
   log.replaceChildren();
@@ -597,6 +633,7 @@ function init() {
     localStorage.setItem('goita.name', name);
     send({ type: 'hello', name, player_token: localStorage.getItem('goita.player') || undefined });
   });
+  $('opt-preset').addEventListener('change', onPresetChange);
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
     send({ type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) });

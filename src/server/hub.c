@@ -167,6 +167,14 @@ static void broadcast_state(srv_hub *h, const hub_table *t) {
   for (int i = 0; i < t->nwatchers; i++) send_state(h, t, t->watchers[i], -1);
 }
 
+/* Adds what the lobby shows of a table's rules: the rule set's name (or null) and the point
+ * scale (docs/RULES.md 10-11). */
+static void add_rules_names(json_t *row, const goita_rules *rules) {
+  const char *preset = goita_rules_preset(rules);
+  json_object_set_new(row, "preset", preset ? json_string(preset) : json_null());
+  json_object_set_new(row, "scale", json_string(rules->scale == GOITA_SCALE_ONES ? "ones" : "tens"));
+}
+
 static json_t *tables_json(srv_hub *h) {
   json_t *list = json_array();
   for (int i = 0; i < h->ntables; i++) {
@@ -177,10 +185,11 @@ static json_t *tables_json(srv_hub *h) {
       json_array_append_new(seats, t->seats[s].player ? json_pack("{s:s, s:s}", "name", t->seats[s].name, "bot",
                                                                   t->seats[s].bot)
                                                       : json_null());
-    json_array_append_new(list, json_pack("{s:I, s:s, s:s, s:i, s:o, s:i}", "id", (json_int_t)t->id, "status",
-                                          t->status == SRV_PLAYING ? "playing" : "waiting", "rules", t->rules_text,
-                                          "turn_seconds", t->turn_seconds, "seats", seats, "watchers",
-                                          t->nwatchers));
+    json_t *row = json_pack("{s:I, s:s, s:s, s:i, s:o, s:i}", "id", (json_int_t)t->id, "status",
+                            t->status == SRV_PLAYING ? "playing" : "waiting", "rules", t->rules_text, "turn_seconds",
+                            t->turn_seconds, "seats", seats, "watchers", t->nwatchers);
+    add_rules_names(row, &t->rules);
+    json_array_append_new(list, row);
   }
   return json_pack("{s:s, s:o}", "type", "tables", "tables", list);
 }
@@ -895,9 +904,11 @@ static void do_games(srv_hub *h, hub_client *c) {
   for (int i = 0; i < n; i++) {
     json_t *names = json_array();
     for (int s = 0; s < rows[i].nplayers; s++) json_array_append_new(names, json_string(rows[i].names[s]));
-    json_array_append_new(list, json_pack("{s:I, s:s, s:o, s:[i,i]}", "id", (json_int_t)rows[i].id, "finished",
-                                          rows[i].finished, "names", names, "score", rows[i].score[0],
-                                          rows[i].score[1]));
+    json_t *row = json_pack("{s:I, s:s, s:o, s:[i,i]}", "id", (json_int_t)rows[i].id, "finished", rows[i].finished,
+                            "names", names, "score", rows[i].score[0], rows[i].score[1]);
+    goita_rules rules;
+    if (goita_rules_parse(&rules, rows[i].rules, NULL) == GOITA_OK) add_rules_names(row, &rules);
+    json_array_append_new(list, row);
   }
   send_json(h, c->id, json_pack("{s:s, s:o}", "type", "games", "games", list));
 }

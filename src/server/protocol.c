@@ -237,6 +237,7 @@ static json_t *game_json(const goita_view *v) {
   json_object_set_new(g, "attack", json_integer(v->attack));
   json_object_set_new(g, "attacker", json_integer(v->attacker));
   json_object_set_new(g, "target", json_integer(v->rules.target));
+  json_object_set_new(g, "scale", json_string(v->rules.scale == GOITA_SCALE_ONES ? "ones" : "tens"));
   json_t *scores = json_array();
   for (int side = 0; side < goita_rules_sides(&v->rules); side++) json_array_append_new(scores, json_integer(v->score[side]));
   json_object_set_new(g, "scores", scores);

@@ -78,6 +78,7 @@ typedef struct srv_game_row {
   char names[GOITA_MAX_SEATS][SRV_NAME_SIZE];
   double ratings[GOITA_MAX_SEATS]; /* after the game */
   int score[2];                    /* per team */
+  char rules[512];                 /* the table's rule options as text */
 } srv_game_row;
 
 /* A finished game: its record (JSON) and history strings, the players' new ratings, and the

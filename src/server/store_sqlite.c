@@ -325,7 +325,9 @@ int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json
 
 int srv_store_games(srv_store *s, srv_game_row *rows, int max, int *count) {
   *count = 0;
-  sqlite3_stmt *st = prepare(s, "SELECT id, table_id, finished, score0, score1 FROM games ORDER BY id DESC LIMIT ?");
+  sqlite3_stmt *st = prepare(s,
+                             "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules FROM games g "
+                             "LEFT JOIN tables t ON t.id = g.table_id ORDER BY g.id DESC LIMIT ?");
   if (!st) return -1;
   sqlite3_bind_int(st, 1, max);
   int rc;
@@ -337,6 +339,7 @@ int srv_store_games(srv_store *s, srv_game_row *rows, int max, int *count) {
     copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
     r->score[0] = sqlite3_column_int(st, 3);
     r->score[1] = sqlite3_column_int(st, 4);
+    copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
     sqlite3_stmt *p = prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
     if (!p) break;
     sqlite3_bind_int64(p, 1, r->id);
