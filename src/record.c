@@ -103,7 +103,7 @@ static json_t *round_json(const goita_record *rec, const goita_record_round *rr)
 }
 
 int goita_record_write_json(const goita_record *rec, char **out, goita_error *err) {
-  char rules[256], seed[24];
+  char rules[GOITA_RULES_TEXT_SIZE], seed[24];
   goita_rules_format(&rec->rules, rules, sizeof rules);
   snprintf(seed, sizeof seed, "%" PRIu64, rec->seed);
   json_t *players = json_array();

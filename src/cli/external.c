@@ -125,7 +125,7 @@ bool cli_engine_start(cli_engine *e, const char *command, const goita_rules *rul
     if (strncmp(line, "id name ", 8) == 0) snprintf(e->name, sizeof e->name, "%s", line + 8);
     if (strncmp(line, "goitaok", 7) == 0) break;
   }
-  char text[256];
+  char text[GOITA_RULES_TEXT_SIZE];
   goita_rules_format(rules, text, sizeof text);
   if (!send_line(e, "rules %s", text) || !send_line(e, "isready")) goto gone;
   for (;;) {

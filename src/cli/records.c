@@ -107,7 +107,7 @@ int cmd_result(int argc, char **argv) {
 /* ---- replay ---- */
 
 static void print_record(const goita_record *rec, bool ascii) {
-  char rules[256];
+  char rules[GOITA_RULES_TEXT_SIZE];
   goita_rules_format(&rec->rules, rules, sizeof rules);
   printf("Game record\nrules %s\n", rules);
   if (rec->seeded)

@@ -36,7 +36,7 @@ static int watch(const watch_opts *o, goita_player *player) {
     return 1;
   }
   const char *spec = goita_player_spec(player);
-  char rules_text[256];
+  char rules_text[GOITA_RULES_TEXT_SIZE];
   goita_rules_format(&g.rules, rules_text, sizeof rules_text);
   printf("goita %s: a game between computer players (%s)\nseed %llu\nrules %s\n", goita_version(), spec,
          (unsigned long long)o->seed, rules_text);
