@@ -95,12 +95,17 @@ int cmd_result(int argc, char **argv) {
   if (status) return status;
   const bool over = (p.hidden ? p.view.phase : p.round.phase) == GOITA_PHASE_OVER;
   const goita_round_result *res = p.hidden ? &p.view.result : &p.round.result;
+  /* game_over: the round decided the whole game (double 5 pawns under double_goshi=win). */
+  static const char *const ends[] = {"null", "\"finish\"", "\"teyaku\"", "\"double_goshi\"", "\"redeal\""};
+  const char *end = over && (unsigned)res->end < sizeof ends / sizeof *ends ? ends[res->end] : "null";
+  const char *game_over = over && res->wins_game ? "true" : "false";
   if (!over)
-    printf("{\"over\":false,\"winner\":null,\"points\":null}\n");
+    printf("{\"over\":false,\"winner\":null,\"points\":null,\"end\":null,\"game_over\":false}\n");
   else if (res->winner < 0)
-    printf("{\"over\":true,\"winner\":null,\"points\":0}\n");
+    printf("{\"over\":true,\"winner\":null,\"points\":0,\"end\":%s,\"game_over\":false}\n", end);
   else
-    printf("{\"over\":true,\"winner\":%d,\"points\":%d}\n", res->winner + 1, res->points);
+    printf("{\"over\":true,\"winner\":%d,\"points\":%d,\"end\":%s,\"game_over\":%s}\n", res->winner + 1,
+           res->points, end, game_over);
   return 0;
 }
 

@@ -50,13 +50,18 @@ expect_error legal_malformed 'token 7 "2q"' "$goita" legal $deal,s1,113,2q
 expect_error legal_hidden_turn 'seat 3 is to move' "$goita" legal 3xxxxxxx,12345679,xxxxxxxx,123xxxxx,s1,1x3,2p
 expect_error legal_bad_rules 'king_attak' "$goita" legal --rules king_attak=a_or_b $deal,s1
 
-expect result_open 0 '{"over":false,"winner":null,"points":null}' "$goita" result $deal,s1,113
-expect result_double 0 '{"over":true,"winner":1,"points":100}' \
+expect result_open 0 '{"over":false,"winner":null,"points":null,"end":null,"game_over":false}' "$goita" result $deal,s1,113
+expect result_double 0 '{"over":true,"winner":1,"points":100,"end":"finish","game_over":false}' \
   "$goita" result 12667789,12345543,11112345,11112345,s1,116,2p,3p,4p,126,2p,3p,4p,177,2p,3p,4p,189
-expect result_teyaku 0 '{"over":true,"winner":1,"points":20}' "$goita" result 11111123,12345678,12345679,11234455,s2
-expect result_redeal 0 '{"over":true,"winner":null,"points":0}' "$goita" result 11111234,12345678,12345679,11123455,s1+3r
-expect result_seven_pawns 0 '{"over":true,"winner":2,"points":80}' "$goita" result 12345678,11111117,12233445,12345569,s1
-expect result_face_down_king_opts 0 '{"over":true,"winner":2,"points":10}' \
+expect result_teyaku 0 '{"over":true,"winner":1,"points":20,"end":"teyaku","game_over":false}' "$goita" result 11111123,12345678,12345679,11234455,s2
+expect result_redeal 0 '{"over":true,"winner":null,"points":0,"end":"redeal","game_over":false}' "$goita" result 11111234,12345678,12345679,11123455,s1+3r
+# Both partners of one team dealt 5 pawns win the game outright (double_goshi=win), or score.
+expect result_double_goshi 0 '{"over":true,"winner":1,"points":0,"end":"double_goshi","game_over":true}' \
+  "$goita" result 11111234,23345678,11111567,22344559,s1
+expect result_double_goshi_points 0 '{"over":true,"winner":1,"points":50,"end":"double_goshi","game_over":false}' \
+  "$goita" result --rules double_goshi=points:50 11111234,23345678,11111567,22344559,s1
+expect result_seven_pawns 0 '{"over":true,"winner":2,"points":80,"end":"teyaku","game_over":false}' "$goita" result 12345678,11111117,12233445,12345569,s1
+expect result_face_down_king_opts 0 '{"over":true,"winner":2,"points":10,"end":"finish","game_over":false}' \
   "$goita" result --rules king_face_down=allowed 11123568,11122579,23344557,11113446,s3,325,4p,182,227,3p,4p,1p,295,3p,4p,1p,221,3p,411,115,2p,357,4p,1p,2p,333,431,111,211
 expect_error result_face_down_king_default 'king may not be placed face-down' \
   "$goita" result 11123568,11122579,23344557,11113446,s3,325,4p,182,227,3p,4p,1p,295,3p,4p,1p,221,3p,411,115,2p,357,4p,1p,2p,333,431,111,211
