@@ -40,7 +40,7 @@ done
 left=$(ls "$tmp"/left/*.json 2>/dev/null | head -1)
 check=$("$goita" replay --check "$left" 2>&1)
 case $check in
-  'ok: a game record of 1 rounds, not finished'*) ;;
+  'ok: a game record of 1 round, not finished'*) ;;
   *) fail "the game so far: $check" ;;
 esac
 # End of input saves too; bad options are refused.
