@@ -157,7 +157,9 @@ static void print_indented(const char *text) {
   }
 }
 
-void cli_print_help(const cli_command *c) {
+/* Prints c's help (usage line, about, every option with value, range, default and meaning,
+ * notes, examples) to stdout. */
+static void print_help(const cli_command *c) {
   print_usage(c);
   printf("\n%s", c->about);
   printf("\noptions:\n");
@@ -180,7 +182,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      cli_print_help(c);
+      print_help(c);
       return 0;
     }
     if (strcmp(arg, "--list-options") == 0) { /* hidden: what the parser accepts, for tests */

@@ -60,10 +60,6 @@ typedef struct cli_operands {
  * (printed on stderr, naming the option and what it takes). "-" alone is an operand. */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operands);
 
-/* Prints c's help (usage line, about, every option with value, range, default and meaning,
- * notes, examples) to stdout. */
-void cli_print_help(const cli_command *c);
-
 /* Reads text as a whole number from lo to hi for what (an option or operand name) of c;
  * false after printing an error that names what and the range (unit after it, when given). */
 bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,
