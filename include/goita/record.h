@@ -15,8 +15,9 @@ extern "C" {
 
 #define GOITA_RECORD_FORMAT "goita-record"
 #define GOITA_RECORD_VERSION 1
-/* Room for a player's name or engine (UTF-8, with the terminating zero). */
-#define GOITA_RECORD_NAME_SIZE 64
+/* Room for a player's name or engine (UTF-8, with the terminating zero): enough for a
+ * level's full spec with every parameter, as goita play and watch write it. */
+#define GOITA_RECORD_NAME_SIZE 256
 /* Room for a timestamp: ISO 8601 / RFC 3339, e.g. "2026-11-21T09:30:00Z". */
 #define GOITA_RECORD_TIME_SIZE 40
 

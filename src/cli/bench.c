@@ -14,8 +14,9 @@ static double now_seconds(void) {
 
 static uint64_t mix_into(uint64_t sig, uint64_t value) { return goita_seed_mix(sig ^ value); }
 
-/* Plays seeded rounds between uniformly random players on one thread. */
-static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rules) {
+/* Plays seeded rounds between uniformly random players on one thread. With list, prints the
+ * deals' history strings instead. */
+static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rules, bool list) {
   goita_rng rng;
   goita_rng_seed(&rng, seed);
   uint64_t moves = 0, sig = 0;
@@ -24,6 +25,12 @@ static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rule
   const double start = now_seconds();
   for (uint64_t i = 0; i < rounds; i++) {
     goita_round_deal(&r, rules, (int)(i % (uint64_t)rules->players), goita_seed_mix(seed + i));
+    if (list) {
+      char history[512];
+      goita_history_format(&r, history, sizeof history);
+      printf("deal\t%llu\t%s\n", (unsigned long long)i, history);
+      continue;
+    }
     while (!goita_round_over(&r)) {
       const int n = goita_round_legal_moves(&r, legal);
       goita_round_apply_unchecked(&r, legal[goita_rng_below(&rng, (uint32_t)n)]);
@@ -32,6 +39,7 @@ static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rule
     sig = mix_into(sig, (uint64_t)r.nlog << 24 | (uint64_t)(uint8_t)r.result.winner << 16 |
                             (uint64_t)(uint16_t)r.result.points);
   }
+  if (list) return 0;
   const double secs = now_seconds() - start;
   printf("playout  rounds %llu  moves %llu  %.3f s  %.2fM moves/s  %.0fk rounds/s  %.1f moves/round\n",
          (unsigned long long)rounds, (unsigned long long)moves, secs, (double)moves / secs / 1e6,
@@ -137,30 +145,36 @@ int cmd_bench(int argc, char **argv) {
   bool list = false;
   goita_rules rules;
   goita_rules_default(&rules);
-  const char *section = "playout";
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--rounds") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--rounds", v, &rounds)) return 2;
-    } else if (strcmp(argv[i], "--count") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--count", v, &count)) return 2;
-    } else if (strcmp(argv[i], "--tt-mb") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_table_mb("bench", v, &tt_mb)) return 2;
-    } else if (strcmp(argv[i], "--list") == 0) {
-      list = true;
-    } else if (strcmp(argv[i], "--seed") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &seed)) return 2;
-    } else if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &rules)) return 2;
-    } else if (argv[i][0] != '-') {
-      section = argv[i];
-    } else {
-      fprintf(stderr, "goita bench: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
-  if (strcmp(section, "playout") == 0) return bench_playout(rounds ? rounds : 1, seed, &rules);
-  if (strcmp(section, "solve") == 0) return bench_solve(count ? count : 1, seed, &rules, tt_mb, list);
-  fprintf(stderr, "goita bench: unknown section \"%s\" (sections: playout, solve)\n", section);
-  return 2;
+  const cli_option options[] = {
+      {"--rounds", CLI_UINT, "N", &rounds, "playout: the rounds to play", .lo = 1, .hi = 1000000000000},
+      {"--count", CLI_UINT, "N", &count, "solve: the positions of each group", .lo = 1, .hi = 100000},
+      {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
+      cli_rules_option(&rules),
+      cli_tt_mb_option(&tt_mb),
+      {.name = "--list", .kind = CLI_FLAG, .target = &list,
+       .help = "print the cases as history strings instead of measuring: each deal (playout), or each "
+               "position with its group and number (solve)"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "bench",
+      .operands = "[playout|solve]",
+      .about = "Fixed, seeded workloads on one core, with per-case figures and a final signature line that\n"
+               "changes whenever the engine's behaviour changes, not with the machine (docs/BENCHMARKS.md).\n"
+               "playout (the default) plays rounds between uniformly random players; solve runs the exact\n"
+               "solver on full deals and on positions with 24, 20 and 12 pieces left in hands.\n",
+      .examples = "goita bench playout --rounds 1000000\n"
+                  "goita bench solve --count 5 --tt-mb 256\n"
+                  "goita bench solve --count 2 --list",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n > 1) return cli_usage_error(&c, "one section, please (got a second: \"%s\")", operands.arg[1]);
+  const char *section = operands.n ? operands.arg[0] : "playout";
+  if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
+  if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, list);
+  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve)", section);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "goita/goita.h"
+#include "options.h"
 
 /* Each subcommand takes the arguments after its name and returns the process exit code. */
 int cmd_watch(int argc, char **argv);
@@ -21,22 +22,20 @@ int cmd_play(int argc, char **argv);
 int cmd_solo(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
-/* Reads an unsigned 64-bit number (decimal or 0x hex); prints an error naming opt on failure. */
-bool cli_parse_u64(const char *opt, const char *text, uint64_t *out);
+/* Reads rule option text into target (a goita_rules) for an option table (options.h); false
+ * with the library's message in why. */
+bool cli_read_rules(const char *text, void *target, char *why, size_t size);
 
-/* Reads a whole number from lo to hi for option opt of command cmd; prints an error on failure
- * ("goita match: --jobs is 1-64", with unit after it when given). */
-bool cli_parse_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi, const char *unit,
-                     uint64_t *out);
+/* The row of --rules OPTS, which every command that deals takes, reading into rules. */
+cli_option cli_rules_option(goita_rules *rules);
 
-/* Reads a table size in MiB (--tt-mb, 1-65536); prints an error naming cmd on failure. */
-bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb);
+/* The row of --tt-mb N, the solver's table size in MiB (1-65536), reading into mb. */
+cli_option cli_tt_mb_option(uint64_t *mb);
 
-/* Reads rule option text; prints the library's error on failure. */
-bool cli_parse_rules(const char *text, goita_rules *rules);
-
-/* Returns the value of option argv[*i] (advancing *i), or NULL after printing an error. */
-const char *cli_option_value(int argc, char **argv, int *i);
+/* Checks up front that a file can be written at path (creating and removing path.tmp, where
+ * cli_write_file writes first), so a long game is not played for a record that cannot be
+ * saved; false after printing why, naming cmd. */
+bool cli_check_writable(const char *cmd, const char *path);
 
 /* Writes a mark for people: kanji, or an ASCII letter when ascii is set. */
 const char *cli_mark(int mark, bool ascii);

@@ -2,52 +2,48 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
 
-bool cli_parse_u64(const char *opt, const char *text, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(text, &end, 0);
-  if (errno || !end || *end || text[0] == '-' || text[0] == '\0') {
-    fprintf(stderr, "goita: %s: \"%s\" is not a non-negative whole number\n", opt, text);
-    return false;
-  }
-  *out = (uint64_t)v;
-  return true;
-}
-
-bool cli_parse_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi, const char *unit,
-                     uint64_t *out) {
-  if (!cli_parse_u64(opt, text, out)) return false;
-  if (*out < lo || *out > hi) {
-    fprintf(stderr, "goita %s: %s is %llu-%llu%s%s\n", cmd, opt, (unsigned long long)lo, (unsigned long long)hi,
-            unit ? " " : "", unit ? unit : "");
-    return false;
-  }
-  return true;
-}
-
-bool cli_parse_table_mb(const char *cmd, const char *text, uint64_t *mb) {
-  return cli_parse_range(cmd, "--tt-mb", text, 1, 65536, "(MiB)", mb);
-}
-
-bool cli_parse_rules(const char *text, goita_rules *rules) {
+bool cli_read_rules(const char *text, void *target, char *why, size_t size) {
   goita_error err;
-  if (goita_rules_parse(rules, text, &err) != GOITA_OK) {
-    fprintf(stderr, "goita: --rules: %s\n", err.message);
-    return false;
-  }
-  return true;
+  if (goita_rules_parse(target, text, &err) == GOITA_OK) return true;
+  snprintf(why, size, "%s", err.message);
+  return false;
 }
 
-const char *cli_option_value(int argc, char **argv, int *i) {
-  if (*i + 1 >= argc) {
-    fprintf(stderr, "goita: %s needs a value\n", argv[*i]);
-    return NULL;
+cli_option cli_rules_option(goita_rules *rules) {
+  return (cli_option){"--rules", CLI_READ, "OPTS", rules,
+                      "rule options (RULES.md), e.g. king_face_down=allowed,target=150",
+                      .fallback = "the standard rules", .read = cli_read_rules};
+}
+
+cli_option cli_tt_mb_option(uint64_t *mb) {
+  return (cli_option){"--tt-mb", CLI_UINT, "N", mb, "the size of the solver's transposition table",
+                      .lo = 1, .hi = 65536, .unit = "MiB"};
+}
+
+bool cli_check_writable(const char *cmd, const char *path) {
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    fprintf(stderr, "goita %s: path too long: %s\n", cmd, path);
+    return false;
   }
-  return argv[++*i];
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "goita %s: cannot write %s: it is a folder\n", cmd, path);
+    return false;
+  }
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    fprintf(stderr, "goita %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return false;
+  }
+  fclose(f);
+  remove(tmp);
+  return true;
 }
 
 const char *cli_mark(int mark, bool ascii) {

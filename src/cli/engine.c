@@ -345,14 +345,25 @@ static bool command(engine *e, char *line) {
 
 int cmd_engine(int argc, char **argv) {
   const char *spec = "sampler";
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--player") == 0) {
-      if (!(spec = cli_option_value(argc, argv, &i))) return 2;
-    } else {
-      fprintf(stderr, "goita engine: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  const cli_option options[] = {
+      {.name = "--player", .kind = CLI_TEXT, .value = "SPEC", .target = &spec,
+       .help = "the level that chooses the moves, with parameters (docs/PLAYERS.md); setoption changes them"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "engine",
+      .about = "A computer player behind the line protocol of docs/PROTOCOL.md: commands on standard input,\n"
+               "replies on standard output, for GUIs, match runners (goita match engine:COMMAND) and test\n"
+               "harnesses. Every bad line is answered with an \"error\" line; quit or the end of input ends it.\n",
+      .examples = "goita engine --player sampler:samples=64\n"
+                  "printf 'goita\\nnewround seed 5\\ngo\\nquit\\n' | goita engine --player rules",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   engine e;
   memset(&e, 0, sizeof e);
   goita_rules_default(&e.rules);
@@ -366,8 +377,8 @@ int cmd_engine(int argc, char **argv) {
     size_t len = strlen(line);
     if (len > 0 && line[len - 1] != '\n' && !feof(stdin)) {
       /* an overlong line: skip the rest of it */
-      int c;
-      while ((c = getchar()) != EOF && c != '\n') continue;
+      int ch;
+      while ((ch = getchar()) != EOF && ch != '\n') continue;
       reply("error line longer than %d bytes", LINE_MAX_BYTES);
       continue;
     }

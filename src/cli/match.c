@@ -248,45 +248,50 @@ static int run_match(match_opts *o) {
 }
 
 int cmd_match(int argc, char **argv) {
-  match_opts o = {{NULL, NULL}, {"", ""}, 100, 1, {0}, 2, 120000.0, false};
+  match_opts o = {{NULL, NULL}, {"", ""}, 100, 1, {0}, 2, 0, false};
   goita_rules_default(&o.rules);
-  int nspec = 0;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--games") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("match", "--games", v, 1, 10000000, NULL, &o.games))
-        return 2;
-    } else if (strcmp(argv[i], "--seed") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &o.seed)) return 2;
-    } else if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
-    } else if (strcmp(argv[i], "--jobs") == 0) {
-      uint64_t jobs;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("match", "--jobs", v, 1, 64, NULL, &jobs)) return 2;
-      o.jobs = (int)jobs;
-    } else if (strcmp(argv[i], "--engine-timeout") == 0) {
-      uint64_t seconds;
-      if (!(v = cli_option_value(argc, argv, &i)) ||
-          !cli_parse_range("match", "--engine-timeout", v, 1, 86400, "seconds", &seconds))
-        return 2;
-      o.engine_timeout_ms = (double)seconds * 1000.0;
-    } else if (strcmp(argv[i], "--quiet") == 0) {
-      o.quiet = true;
-    } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-      fprintf(stderr, "goita match: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    } else if (nspec < 2) {
-      o.spec[nspec++] = argv[i];
-    } else {
-      fprintf(stderr, "goita match: one player for each side (A B), not \"%s\" as well\n", argv[i]);
-      return 2;
-    }
-  }
-  if (nspec != 2) {
+  uint64_t jobs = 2, timeout_s = 120;
+  const cli_option options[] = {
+      {"--games", CLI_UINT, "N", &o.games, "games to play, in pairs on the same deals with the seats swapped",
+       .lo = 1, .hi = 10000000},
+      {"--seed", CLI_UINT, "S", &o.seed, "the seed of the deals and of the players' choices", .hi = UINT64_MAX},
+      cli_rules_option(&o.rules),
+      {"--jobs", CLI_UINT, "J", &jobs, "worker threads; the results do not depend on them", .lo = 1, .hi = 64},
+      {"--engine-timeout", CLI_UINT, "SEC", &timeout_s,
+       "the longest an engine:COMMAND player may think about one move before the match stops with an error",
+       .lo = 1, .hi = 86400, .unit = "seconds"},
+      {.name = "--quiet", .kind = CLI_FLAG, .target = &o.quiet, .help = "no progress line on standard error"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "match",
+      .operands = "A B",
+      .about = "Player A's team against player B's on paired deals: each deal is played twice with the teams'\n"
+               "seats swapped, so the luck of the deal cancels out. Ends with one JSON line: A's points minus\n"
+               "B's per round, its standard error, A's game wins and both players' time per move.\n",
+      .notes = "A and B are players: random, rules, sampler, expert, or a level with parameters such as\n"
+               "sampler:samples=64,infer=on (docs/PLAYERS.md); or engine:COMMAND, a program that speaks the\n"
+               "protocol of docs/PROTOCOL.md, started with sh -c COMMAND.\n",
+      .examples = "goita match --games 100 sampler rules\n"
+                  "goita match --games 20 --jobs 2 expert \"engine:goita engine --player sampler\"\n"
+                  "goita match --engine-timeout 10 sampler \"engine:node tools/goita-ai-sample/adapter.js\"",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n > 2)
+    return cli_usage_error(&c, "one player for each side (A B), not \"%s\" as well", operands.arg[2]);
+  if (operands.n != 2) {
     fprintf(stderr, "goita match: name two players, A and B (levels: ");
     for (const char *const *l = goita_player_levels(); *l; l++) fprintf(stderr, "%s%s", *l, l[1] ? ", " : ")\n");
     return 2;
   }
+  o.spec[0] = operands.arg[0];
+  o.spec[1] = operands.arg[1];
+  o.jobs = (int)jobs;
+  o.engine_timeout_ms = (double)timeout_s * 1000.0;
   if (o.rules.players == 3) {
     fprintf(stderr, "goita match: a match is between two sides: 4 players (teams) or 2 players\n");
     return 2;

@@ -162,24 +162,32 @@ static bool read_move(const goita_view *v, const char *text, const goita_move *m
   return false;
 }
 
-static void describe_move(session *s, goita_move m, bool lead) {
+/* The mark of a piece the view's hand plays: a legal move names the king by its kind, and the
+ * person should see the physical king they hold (王 or 玉; with both, the second one played
+ * is 玉). */
+static int held_mark(const goita_view *v, int piece, bool second_king) {
+  if (piece != GOITA_KING) return piece;
+  return second_king || !(v->kings & 1) ? GOITA_MARK_GYOKU : GOITA_MARK_OU;
+}
+
+static void describe_move(session *s, const goita_view *v, goita_move m) {
   const bool ascii = s->o->ascii;
   switch (m.type) {
     case GOITA_MOVE_PASS: say(s, "pass"); return;
     case GOITA_MOVE_REDEAL: say(s, "redeal"); return;
     case GOITA_MOVE_GO: say(s, "play the round"); return;
   }
-  say(s, "%s %s %s, attack %s %s", lead ? "face-down" : "defend with", cli_mark(m.block, ascii),
-         goita_mark_english(m.block), cli_mark(m.attack, ascii), goita_mark_english(m.attack));
+  const int block = held_mark(v, m.block, false), attack = held_mark(v, m.attack, m.block == GOITA_KING);
+  say(s, "%s %s %s, attack %s %s", v->attack == GOITA_NONE ? "face-down" : "defend with", cli_mark(block, ascii),
+         goita_mark_english(block), cli_mark(attack, ascii), goita_mark_english(attack));
 }
 
 static void list_moves(session *s, const goita_view *v, const goita_move *moves, int n) {
-  const bool lead = v->attack == GOITA_NONE;
   for (int i = 0; i < n; i++) {
     char token[8];
     goita_move_format(moves[i], token, sizeof token);
     say(s, "  %-3s ", token + 1);
-    describe_move(s, moves[i], lead);
+    describe_move(s, v, moves[i]);
     say(s, "\n");
   }
 }
@@ -208,7 +216,7 @@ static void hint(session *s, const goita_view *v) {
     char token[8];
     goita_move_format(info.moves[i], token, sizeof token);
     say(s, "  %-3s %+7.1f  ", token + 1, info.value[i]);
-    describe_move(s, info.moves[i], v->attack == GOITA_NONE);
+    describe_move(s, v, info.moves[i]);
     say(s, "\n");
   }
 }
@@ -307,13 +315,22 @@ static bool make_dirs(const char *dir) {
   return mkdir(path, 0755) == 0 || errno == EEXIST;
 }
 
+/* Makes the records folder and checks that a record can be written there, before the game, so
+ * that no game is played for a record that cannot be saved. */
+static bool records_dir_ready(const char *dir) {
+  if (!make_dirs(dir)) {
+    fprintf(stderr, "goita play: cannot make the folder %s: %s\n", dir, strerror(errno));
+    return false;
+  }
+  char probe[1200];
+  snprintf(probe, sizeof probe, "%s/game-check.json", dir);
+  return cli_check_writable("play", probe);
+}
+
 /* Saves the record (the game so far, or whole); prints where. */
 static bool save(session *s) {
-  char dir[1024], path[1200], now[GOITA_RECORD_TIME_SIZE];
-  if (s->o->records_dir)
-    snprintf(dir, sizeof dir, "%s", s->o->records_dir);
-  else
-    default_records_dir(dir, sizeof dir);
+  char path[1200], now[GOITA_RECORD_TIME_SIZE];
+  const char *dir = s->o->records_dir;
   if (!make_dirs(dir)) {
     fprintf(stderr, "goita play: cannot make the folder %s: %s\n", dir, strerror(errno));
     return false;
@@ -342,7 +359,10 @@ static void say_result(session *s, const goita_round *r) {
   const goita_round_result *res = &r->result;
   switch (res->end) {
     case GOITA_END_FINISH: say(s, "%s went out", play_who(s, res->winner)); break;
-    case GOITA_END_TEYAKU: say(s, "Teyaku: %s holds %d pawns", play_who(s, res->winner), r->hand[res->winner][GOITA_PAWN]); break;
+    case GOITA_END_TEYAKU:
+      say(s, "Teyaku: %s %s %d pawns", play_who(s, res->winner), res->winner == s->o->seat ? "hold" : "holds",
+          r->hand[res->winner][GOITA_PAWN]);
+      break;
     case GOITA_END_DOUBLE_GOSHI: say(s, "5 pawns in both partners' hands (%s and partner)", play_who(s, res->winner)); break;
     case GOITA_END_REDEAL: say(s, "Redeal: nothing scored.\n"); return;
     default: return;
@@ -435,7 +455,7 @@ static int play(session *s) {
       return 1;
     }
   }
-  say(s, "\nGame over after %d rounds: ", g->round_index);
+  say(s, "\nGame over after %d round%s: ", g->round_index, g->round_index == 1 ? "" : "s");
   const bool won = g->winner_side == goita_rules_side_of(&g->rules, o->seat);
   say(s, "%s. ", won ? "you win" : "you lose");
   print_scores(s);
@@ -447,40 +467,55 @@ static int play(session *s) {
 int cmd_play(int argc, char **argv) {
   play_opts o = {"expert", "expert:samples=64,rollouts=4", 0, false, {0}, 0, false, false, 600, NULL};
   goita_rules_default(&o.rules);
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--seed") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &o.seed)) return 2;
-      o.seeded = true;
-    } else if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
-    } else if (strcmp(argv[i], "--player") == 0) {
-      if (!(o.player = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--hint") == 0) {
-      if (!(o.hint_player = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--seat") == 0) {
-      uint64_t seat;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range("play", "--seat", v, 1, 4, NULL, &seat)) return 2;
-      o.seat = (int)seat - 1;
-    } else if (strcmp(argv[i], "--records") == 0) {
-      if (!(o.records_dir = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--ascii") == 0) {
-      o.ascii = true;
-    } else if (strcmp(argv[i], "--plain") == 0) {
-      o.plain = true;
-    } else if (strcmp(argv[i], "--delay") == 0) {
-      uint64_t ms;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--delay", v, &ms)) return 2;
-      o.delay_ms = ms > 10000 ? 10000 : (int)ms;
-    } else {
-      fprintf(stderr, "goita play: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  uint64_t seat_number = 1, delay_ms = (uint64_t)o.delay_ms;
+  const cli_option options[] = {
+      {.name = "--plain", .kind = CLI_FLAG, .target = &o.plain,
+       .help = "line mode even on a terminal: every event a line, moves typed (for screen readers, scripts)"},
+      {"--seat", CLI_UINT, "N", &seat_number, "your seat; your partner sits opposite", .lo = 1, .hi = 4},
+      {.name = "--player", .kind = CLI_TEXT, .value = "SPEC", .target = &o.player,
+       .help = "the computer players' level, with parameters (docs/PLAYERS.md)"},
+      {.name = "--hint", .kind = CLI_TEXT, .value = "SPEC", .target = &o.hint_player,
+       .help = "the level that values each move when you type hint"},
+      {"--seed", CLI_UINT, "S", &o.seed, "the seed of the deals and of the computer players' choices",
+       .hi = UINT64_MAX, .fallback = "a new one for each game, shown at the start", .given = &o.seeded},
+      cli_rules_option(&o.rules),
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &o.ascii,
+       .help = "letters instead of kanji (also in a locale without UTF-8)"},
+      {"--delay", CLI_UINT, "MS", &delay_ms, "the table's pause after each computer move", .hi = 10000,
+       .unit = "ms"},
+      {.name = "--records", .kind = CLI_TEXT, .value = "DIR", .target = &o.records_dir,
+       .help = "the folder where the game is saved as a record (made, and checked writable, before the game)",
+       .fallback = "$XDG_DATA_HOME/goita/games, or ~/.local/share/goita/games"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "play",
+      .about = "A game to the target score against computer players (your partner is one), at a table drawn\n"
+               "in the terminal, or line by line with --plain or when not on a terminal. Type help during\n"
+               "the game for the moves and commands (moves, hand, hint, record, scores, quit). The game,\n"
+               "finished or left, is saved as a record that goita replay shows.\n",
+      .examples = "goita play\n"
+                  "goita play --plain --seat 2 --player sampler --seed 42\n"
+                  "goita play --ascii --delay 0 --records ~/goita-games",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
+  o.seat = (int)seat_number - 1;
+  o.delay_ms = (int)delay_ms;
   if (o.seat >= o.rules.players) {
     fprintf(stderr, "goita play: --seat %d is not a seat of %d players\n", o.seat + 1, o.rules.players);
     return 2;
   }
+  char default_dir[1024];
+  if (!o.records_dir) {
+    default_records_dir(default_dir, sizeof default_dir);
+    o.records_dir = default_dir;
+  }
+  if (!records_dir_ready(o.records_dir)) return 2;
   /* Kanji need a UTF-8 terminal; other locales get the ASCII letters. */
   setlocale(LC_ALL, "");
   if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) o.ascii = true;
@@ -511,7 +546,7 @@ int cmd_play(int argc, char **argv) {
     if (seat == o.seat)
       snprintf(s.record.name[seat], sizeof s.record.name[seat], "you");
     else
-      snprintf(s.record.engine[seat], sizeof s.record.engine[seat], "goita %.50s", goita_player_spec(s.computer));
+      snprintf(s.record.engine[seat], sizeof s.record.engine[seat], "goita %s", goita_player_spec(s.computer));
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_interrupt; /* no SA_RESTART: Ctrl-C ends the wait for input */

@@ -18,7 +18,7 @@ typedef struct play_opts {
   bool ascii;
   bool plain;              /* line mode even on a terminal */
   int delay_ms;            /* the table's pause after each computer move */
-  const char *records_dir; /* NULL: the default folder */
+  const char *records_dir; /* where records go (cmd_play fills in the default folder) */
 } play_opts;
 
 #define PLAY_MESSAGES 64

@@ -25,50 +25,49 @@ static bool read_position(const char *cmd, const goita_rules *rules, const char 
   return true;
 }
 
-/* Options shared by legal and result: --rules OPTS, --seat N, and the history string. */
-static bool parse_args(const char *cmd, int argc, char **argv, goita_rules *rules, int *seat, const char **history) {
-  goita_rules_default(rules);
-  *seat = GOITA_VIEWER_INFER;
-  *history = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, rules)) return false;
-    } else if (strcmp(argv[i], "--seat") == 0) {
-      uint64_t s;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_range(cmd, "--seat", v, 1, 4, NULL, &s)) return false;
-      *seat = (int)s - 1;
-    } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-      fprintf(stderr, "goita %s: unknown option \"%s\"\n", cmd, argv[i]);
-      return false;
-    } else if (*history) {
-      fprintf(stderr, "goita %s: one history string, please (got a second: \"%s\")\n", cmd, argv[i]);
-      return false;
-    } else {
-      *history = argv[i];
-    }
-  }
-  if (!*history) {
-    fprintf(stderr, "usage: goita %s [--rules OPTS] [--seat N] HISTORY\n", cmd);
-    return false;
-  }
-  return true;
-}
-
-/* The arguments and position of legal and result; returns 0, or the exit status of a usage
- * error (2) or of a string that does not read (1). */
-static int load_position(const char *cmd, int argc, char **argv, position *p) {
+/* The arguments and position of legal and result (--rules OPTS, --seat N, the history
+ * string); returns -1 with the position read, else the exit status: of --help (0), a usage
+ * error (2) or a string that does not read (1). */
+static int load_position(const char *cmd, const char *about, const char *example, int argc, char **argv,
+                         position *p) {
   goita_rules rules;
-  int seat;
-  const char *history;
-  if (!parse_args(cmd, argc, argv, &rules, &seat, &history)) return 2;
-  return read_position(cmd, &rules, history, seat, p) ? 0 : 1;
+  goita_rules_default(&rules);
+  uint64_t seat = 0;
+  const cli_option options[] = {
+      cli_rules_option(&rules),
+      {"--seat", CLI_UINT, "N", &seat,
+       "read a string with hidden pieces (x) as this seat's view; by default the seat whose hand is known",
+       .lo = 1, .hi = 4, .fallback = "inferred"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = cmd,
+      .operands = "HISTORY",
+      .about = about,
+      .notes = "HISTORY is a history string (docs/RECORDS.md): the four hands, s and the dealer's seat, then\n"
+               "the moves, e.g. 12345678,12345679,11112345,11112345,s1,113,2p. One written for a seat, with x\n"
+               "for hidden pieces, reads as that seat's view.\n",
+      .examples = example,
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n == 0) return cli_usage_error(&c, "name a history string");
+  if (operands.n > 1) return cli_usage_error(&c, "one history string, please (got a second: \"%s\")", operands.arg[1]);
+  return read_position(cmd, &rules, operands.arg[0], seat ? (int)seat - 1 : GOITA_VIEWER_INFER, p) ? -1 : 1;
 }
 
 int cmd_legal(int argc, char **argv) {
   position p;
-  const int status = load_position("legal", argc, argv, &p);
-  if (status) return status;
+  const int status = load_position("legal",
+                                   "Prints every legal move at the end of HISTORY, one token a line (\"2p\", \"213\"); nothing\n"
+                                   "when the round is over.\n",
+                                   "goita legal 12345678,12345679,11112345,11112345,s1,113,2p,3p\n"
+                                   "goita legal 3xxxxxxx,12345679,xxxxxxxx,123xxxxx,s1,1x3",
+                                   argc, argv, &p);
+  if (status >= 0) return status;
   goita_move moves[GOITA_MAX_LEGAL];
   int n;
   if (!p.hidden) {
@@ -91,8 +90,11 @@ int cmd_legal(int argc, char **argv) {
 
 int cmd_result(int argc, char **argv) {
   position p;
-  const int status = load_position("result", argc, argv, &p);
-  if (status) return status;
+  const int status =
+      load_position("result",
+                    "Prints the result of HISTORY as one JSON line: {\"over\":..,\"winner\":SEAT|null,\"points\":N|null}.\n",
+                    "goita result 11111123,12345678,12345679,11234455,s2", argc, argv, &p);
+  if (status >= 0) return status;
   const bool over = (p.hidden ? p.view.phase : p.round.phase) == GOITA_PHASE_OVER;
   const goita_round_result *res = p.hidden ? &p.view.result : &p.round.result;
   /* game_over: the round decided the whole game (double 5 pawns under double_goshi=win). */
@@ -137,11 +139,11 @@ static void print_record(const goita_record *rec, bool ascii) {
   }
   printf("\n");
   if (rec->over) {
-    printf("Game over after %d rounds: ", rec->nrounds);
+    printf("Game over after %d round%s: ", rec->nrounds, rec->nrounds == 1 ? "" : "s");
     cli_print_side(&rec->rules, rec->winner_side);
     printf(" wins with %d (target %d)\n", rec->score[rec->winner_side], rec->rules.target);
   } else {
-    printf("The game was not finished: after %d rounds,", rec->nrounds);
+    printf("The game was not finished: after %d round%s,", rec->nrounds, rec->nrounds == 1 ? "" : "s");
     cli_print_scores(&rec->rules, rec->score);
   }
   if (rec->finished[0]) printf("finished %s\n", rec->finished);
@@ -151,29 +153,31 @@ int cmd_replay(int argc, char **argv) {
   goita_rules rules;
   goita_rules_default(&rules);
   bool check = false, ascii = false;
-  const char *path = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--check") == 0) {
-      check = true;
-    } else if (strcmp(argv[i], "--ascii") == 0) {
-      ascii = true;
-    } else if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &rules)) return 2;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr, "goita replay: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      fprintf(stderr, "goita replay: one file, please\n");
-      return 2;
-    }
-  }
-  if (!path) {
-    fprintf(stderr, "usage: goita replay [--check] [--ascii] [--rules OPTS] FILE|-\n");
-    return 2;
-  }
+  const cli_option options[] = {
+      {.name = "--check", .kind = CLI_FLAG, .target = &check,
+       .help = "only validate: print one line (\"ok: ...\") or the error, with exit status 1"},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii, .help = "letters instead of kanji"},
+      cli_rules_option(&rules),
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "replay",
+      .operands = "FILE|-",
+      .about = "Shows a full-game record (JSON, docs/RECORDS.md) or a history string, read from FILE or from\n"
+               "standard input (-), move by move. A record carries its rules; --rules applies to a history\n"
+               "string.\n",
+      .examples = "goita replay game.json\n"
+                  "goita replay --check ~/.local/share/goita/games/game-20261121-093000-42.json\n"
+                  "echo 12345678,12345679,11112345,11112345,s1,113 | goita replay -",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n == 0) return cli_usage_error(&c, "name a file, or - for standard input");
+  if (operands.n > 1) return cli_usage_error(&c, "one file, please (got a second: \"%s\")", operands.arg[1]);
+  const char *path = operands.arg[0];
   size_t len;
   char *text = cli_read_file(path, &len);
   if (!text) return 1;
@@ -187,7 +191,8 @@ int cmd_replay(int argc, char **argv) {
       fprintf(stderr, "goita replay: %s: %s\n", path, err.message);
       status = 1;
     } else if (check) {
-      printf("ok: a game record of %d rounds, %s, score", rec.nrounds, rec.over ? "finished" : "not finished");
+      printf("ok: a game record of %d round%s, %s, score", rec.nrounds, rec.nrounds == 1 ? "" : "s",
+             rec.over ? "finished" : "not finished");
       cli_print_scores(&rec.rules, rec.score);
     } else {
       print_record(&rec, ascii);

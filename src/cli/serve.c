@@ -47,41 +47,39 @@ int cmd_serve(int argc, char **argv) {
   else
     snprintf(db, sizeof db, "%s/.local/share/goita/server.db", home && *home ? home : ".");
   o.db_path = db;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    uint64_t n;
-    if (strcmp(argv[i], "--port") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--port", v, &n)) return 2;
-      if (n < 1 || n > 65535) {
-        fprintf(stderr, "goita serve: --port must be from 1 to 65535\n");
-        return 2;
-      }
-      o.port = (int)n;
-    } else if (strcmp(argv[i], "--host") == 0) {
-      if (!(o.host = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--db") == 0) {
-      if (!(o.db_path = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--web") == 0) {
-      if (!(o.web_dir = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--bot-threads") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--bot-threads", v, &n)) return 2;
-      if (n < 1 || n > 16) {
-        fprintf(stderr, "goita serve: --bot-threads must be from 1 to 16\n");
-        return 2;
-      }
-      o.bot_threads = (int)n;
-    } else if (strcmp(argv[i], "--round-pause") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--round-pause", v, &n)) return 2;
-      if (n > 60000) {
-        fprintf(stderr, "goita serve: --round-pause is in milliseconds, at most 60000\n");
-        return 2;
-      }
-      o.hub.round_pause_ms = (int)n;
-    } else {
-      fprintf(stderr, "goita serve: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  uint64_t port = (uint64_t)o.port, bot_threads = (uint64_t)o.bot_threads,
+           round_pause = (uint64_t)o.hub.round_pause_ms;
+  const cli_option options[] = {
+      {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
+      {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
+       .help = "the address to listen on; 0.0.0.0 for every network"},
+      {.name = "--db", .kind = CLI_TEXT, .value = "FILE", .target = &o.db_path,
+       .help = "the SQLite database of accounts, tables and games (its folder is made)"},
+      {.name = "--web", .kind = CLI_TEXT, .value = "DIR", .target = &o.web_dir,
+       .help = "the web client's files: beside the sources in a build tree, else where make install put them"},
+      {"--bot-threads", CLI_UINT, "N", &bot_threads, "threads that think for the computer players", .lo = 1,
+       .hi = 16},
+      {"--round-pause", CLI_UINT, "MS", &round_pause, "the pause after a round before the next deal",
+       .hi = 60000, .unit = "ms"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "serve",
+      .about = "Online play (docs/SERVER.md): a game server with its web client at http://HOST:PORT/. People\n"
+               "sit at tables, computer players fill the empty seats, and every game is stored, so that a\n"
+               "restarted server goes on where it stopped. SIGINT or SIGTERM stops it cleanly.\n",
+      .examples = "goita serve\n"
+                  "goita serve --host 0.0.0.0 --port 8000 --db /var/lib/goita/server.db",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
+  o.port = (int)port;
+  o.bot_threads = (int)bot_threads;
+  o.hub.round_pause_ms = (int)round_pause;
   if (!make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;

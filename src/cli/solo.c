@@ -148,29 +148,34 @@ static void hint(const goita_solo *g, const goita_solo_memory *memory, uint64_t 
 int cmd_solo(int argc, char **argv) {
   uint64_t seed = 0, games = 4000, rollouts = 64, jobs = 2;
   bool seeded = false, ascii = false, solving = false;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--seed") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &seed)) return 2;
-      seeded = true;
-    } else if (strcmp(argv[i], "--ascii") == 0) {
-      ascii = true;
-    } else if (strcmp(argv[i], "--solve") == 0) {
-      solving = true;
-    } else if (strcmp(argv[i], "--games") == 0 || strcmp(argv[i], "--rollouts") == 0 || strcmp(argv[i], "--jobs") == 0) {
-      const char *opt = argv[i];
-      uint64_t *target = opt[2] == 'g' ? &games : opt[2] == 'r' ? &rollouts : &jobs;
-      const uint64_t most = opt[2] == 'g' ? 100000000 : opt[2] == 'r' ? 4096 : 64;
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64(opt, v, target)) return 2;
-      if (*target < (opt[2] == 'r' ? 2u : 1u) || *target > most) {
-        fprintf(stderr, "goita solo: %s must be from %d to %llu\n", opt, opt[2] == 'r' ? 2 : 1, (unsigned long long)most);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "goita solo: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  const cli_option options[] = {
+      {"--seed", CLI_UINT, "S", &seed, "the seed of the deal (with --solve, of the sampled deals)", .hi = UINT64_MAX,
+       .fallback = "a new one for each game; 1 with --solve", .given = &seeded},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
+       .help = "letters instead of kanji (also in a locale without UTF-8)"},
+      {.name = "--solve", .kind = CLI_FLAG, .target = &solving,
+       .help = "instead of a game, the expected score of a perfect memory, by sampling deals (docs/SOLO.md)"},
+      {"--games", CLI_UINT, "N", &games, "--solve: the deals to sample", .lo = 1, .hi = 100000000},
+      {"--rollouts", CLI_UINT, "R", &rollouts, "--solve: the continuations tried at each step", .lo = 2, .hi = 4096},
+      {"--jobs", CLI_UINT, "J", &jobs, "--solve: worker threads; the result does not depend on them", .lo = 1,
+       .hi = 64},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "solo",
+      .about = "The solo memory game \"Gardes\" (RULES.md 9) in line mode: turn two face-down pieces each\n"
+               "turn, take pairs, remember what you saw. Type hint for what a perfect memory would do, quit\n"
+               "to stop.\n",
+      .examples = "goita solo\n"
+                  "goita solo --seed 9 --ascii\n"
+                  "goita solo --solve --games 4000 --jobs 2",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   if (solving) return solve(seeded ? seed : 1, (int)games, (int)rollouts, (int)jobs);
   setlocale(LC_ALL, "");
   if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) ascii = true;

@@ -12,43 +12,40 @@ static void print_value(goita_solve_bounds b) {
     printf("\"value\":null,\"lower\":%d,\"upper\":%d", b.lower, b.upper);
 }
 
-static int usage(void) {
-  fprintf(stderr,
-          "usage: goita solve [--rules OPTS] [--tt-mb N] [--win-loss] [--nodes N] [--ms T] HISTORY\n");
-  return 2;
-}
-
 int cmd_solve(int argc, char **argv) {
   goita_rules rules;
   goita_rules_default(&rules);
   uint64_t tt_mb = 64, max_nodes = 0, max_ms = 0;
-  goita_solve_options options;
-  goita_solve_options_default(&options);
-  options.all_moves = 1;
-  const char *history = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &rules)) return 2;
-    } else if (strcmp(argv[i], "--tt-mb") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_table_mb("solve", v, &tt_mb)) return 2;
-    } else if (strcmp(argv[i], "--nodes") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--nodes", v, &max_nodes)) return 2;
-    } else if (strcmp(argv[i], "--ms") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--ms", v, &max_ms)) return 2;
-    } else if (strcmp(argv[i], "--win-loss") == 0) {
-      options.mode = GOITA_SOLVE_WIN_LOSS;
-    } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-      fprintf(stderr, "goita solve: unknown option \"%s\"\n", argv[i]);
-      return usage();
-    } else if (history) {
-      fprintf(stderr, "goita solve: one history string, please (got a second: \"%s\")\n", argv[i]);
-      return 2;
-    } else {
-      history = argv[i];
-    }
-  }
-  if (!history) return usage();
+  bool win_loss = false;
+  const cli_option options[] = {
+      cli_rules_option(&rules),
+      cli_tt_mb_option(&tt_mb),
+      {.name = "--win-loss", .kind = CLI_FLAG, .target = &win_loss,
+       .help = "prove only which side wins (faster); the value is then given as bounds"},
+      {"--nodes", CLI_UINT, "N", &max_nodes, "stop after about N nodes and give bounds; 0: no limit",
+       .hi = UINT64_MAX},
+      {"--ms", CLI_UINT, "T", &max_ms, "stop after about T milliseconds and give bounds; 0: no limit",
+       .hi = UINT64_MAX},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "solve",
+      .operands = "HISTORY",
+      .about = "Solves a position with every hand known: one JSON line with the value of the position and of\n"
+               "every legal move, in points for the side of the seat to move (docs/SOLVER.md), the nodes\n"
+               "searched and the time; \"complete\":false when a limit stopped the search.\n",
+      .notes = "HISTORY is a history string with every hand (docs/RECORDS.md), no x.\n",
+      .examples = "goita solve 12345678,12345679,11112345,11112345,s1,113,2p\n"
+                  "goita solve --win-loss --nodes 2000000 12345678,12345679,11112345,11112345,s1",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n == 0) return cli_usage_error(&c, "name a history string");
+  if (operands.n > 1) return cli_usage_error(&c, "one history string, please (got a second: \"%s\")", operands.arg[1]);
+  const char *history = operands.arg[0];
   if (strchr(history, 'x')) {
     fprintf(stderr, "goita solve: the solver needs every hand; \"%s\" hides pieces (x)\n", history);
     return 1;
@@ -59,15 +56,19 @@ int cmd_solve(int argc, char **argv) {
     fprintf(stderr, "goita solve: %s\n", err.message);
     return 1;
   }
-  options.max_nodes = max_nodes;
-  options.max_ms = (double)max_ms;
+  goita_solve_options solve_options;
+  goita_solve_options_default(&solve_options);
+  solve_options.all_moves = 1;
+  if (win_loss) solve_options.mode = GOITA_SOLVE_WIN_LOSS;
+  solve_options.max_nodes = max_nodes;
+  solve_options.max_ms = (double)max_ms;
   goita_solver *solver;
   if (goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
     fprintf(stderr, "goita solve: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
     return 1;
   }
   goita_solve_result res;
-  goita_solve(solver, &round, &options, &res);
+  goita_solve(solver, &round, &solve_options, &res);
   goita_solver_free(solver);
 
   printf("{");

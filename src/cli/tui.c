@@ -91,7 +91,7 @@ void tui_draw(session *s, const char *prompt, const char *input) {
   else if (v.phase == GOITA_PHASE_PLAY)
     mvprintw(9, 12, "%s to lead", play_who(s, v.turn));
   else if (v.phase == GOITA_PHASE_DECIDE)
-    mvprintw(9, 12, "5 pawns shown: %s decides", play_who(s, v.turn));
+    mvprintw(9, 12, "5 pawns shown: %s %s", play_who(s, v.turn), v.turn == s->o->seat ? "decide" : "decides");
   /* The hand. */
   mvprintw(16, 0, "Your hand:");
   int x = 11;

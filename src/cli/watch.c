@@ -1,6 +1,9 @@
-/* goita watch: a seeded game between computer players, printed move by move. */
+/* goita watch: a seeded game between computer players, printed move by move (with a pause
+ * after each move on a terminal, so that it can be followed). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -10,7 +13,16 @@ typedef struct watch_opts {
   goita_rules rules;
   bool ascii;
   const char *record_path; /* --record FILE: save the game as a JSON record */
+  uint64_t delay_ms;       /* the pause after each move, so that the game can be followed */
 } watch_opts;
+
+/* Shows what was printed and pauses for the reader. */
+static void pause_after_move(const watch_opts *o) {
+  fflush(stdout);
+  if (!o->delay_ms) return;
+  const struct timespec pause = {(time_t)(o->delay_ms / 1000), (long)(o->delay_ms % 1000) * 1000000L};
+  nanosleep(&pause, NULL);
+}
 
 static void print_draw(const goita_draw_result *d, bool ascii) {
   static const char *const names[] = {"random", "A1", "A2", "B", "C"};
@@ -64,6 +76,7 @@ static int watch(const watch_opts *o, goita_player *player) {
         return 1;
       }
       cli_print_move(r, r->nlog - 1, ++number, o->ascii);
+      pause_after_move(o);
     }
     cli_print_result(r);
     cli_utc_now(now, sizeof now);
@@ -85,7 +98,7 @@ static int watch(const watch_opts *o, goita_player *player) {
     }
   }
   strcpy(rec.finished, now);
-  printf("\nGame over after %d rounds: ", g.round_index);
+  printf("\nGame over after %d round%s: ", g.round_index, g.round_index == 1 ? "" : "s");
   cli_print_side(&g.rules, g.winner_side);
   printf(" wins with %d (target %d)\n", g.score[g.winner_side], g.rules.target);
   if (o->record_path) {
@@ -105,25 +118,37 @@ static int watch(const watch_opts *o, goita_player *player) {
 }
 
 int cmd_watch(int argc, char **argv) {
-  watch_opts o = {"sampler", 1, {0}, false, NULL};
+  watch_opts o = {"sampler", 1, {0}, false, NULL, isatty(1) ? 250 : 0};
   goita_rules_default(&o.rules);
-  for (int i = 0; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--seed") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_u64("--seed", v, &o.seed)) return 2;
-    } else if (strcmp(argv[i], "--rules") == 0) {
-      if (!(v = cli_option_value(argc, argv, &i)) || !cli_parse_rules(v, &o.rules)) return 2;
-    } else if (strcmp(argv[i], "--record") == 0) {
-      if (!(o.record_path = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--player") == 0) {
-      if (!(o.player = cli_option_value(argc, argv, &i))) return 2;
-    } else if (strcmp(argv[i], "--ascii") == 0) {
-      o.ascii = true;
-    } else {
-      fprintf(stderr, "goita watch: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  const cli_option options[] = {
+      {"--seed", CLI_UINT, "S", &o.seed, "the seed of the deals and of the players' choices", .hi = UINT64_MAX},
+      cli_rules_option(&o.rules),
+      {.name = "--player", .kind = CLI_TEXT, .value = "SPEC", .target = &o.player,
+       .help = "the player of every seat: a level, with parameters"},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &o.ascii, .help = "letters instead of kanji"},
+      {"--record", CLI_TEXT, "FILE", &o.record_path,
+       "save the game as a JSON record (checked to be writable before the game)", .fallback = "none"},
+      {"--delay", CLI_UINT, "MS", &o.delay_ms, "the pause after each move", .hi = 10000, .unit = "ms",
+       .fallback = "250 when standard output is a terminal, else 0"},
+  };
+  const cli_command c = {
+      .program = "goita",
+      .name = "watch",
+      .about = "A seeded game between computer players (sampler by default), printed move by move: the draw\n"
+               "for the first dealer, each round's hands, every move, the result and the scores.\n",
+      .notes = "SPEC: random, rules, sampler, expert, or a level with parameters such as\n"
+               "sampler:samples=64,infer=on (docs/PLAYERS.md).\n",
+      .examples = "goita watch --seed 7\n"
+                  "goita watch --seed 7 --rules next_dealer=rotate,target=100 --ascii --record game.json\n"
+                  "goita watch --player expert --delay 0 | less",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
+  if (o.record_path && !cli_check_writable("watch", o.record_path)) return 2;
   goita_player *player;
   goita_error err;
   if (goita_player_new(&player, o.player, &err) != GOITA_OK) {

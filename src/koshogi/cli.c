@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "koshogi/koshogi.h"
+#include "options.h"
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -127,6 +128,16 @@ static int parse_player(const char *name, player_kind *kind) {
   return 0;
 }
 
+/* Reads a player's name for an option table (--black, --white). */
+static bool read_player(const char *text, void *target, char *why, size_t size) {
+  if (parse_player(text, target) == 0) return true;
+  snprintf(why, size, "a player is human, computer (or search), random or greedy");
+  return false;
+}
+
+/* The notes of the commands that take --rules. */
+#define RULES_NOTE "R, the rule options: burn=both (the default) or burn=enemy (docs/KOSHOGI.md).\n"
+
 static uint64_t rng_state = 1;
 static uint64_t next_random(void) {
   rng_state ^= rng_state << 13;
@@ -170,24 +181,35 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
 /* koshogi perft [--rules R] [--record FILE] DEPTH: from the start, or after a record's moves. */
 static int cmd_perft(int argc, char **argv) {
   const char *rules = "", *record = NULL;
-  while (argc >= 2 && (strcmp(argv[0], "--rules") == 0 || strcmp(argv[0], "--record") == 0)) {
-    if (strcmp(argv[0], "--rules") == 0) rules = argv[1];
-    else record = argv[1];
-    argc -= 2;
-    argv += 2;
-  }
-  char *end = NULL;
-  const long depth = argc == 1 ? strtol(argv[0], &end, 10) : -1;
-  if (argc != 1 || !end || *end || depth < 1 || depth > 8) {
-    fprintf(stderr, "koshogi perft: DEPTH must be a number from 1 to 8\n");
-    return 2;
-  }
+  const cli_option options[] = {
+      {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
+       .fallback = "burn=both"},
+      {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
+       .help = "count from the position after the moves of this game record", .fallback = "the start"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "perft",
+      .operands = "DEPTH",
+      .about = "Counts the move sequences of each length from 1 to DEPTH (1-8), with the time: the check of\n"
+               "the move generator (docs/KOSHOGI.md gives the counts from the start).\n",
+      .notes = RULES_NOTE,
+      .examples = "koshogi perft 3\nkoshogi perft --record game.txt 2",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n != 1) return cli_usage_error(&c, "name one DEPTH, from 1 to 8");
+  uint64_t depth;
+  if (!cli_read_uint(&c, "DEPTH", operands.arg[0], 1, 8, NULL, &depth)) return 2;
   ks_game game;
   if (load(&game, record, NULL, NULL) != 0) return 1;
   ks_position pos = game.pos;
   ks_game_free(&game);
   if (apply_rules("perft", rules, &pos) != 0) return 2;
-  for (int d = 1; d <= depth; d++) {
+  for (int d = 1; d <= (int)depth; d++) {
     const double start = now_seconds();
     const uint64_t n = ks_perft(&pos, d);
     const double seconds = now_seconds() - start;
@@ -200,15 +222,26 @@ static int cmd_perft(int argc, char **argv) {
 
 /* koshogi moves [--record FILE] [POINT]: the legal moves, or those of the piece on POINT. */
 static int cmd_moves(int argc, char **argv) {
-  const char *record = NULL, *point = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) record = argv[++i];
-    else if (!point && argv[i][0] != '-') point = argv[i];
-    else {
-      fprintf(stderr, "koshogi moves: unexpected \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
+  const char *record = NULL;
+  const cli_option options[] = {
+      {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
+       .help = "the position after the moves of this game record", .fallback = "the start"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "moves",
+      .operands = "[POINT]",
+      .about = "Prints the legal moves in the notation, ten a line, and their number; with POINT (1a to 19s),\n"
+               "only those of the piece on it.\n",
+      .examples = "koshogi moves\nkoshogi moves 9p\nkoshogi moves --record game.txt",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n > 1) return cli_usage_error(&c, "one point, please (got a second: \"%s\")", operands.arg[1]);
+  const char *point = operands.n ? operands.arg[0] : NULL;
   ks_game game;
   if (load(&game, record, NULL, NULL) != 0) return 1;
   int only = -1;
@@ -216,9 +249,8 @@ static int cmd_moves(int argc, char **argv) {
     int file = 0;
     char rank = 0;
     if (sscanf(point, "%d%c", &file, &rank) != 2 || file < 1 || file > KS_SIZE || rank < 'a' || rank > 's') {
-      fprintf(stderr, "koshogi moves: \"%s\" is not a point (1a to 19s)\n", point);
       ks_game_free(&game);
-      return 2;
+      return cli_usage_error(&c, "\"%s\" is not a point (1a to 19s)", point);
     }
     only = ks_point(file, rank - 'a');
   }
@@ -243,15 +275,24 @@ static int cmd_moves(int argc, char **argv) {
 /* koshogi replay [--ascii] FILE: every move, the final board and the result. */
 static int cmd_replay(int argc, char **argv) {
   bool ascii = false;
-  const char *path = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--ascii") == 0) ascii = true;
-    else path = argv[i];
-  }
-  if (!path) {
-    fprintf(stderr, "usage: koshogi replay [--ascii] FILE\n");
-    return 2;
-  }
+  const cli_option options[] = {
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii, .help = "the board in letters instead of kanji"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "replay",
+      .operands = "FILE",
+      .about = "Replays a game record (koshogi play --record, koshogi match --records): every move, the final\n"
+               "board and the result; a move that is not legal is reported with its number.\n",
+      .examples = "koshogi replay game.txt\nkoshogi replay --ascii games/game-001.txt",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n != 1) return cli_usage_error(&c, "name one record FILE");
+  const char *path = operands.arg[0];
   char black[64], white[64];
   ks_game game;
   if (load(&game, path, black, white) != 0) return 1;
@@ -289,36 +330,37 @@ static int save_record(const ks_game *game, const char *path, const char *black,
  * lists them, "moves 9p" those of one piece, "board", "resign", "quit". */
 static int cmd_play(int argc, char **argv) {
   player_kind kinds[2] = {HUMAN, SEARCH};
-  int ms = 1000, limit = 1000;
+  uint64_t ms = 1000, limit = 1000;
   bool ascii = false;
   const char *record = NULL, *rules = "";
-  for (int i = 0; i < argc; i++) {
-    const bool more = i + 1 < argc;
-    if (strcmp(argv[i], "--rules") == 0 && more) {
-      rules = argv[++i];
-    } else if ((strcmp(argv[i], "--black") == 0 || strcmp(argv[i], "--white") == 0) && more) {
-      if (parse_player(argv[i + 1], &kinds[argv[i][2] == 'w']) != 0) {
-        fprintf(stderr, "koshogi play: %s: human, computer, random or greedy\n", argv[i]);
-        return 2;
-      }
-      i++;
-    } else if (strcmp(argv[i], "--ms") == 0 && more) {
-      ms = atoi(argv[++i]);
-    } else if (strcmp(argv[i], "--limit") == 0 && more) {
-      limit = atoi(argv[++i]);
-    } else if (strcmp(argv[i], "--record") == 0 && more) {
-      record = argv[++i];
-    } else if (strcmp(argv[i], "--ascii") == 0) {
-      ascii = true;
-    } else {
-      fprintf(stderr, "koshogi play: unknown option \"%s\"\n", argv[i]);
-      return 2;
-    }
-  }
-  if (ms < 1 || limit < 1) {
-    fprintf(stderr, "koshogi play: --ms and --limit must be positive\n");
-    return 2;
-  }
+  const cli_option options[] = {
+      {"--black", CLI_READ, "P", &kinds[KS_BLACK], "who plays Black", .fallback = "human", .read = read_player},
+      {"--white", CLI_READ, "P", &kinds[KS_WHITE], "who plays White", .fallback = "computer", .read = read_player},
+      {"--ms", CLI_UINT, "N", &ms, "the computer's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
+      {"--limit", CLI_UINT, "PLIES", &limit, "stop the game after this many plies", .lo = 1, .hi = 100000},
+      {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
+       .help = "save the game as a record that koshogi replay reads", .fallback = "not saved"},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii, .help = "the board in letters instead of kanji"},
+      {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
+       .fallback = "burn=both"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "play",
+      .about = "A game of Ko shogi in the terminal. Type moves in the notation (docs/KOSHOGI.md); moves lists\n"
+               "the legal ones, moves 9p those of one piece; board, resign and quit do what they say.\n",
+      .notes = "P, a player: human, computer (the search; also called search), random or greedy (the best\n"
+               "evaluation after one ply).\n" RULES_NOTE,
+      .examples = "koshogi play\n"
+                  "koshogi play --black computer --white human --ms 3000 --record game.txt\n"
+                  "koshogi play --black random --white greedy --limit 200 --ascii",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
@@ -328,12 +370,12 @@ static int cmd_play(int argc, char **argv) {
   rng_state = (uint64_t)time(NULL) | 1;
   print_board(&game.pos, ascii);
   char line[256];
-  while (game.result == KS_ONGOING && game.nplies < limit) {
+  while (game.result == KS_ONGOING && game.nplies < (int)limit) {
     const int side = game.pos.to_move;
     ks_move move;
     if (kinds[side] != HUMAN) {
       ks_search_info info = {0};
-      if (computer_move(kinds[side], &game, ms, &move, &info) != 0) break;
+      if (computer_move(kinds[side], &game, (int)ms, &move, &info) != 0) break;
       char text[64];
       ks_move_format(&game.pos, &move, text, sizeof text);
       printf("%d.%s %s", game.nplies / 2 + 1, side ? ".." : "", text);
@@ -401,29 +443,40 @@ static int cmd_play(int argc, char **argv) {
 static int save_record(const ks_game *game, const char *path, const char *black, const char *white);
 
 static int cmd_match(int argc, char **argv) {
-  int games = 100, ms = 50, limit = 400;
-  uint64_t seed = 1;
+  uint64_t games = 100, ms = 50, limit = 400, seed = 1;
   const char *records = NULL, *rules = "";
+  const cli_option options[] = {
+      {"--games", CLI_UINT, "N", &games, "games to play; A plays Black in the odd ones", .lo = 1, .hi = 1000000},
+      {"--ms", CLI_UINT, "M", &ms, "the search's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
+      {"--limit", CLI_UINT, "PLIES", &limit, "a game not decided within this many plies is not won", .lo = 1,
+       .hi = 100000},
+      {"--seed", CLI_UINT, "S", &seed, "the seed of the random and greedy players' choices", .hi = UINT64_MAX},
+      {.name = "--records", .kind = CLI_TEXT, .value = "DIR", .target = &records,
+       .help = "save every game as DIR/game-NNN.txt", .fallback = "not saved"},
+      {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
+       .fallback = "burn=both"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "match",
+      .operands = "A B",
+      .about = "Player A against player B, colours alternating. Progress goes to standard error; the result is\n"
+               "one JSON line: wins of each, undecided games, the mean length and the time.\n",
+      .notes = "A and B: search, random or greedy (computer is another name for search).\n" RULES_NOTE,
+      .examples = "koshogi match --games 20 --ms 100 search greedy\n"
+                  "koshogi match --games 10 --records games --rules burn=enemy search random",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  cli_operands operands;
+  const int parsed = cli_parse(&c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n != 2) return cli_usage_error(&c, "name two players, A and B");
   player_kind kinds[2];
-  int named = 0;
-  for (int i = 0; i < argc; i++) {
-    const bool more = i + 1 < argc;
-    if (strcmp(argv[i], "--games") == 0 && more) games = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--ms") == 0 && more) ms = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--limit") == 0 && more) limit = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--seed") == 0 && more) seed = strtoull(argv[++i], NULL, 10);
-    else if (strcmp(argv[i], "--records") == 0 && more) records = argv[++i];
-    else if (strcmp(argv[i], "--rules") == 0 && more) rules = argv[++i];
-    else if (named < 2 && parse_player(argv[i], &kinds[named]) == 0 && kinds[named] != HUMAN) named++;
-    else {
-      fprintf(stderr, "koshogi match: unexpected \"%s\" (players: search, random, greedy)\n", argv[i]);
-      return 2;
-    }
-  }
-  if (named != 2 || games < 1 || ms < 1 || limit < 1) {
-    fprintf(stderr, "usage: koshogi match [--games N] [--ms M] [--limit PLIES] [--seed S] [--rules R] A B\n");
-    return 2;
-  }
+  for (int i = 0; i < 2; i++)
+    if (parse_player(operands.arg[i], &kinds[i]) != 0 || kinds[i] == HUMAN)
+      return cli_usage_error(&c, "\"%s\" is not a computer player (search, random, greedy)", operands.arg[i]);
+  const char *a_name = operands.arg[0], *b_name = operands.arg[1];
   ks_position probe;
   ks_start(&probe);
   if (apply_rules("match", rules, &probe) != 0) return 2;
@@ -431,15 +484,15 @@ static int cmd_match(int argc, char **argv) {
   int wins = 0, losses = 0, undecided = 0;
   long plies = 0;
   const double start = now_seconds();
-  for (int g = 0; g < games; g++) {
+  for (int g = 0; g < (int)games; g++) {
     const int a_color = g % 2; /* A is Black in even-numbered games (counting from 0) */
     ks_game game;
     if (ks_game_init(&game) != 0) return 1;
     game.pos.burn = probe.burn;
-    while (game.result == KS_ONGOING && game.nplies < limit) {
+    while (game.result == KS_ONGOING && game.nplies < (int)limit) {
       const int side = game.pos.to_move;
       ks_move move;
-      if (computer_move(kinds[side == a_color ? 0 : 1], &game, ms, &move, NULL) != 0) break;
+      if (computer_move(kinds[side == a_color ? 0 : 1], &game, (int)ms, &move, NULL) != 0) break;
       ks_game_play(&game, &move);
     }
     const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
@@ -454,23 +507,41 @@ static int cmd_match(int argc, char **argv) {
     if (records) {
       char path[4096];
       snprintf(path, sizeof path, "%s/game-%03d.txt", records, g + 1);
-      if (save_record(&game, path, a_color == KS_BLACK ? argv[argc - 2] : argv[argc - 1],
-                      a_color == KS_BLACK ? argv[argc - 1] : argv[argc - 2]) != 0)
+      if (save_record(&game, path, a_color == KS_BLACK ? a_name : b_name, a_color == KS_BLACK ? b_name : a_name) != 0)
         fprintf(stderr, "\nkoshogi match: could not write %s\n", path);
     }
     ks_game_free(&game);
-    fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, games, wins, losses, undecided);
+    fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, (int)games, wins, losses, undecided);
   }
   fprintf(stderr, "\n");
   printf("{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"undecided\":%d,\"ms\":%d,"
          "\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
-         argv[argc - 2], argv[argc - 1], games, wins, losses, undecided, ms, limit, (double)plies / games,
+         a_name, b_name, (int)games, wins, losses, undecided, (int)ms, (int)limit, (double)plies / (double)games,
          now_seconds() - start);
   return 0;
 }
 
+/* Parses the arguments of a command that takes neither options nor operands: -1 to run it,
+ * else the exit status (of --help, or of a usage error). */
+static int parse_nothing(const cli_command *c, int argc, char **argv) {
+  cli_operands operands;
+  const int parsed = cli_parse(c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  return operands.n ? cli_usage_error(c, "takes no arguments, not \"%s\"", operands.arg[0]) : -1;
+}
+
 /* koshogi engine: a line protocol in the style of USI (docs/KOSHOGI.md). */
-static int cmd_engine(void) {
+static int cmd_engine(int argc, char **argv) {
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "engine",
+      .about = "A line protocol in the style of USI on standard input and output (docs/KOSHOGI.md): usi,\n"
+               "setoption name Burn value both|enemy, isready, usinewgame, position startpos [moves ...],\n"
+               "go [movetime MS] [depth N], moves, d (the board), quit.\n",
+      .examples = "printf 'usi\\nisready\\nposition startpos\\ngo movetime 500\\nquit\\n' | koshogi engine",
+  };
+  const int parsed = parse_nothing(&c, argc, argv);
+  if (parsed >= 0) return parsed;
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
   uint8_t burn = KS_BURN_BOTH; /* the rule option, set by "setoption name Burn value ..." */
@@ -581,7 +652,17 @@ static int cmd_engine(void) {
 
 /* koshogi bench: perft 3 from the start (move generation and making moves) and fixed-depth
  * searches from positions of a seeded game (the search), with a signature of the node counts. */
-static int cmd_bench(void) {
+static int cmd_bench(int argc, char **argv) {
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "bench",
+      .about = "Perft 3 from the start (move generation and making moves), then fixed-depth searches from\n"
+               "positions of a seeded game; ends with a signature of the node counts, which changes only when\n"
+               "the search does.\n",
+      .examples = "koshogi bench",
+  };
+  const int parsed = parse_nothing(&c, argc, argv);
+  if (parsed >= 0) return parsed;
   ks_position pos;
   ks_start(&pos);
   double start = now_seconds();
@@ -614,35 +695,43 @@ static int cmd_bench(void) {
   return 0;
 }
 
-static int usage(void) {
-  fprintf(stderr, "usage: koshogi perft [--rules R] [--record F] DEPTH   count move sequences (after F's moves)\n"
-                  "       koshogi board [--ascii]       the starting position\n"
-                  "       koshogi moves [--record F] [POINT]   legal moves (of the piece on POINT)\n"
-                  "       koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record F] [--rules R]\n"
-                  "                                     P: human, computer, random, greedy\n"
-                  "       koshogi replay [--ascii] FILE  replay a game record\n"
-                  "       koshogi match [--games N] [--ms M] [--limit PLIES] [--records DIR] [--rules R] A B\n"
-                  "       koshogi engine                the USI-style line protocol\n"
-                  "       koshogi bench                 move generation and search speed\n"
-                  "R, the rule options: burn=both (the default) or burn=enemy\n");
-  return 2;
+/* koshogi board [--ascii]: the starting position. */
+static int cmd_board(int argc, char **argv) {
+  bool ascii = false;
+  const cli_option options[] = {
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
+       .help = "letters instead of kanji: Black upper case, White lower case"},
+  };
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "board",
+      .about = "Prints the starting position: 19 by 19, files 19 to 1 from the left, ranks a to s from the\n"
+               "top; in kanji, v marks White's pieces.\n",
+      .examples = "koshogi board\nkoshogi board --ascii",
+      .options = options,
+      .noptions = sizeof options / sizeof options[0],
+  };
+  const int parsed = parse_nothing(&c, argc, argv);
+  if (parsed >= 0) return parsed;
+  ks_position pos;
+  ks_start(&pos);
+  print_board(&pos, ascii);
+  return 0;
 }
 
+static const cli_entry commands[] = {
+    {"play", cmd_play, "play a game in the terminal: human, computer, random or greedy on each side"},
+    {"board", cmd_board, "print the starting position"},
+    {"moves", cmd_moves, "the legal moves (of the piece on a point), from the start or after a record"},
+    {"perft", cmd_perft, "count move sequences to a depth: the check of the move generator"},
+    {"replay", cmd_replay, "replay a game record: every move, the final board and the result"},
+    {"match", cmd_match, "computer players against each other; one JSON line"},
+    {"engine", cmd_engine, "the USI-style line protocol on standard input and output"},
+    {"bench", cmd_bench, "move generation and search speed, with a signature line"},
+};
+
 int main(int argc, char **argv) {
-  if (argc < 2) return usage();
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "perft") == 0) return cmd_perft(argc - 2, argv + 2);
-  if (strcmp(cmd, "moves") == 0) return cmd_moves(argc - 2, argv + 2);
-  if (strcmp(cmd, "play") == 0) return cmd_play(argc - 2, argv + 2);
-  if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
-  if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
-  if (strcmp(cmd, "engine") == 0) return cmd_engine();
-  if (strcmp(cmd, "bench") == 0) return cmd_bench();
-  if (strcmp(cmd, "board") == 0) {
-    ks_position pos;
-    ks_start(&pos);
-    print_board(&pos, argc > 2 && strcmp(argv[2], "--ascii") == 0);
-    return 0;
-  }
-  return usage();
+  const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
+                               RULES_NOTE, commands, sizeof commands / sizeof commands[0]};
+  return cli_dispatch(&program, argc, argv);
 }

@@ -109,4 +109,8 @@ case $err in
   *) fail "error message: $err" ;;
 esac
 
+# The engine timeout's default is in the help, with its range.
+"$goita" match --help | tr -s ' \n' ' ' |
+  grep -q -- '--engine-timeout SEC the longest .* (1-86400 seconds; default: 120)' || fail "--engine-timeout in the help"
+
 finish match

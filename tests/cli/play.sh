@@ -40,7 +40,7 @@ done
 left=$(ls "$tmp"/left/*.json 2>/dev/null | head -1)
 check=$("$goita" replay --check "$left" 2>&1)
 case $check in
-  'ok: a game record of 1 rounds, not finished'*) ;;
+  'ok: a game record of 1 round, not finished'*) ;;
   *) fail "the game so far: $check" ;;
 esac
 # End of input saves too; bad options are refused.
@@ -48,5 +48,28 @@ printf '' | "$goita" play --seed 5 --player rules --records "$tmp/eof" >/dev/nul
 [ -n "$(ls "$tmp"/eof/*.json 2>/dev/null)" ] || fail "nothing saved at the end of input"
 "$goita" play --seat 5 </dev/null >/dev/null 2>&1 && fail "--seat 5 accepted"
 "$goita" play --player oracle </dev/null >/dev/null 2>&1 && fail "--player oracle accepted"
+
+# A records folder that cannot be made is refused before the game (exit 2, nothing played).
+"$goita" play --seed 5 --player rules --records /proc/x </dev/null >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 2 ] || fail "--records /proc/x: exit $status"
+grep -q 'Round 1' "$tmp/out" && fail "--records /proc/x: the game was played"
+grep -q 'goita play: cannot make the folder /proc/x' "$tmp/err" || fail "--records /proc/x: $(cat "$tmp/err")"
+
+# The record keeps the computer players' full spec, however long.
+out=$(printf 'quit\ny\n' | "$goita" play --seed 5 --player expert:samples=8,rollouts=1 --records "$tmp/spec")
+spec=$(printf '%s\n' "$out" | sed -n -e 's/.*; computer players: \(.*\)\. Seed 5\..*/\1/p')
+[ "${#spec}" -gt 60 ] || fail "a short full spec: \"$spec\""
+grep -qF "\"goita $spec\"" "$tmp"/spec/*.json || fail "the record lacks the full spec \"$spec\""
+
+# moves names the king the hand holds: seed 5 gives seat 1 玉, not 王.
+out=$(printf 'moves\nquit\ny\n' | LANG=C.UTF-8 "$goita" play --seed 5 --player rules --records "$tmp/king")
+case $out in *'Your hand: 玉 '*) ;; *) fail "seed 5 no longer deals 玉 to seat 1: $out" ;; esac
+printf '%s\n' "$out" | grep -q '^  81  defend with 玉 king, attack し pawn$' || fail "moves: no 玉 move: $out"
+printf '%s\n' "$out" | grep -q '^  [0-9p].*王' && fail "moves names 王, which the hand does not hold"
+
+# The person's teyaku, in the person's grammar (seed 207: seat 1 holds 6 pawns).
+out=$(printf 'quit\ny\n' | "$goita" play --seed 207 --player rules --records "$tmp/teyaku")
+case $out in *'Teyaku: you hold 6 pawns'*) ;; *) fail "teyaku: $(printf '%s\n' "$out" | grep -i teyaku)" ;; esac
 
 finish play

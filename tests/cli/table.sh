@@ -88,6 +88,11 @@ t kill-session -t play 2>/dev/null
 t new-session -d -s play -x 110 -y 30 "LANG=C LC_ALL=C $goita play --delay 0 --player rules --seed 7 --records $tmp/c"
 screen=$(wait_for 'Your hand:  K  G  N  N  P  P  P  P') || fail "the C locale: $screen"
 
+# The person decides after a partner's 5 pawns, in the person's grammar (seed 15, round 1).
+start 110 30 --seed 15 --records "$tmp/decide"
+screen=$(wait_for '5 pawns shown: you decide') || fail "the decision after 5 pawns: $screen"
+case $screen in *'you decides'*) fail "\"you decides\" on the table" ;; esac
+
 # Screenshots for the README: SCREENSHOTS=DIR keeps them.
 if [ -n "${SCREENSHOTS:-}" ]; then cp "$tmp/kanji.txt" "$tmp/ascii.txt" "$SCREENSHOTS/"; fi
 

@@ -1,0 +1,263 @@
+/* Command-line options from one table per command: parsing, usage, --help and errors. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HELP_WIDTH 100 /* help lines wrap before this column */
+#define OPTION_COLUMN 24 /* where an option's meaning starts */
+
+int cli_usage_error(const cli_command *c, const char *fmt, ...) {
+  fprintf(stderr, "%s %s: ", c->program, c->name);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try: %s %s --help)\n", c->program, c->name);
+  return 2;
+}
+
+/* Whether [lo, hi] is every uint64_t, so that a message need not name the range. */
+static bool full_range(uint64_t lo, uint64_t hi) { return lo == 0 && hi == UINT64_MAX; }
+
+/* Writes "from LO to HI[ unit]" (or the form of a whole number) into buf, for messages. */
+static void describe_range(char *buf, size_t size, uint64_t lo, uint64_t hi, const char *unit) {
+  if (full_range(lo, hi))
+    snprintf(buf, size, "a whole number (decimal, or hex after 0x)");
+  else
+    snprintf(buf, size, "from %llu to %llu%s%s", (unsigned long long)lo, (unsigned long long)hi, unit ? " " : "",
+             unit ? unit : "");
+}
+
+bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,
+                   const char *unit, uint64_t *out) {
+  /* Decimal, or hex after 0x; strtoull alone would also take signs, spaces and octal. */
+  const bool hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const char *digits = hex ? text + 2 : text;
+  char *end = NULL;
+  errno = 0;
+  const unsigned long long v = strtoull(digits, &end, hex ? 16 : 10);
+  char range[96];
+  describe_range(range, sizeof range, lo, hi, unit);
+  const unsigned char first = (unsigned char)digits[0];
+  if (!(hex ? isxdigit(first) : isdigit(first)) || errno || *end) {
+    cli_usage_error(c, "%s must be %s%s, not \"%s\"", what, full_range(lo, hi) ? "" : "a whole number ", range, text);
+    return false;
+  }
+  if (v < lo || v > hi) {
+    cli_usage_error(c, "%s must be %s, not \"%s\"", what, range, text);
+    return false;
+  }
+  *out = (uint64_t)v;
+  return true;
+}
+
+/* Reads the value of option o; false after printing why. */
+static bool read_value(const cli_command *c, const cli_option *o, const char *text) {
+  switch (o->kind) {
+    case CLI_UINT: return cli_read_uint(c, o->name, text, o->lo, o->hi, o->unit, o->target);
+    case CLI_TEXT: *(const char **)o->target = text; return true;
+    case CLI_READ: {
+      char why[512] = "";
+      if (o->read(text, o->target, why, sizeof why)) return true;
+      cli_usage_error(c, "%s \"%s\": %s", o->name, text, why);
+      return false;
+    }
+    case CLI_FLAG: break;
+  }
+  return false;
+}
+
+/* Prints words of text from column `at`, wrapping before HELP_WIDTH to column indent; returns
+ * the column after the last word. */
+static int print_wrapped(const char *text, int at, int indent) {
+  while (*text) {
+    if (*text == ' ') {
+      text++;
+      continue;
+    }
+    const int len = (int)strcspn(text, " ");
+    if (at > indent && at + 1 + len > HELP_WIDTH) {
+      printf("\n%*s", indent, "");
+      at = indent;
+    } else if (at > indent) {
+      putchar(' ');
+      at++;
+    }
+    printf("%.*s", len, text);
+    at += len;
+    text += len;
+  }
+  return at;
+}
+
+/* Prints item after a space at column at, or at column indent of a new line when it would
+ * pass HELP_WIDTH; returns the column after it. */
+static int print_item(const char *item, int at, int indent) {
+  const int len = (int)strlen(item);
+  if (at > indent && at + 1 + len > HELP_WIDTH) {
+    printf("\n%*s%s", indent, "", item);
+    return indent + len;
+  }
+  printf(" %s", item);
+  return at + 1 + len;
+}
+
+/* The usage line: every option with its value, then the operands. */
+static void print_usage(const cli_command *c) {
+  int at = printf("usage: %s %s", c->program, c->name);
+  const int indent = at + 1;
+  for (size_t i = 0; i < c->noptions; i++) {
+    const cli_option *o = &c->options[i];
+    char item[96];
+    snprintf(item, sizeof item, "[%s%s%s]", o->name, o->value ? " " : "", o->value ? o->value : "");
+    at = print_item(item, at, indent);
+  }
+  if (c->operands) print_item(c->operands, at, indent);
+  printf("\n");
+}
+
+/* One option's line: name and value, then its meaning with range and default. */
+static void print_option(const cli_option *o) {
+  char head[64], text[1024], range[64] = "", def[256] = "";
+  const int len = snprintf(head, sizeof head, "  %s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+  if (o->kind == CLI_UINT && !full_range(o->lo, o->hi))
+    snprintf(range, sizeof range, "%llu-%llu%s%s", (unsigned long long)o->lo, (unsigned long long)o->hi,
+             o->unit ? " " : "", o->unit ? o->unit : "");
+  if (o->fallback)
+    snprintf(def, sizeof def, "default: %s", o->fallback);
+  else if (o->kind == CLI_UINT)
+    snprintf(def, sizeof def, "default: %llu", (unsigned long long)*(const uint64_t *)o->target);
+  else if (o->kind == CLI_TEXT && *(const char *const *)o->target)
+    snprintf(def, sizeof def, "default: %s", *(const char *const *)o->target);
+  snprintf(text, sizeof text, "%s%s%s%s%s%s", o->help, range[0] || def[0] ? " (" : "", range,
+           range[0] && def[0] ? "; " : "", def, range[0] || def[0] ? ")" : "");
+  printf("%s", head);
+  int at = len;
+  if (at + 2 > OPTION_COLUMN) {
+    printf("\n");
+    at = 0;
+  }
+  printf("%*s", OPTION_COLUMN - at, "");
+  print_wrapped(text, OPTION_COLUMN, OPTION_COLUMN);
+  printf("\n");
+}
+
+/* Prints text's lines with an indent of two spaces. */
+static void print_indented(const char *text) {
+  while (*text) {
+    const int len = (int)strcspn(text, "\n");
+    printf("  %.*s\n", len, text);
+    text += len;
+    if (*text) text++;
+  }
+}
+
+/* Prints c's help (usage line, about, every option with value, range, default and meaning,
+ * notes, examples) to stdout. */
+static void print_help(const cli_command *c) {
+  print_usage(c);
+  printf("\n%s", c->about);
+  printf("\noptions:\n");
+  for (size_t i = 0; i < c->noptions; i++) print_option(&c->options[i]);
+  printf("  -h, --help%*sprint this help and exit\n", OPTION_COLUMN - 12, "");
+  if (c->notes) printf("\n%s", c->notes);
+  printf("\nexamples:\n");
+  print_indented(c->examples);
+}
+
+/* The table's row for an argument, or NULL. */
+static const cli_option *find_option(const cli_command *c, const char *arg) {
+  for (size_t i = 0; i < c->noptions; i++)
+    if (strcmp(c->options[i].name, arg) == 0) return &c->options[i];
+  return NULL;
+}
+
+int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operands) {
+  operands->n = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      print_help(c);
+      return 0;
+    }
+    if (strcmp(arg, "--list-options") == 0) { /* hidden: what the parser accepts, for tests */
+      for (size_t k = 0; k < c->noptions; k++) printf("%s\n", c->options[k].name);
+      printf("--help\n-h\n");
+      return 0;
+    }
+    if (arg[0] != '-' || arg[1] == '\0') {
+      if (operands->n == CLI_MAX_OPERANDS) return cli_usage_error(c, "too many arguments at \"%s\"", arg);
+      operands->arg[operands->n++] = arg;
+      continue;
+    }
+    const cli_option *o = find_option(c, arg);
+    if (!o) return cli_usage_error(c, "unknown option \"%s\"", arg);
+    if (o->given) *o->given = true;
+    if (o->kind == CLI_FLAG) {
+      *(bool *)o->target = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      char range[96] = "";
+      if (o->kind == CLI_UINT) describe_range(range, sizeof range, o->lo, o->hi, o->unit);
+      return cli_usage_error(c, "%s needs a value %s%s%s", o->name, o->value, range[0] ? ", " : "", range);
+    }
+    if (!read_value(c, o, argv[++i])) return 2;
+  }
+  return -1;
+}
+
+/* Prints the program's help: what it is and every command with its summary. */
+static void print_program_help(const cli_program *p, FILE *out) {
+  fprintf(out, "%s\nusage: %s COMMAND [OPTIONS]\n\ncommands:\n", p->about, p->name);
+  for (size_t i = 0; i < p->ncommands; i++) {
+    const cli_entry *e = &p->commands[i];
+    fprintf(out, "  %-9s %s\n", e->name, e->summary);
+  }
+  fprintf(out, "  %-9s %s\n", "help", "this help; help COMMAND (or COMMAND --help): its options and examples");
+  if (p->notes) fprintf(out, "\n%s", p->notes);
+}
+
+/* The entry named name, or NULL. */
+static const cli_entry *find_command(const cli_program *p, const char *name) {
+  for (size_t i = 0; i < p->ncommands; i++)
+    if (strcmp(p->commands[i].name, name) == 0) return &p->commands[i];
+  return NULL;
+}
+
+int cli_dispatch(const cli_program *p, int argc, char **argv) {
+  if (argc < 2) {
+    print_program_help(p, stderr);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+    if (argc < 3) {
+      print_program_help(p, stdout);
+      return 0;
+    }
+    const cli_entry *e = find_command(p, argv[2]);
+    if (!e) {
+      fprintf(stderr, "%s help: unknown command \"%s\" (try: %s help)\n", p->name, argv[2], p->name);
+      return 2;
+    }
+    char help_arg[] = "--help";
+    char *help_argv[] = {help_arg, NULL};
+    return e->run(1, help_argv);
+  }
+  if (strcmp(name, "--list-commands") == 0) { /* hidden: every command, for tests */
+    for (size_t i = 0; i < p->ncommands; i++) printf("%s\n", p->commands[i].name);
+    return 0;
+  }
+  const cli_entry *e = find_command(p, name);
+  if (!e) {
+    fprintf(stderr, "%s: unknown command \"%s\" (try: %s help)\n", p->name, name, p->name);
+    return 2;
+  }
+  return e->run(argc - 2, argv + 2);
+}
