@@ -41,7 +41,6 @@ for want in 'Your hand: 飛 金 金 し し し し し' 'seat 3 (partner)' 'sea
             'you: 8 in hand' 'your team         0 / 150'; do
   case $screen in *"$want"*) ;; *) fail "the table lacks \"$want\"" ;; esac
 done
-echo "$screen" >"$tmp/kanji.txt"
 
 # Play by keys: every input in turn, each followed by Enter; the first legal one is taken.
 keys=()
@@ -69,7 +68,6 @@ start 110 30 --seed 3 --ascii --records "$tmp/ascii"
 screen=$(wait_for 'Enter: next round>') || fail "no ASCII table: $screen"
 case $screen in *'Your hand:  R  G  G  P  P  P  P  P'*) ;; *) fail "ASCII hand: $screen" ;; esac
 printf '%s' "$screen" | LC_ALL=C grep -q '[^ -~]' && fail "--ascii drew a character outside ASCII"
-echo "$screen" >"$tmp/ascii.txt"
 start 50 12 --seed 3 --records "$tmp/small"
 screen=$(wait_for 'too small') || fail "no message for a small terminal: $screen"
 t resize-window -t play -x 110 -y 30 2>/dev/null
@@ -171,13 +169,8 @@ for size in 72x22 80x24 120x40 80x24-ascii; do
     'Keys: '*quit) ;;
     *) fail "$size: the keys line is not whole: $screen" ;;
   esac
-  [ "$size" = 80x24 ] && echo "$screen" >"$tmp/kanji-80x24.txt"
-  [ "$size" = 80x24-ascii ] && echo "$screen" >"$tmp/ascii-80x24.txt"
+  # Screenshots for the README: SCREENSHOTS=DIR keeps the screens at 80x24.
+  if [ -n "${SCREENSHOTS:-}" ] && [ "$cols" = 80 ]; then echo "$screen" >"$SCREENSHOTS/table-$size.txt"; fi
 done
-
-# Screenshots for the README: SCREENSHOTS=DIR keeps them.
-if [ -n "${SCREENSHOTS:-}" ]; then
-  cp "$tmp/kanji.txt" "$tmp/ascii.txt" "$tmp/kanji-80x24.txt" "$tmp/ascii-80x24.txt" "$SCREENSHOTS/"
-fi
 
 finish table
