@@ -25,7 +25,7 @@ static void on_interrupt(int sig) {
 }
 
 void say(session *s, const char *fmt, ...) {
-  char text[1024];
+  char text[PLAY_MESSAGE_SIZE];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
@@ -50,6 +50,7 @@ void say(session *s, const char *fmt, ...) {
       s->nmessages--;
     }
     snprintf(s->message[s->nmessages++], PLAY_MESSAGE_SIZE, "%s", s->pending);
+    if (s->fresh < s->nmessages) s->fresh++;
     s->pending[0] = '\0';
   }
 }
@@ -221,12 +222,13 @@ static void hint(session *s, const goita_view *v) {
   }
 }
 
+/* The help, a whole sentence a line, so the table's narrow panel wraps each as one. */
 static void help(session *s) {
-  say(s, "Type a move: two pieces as digits, the face-down (or defending) piece then the attack,\n"
-         "e.g. 51 (1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop, 7 rook, 8 king); p to pass;\n"
-         "r or g to ask for a redeal or play after a 5-pawn hand. Commands: moves (the legal\n"
-         "moves), hand, hint (the computer's value of each move), record (the last round in full),\n"
-         "scores, help, quit (saves the game so far).\n");
+  say(s, "Type a move: two digits, the face-down (or defending) piece then the attack, e.g. 51.\n"
+         "The digits: 1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop, 7 rook, 8 king.\n"
+         "p passes; when your partner shows 5 pawns, r asks for a redeal and g plays the round.\n"
+         "Commands: moves (the legal moves), hand, hint (the computer's value of each move),\n"
+         "  record (the last round in full), scores, help, quit (saves the game so far).\n");
 }
 
 /* Asks whether to leave; true to leave. */

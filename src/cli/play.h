@@ -22,7 +22,7 @@ typedef struct play_opts {
 } play_opts;
 
 #define PLAY_MESSAGES 64
-#define PLAY_MESSAGE_SIZE 200
+#define PLAY_MESSAGE_SIZE 1024 /* as long as anything say() formats: a round record is never cut */
 
 typedef struct session {
   const play_opts *o;
@@ -36,6 +36,7 @@ typedef struct session {
   /* The table's message panel: the last lines said, oldest first. */
   char message[PLAY_MESSAGES][PLAY_MESSAGE_SIZE];
   int nmessages;
+  int fresh;               /* the last messages not yet shown at a prompt, which the table pages through */
   char pending[PLAY_MESSAGE_SIZE]; /* the line being said */
 } session;
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # goita play's table in a real terminal (tmux): drawn in kanji and in ASCII, played by keys
-# through whole rounds, a message for a terminal too small, leaving with the game saved.
+# through whole rounds, a message for a terminal too small, leaving with the game saved, and
+# long output (help, record, hint, moves) whole in the side panel from 72x22 to 120x40.
 # Usage: table.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 sock="$tmp/tmux.sock"
@@ -40,7 +41,6 @@ for want in 'Your hand: 飛 金 金 し し し し し' 'seat 3 (partner)' 'sea
             'you: 8 in hand' 'your team         0 / 150'; do
   case $screen in *"$want"*) ;; *) fail "the table lacks \"$want\"" ;; esac
 done
-echo "$screen" >"$tmp/kanji.txt"
 
 # Play by keys: every input in turn, each followed by Enter; the first legal one is taken.
 keys=()
@@ -68,7 +68,6 @@ start 110 30 --seed 3 --ascii --records "$tmp/ascii"
 screen=$(wait_for 'Enter: next round>') || fail "no ASCII table: $screen"
 case $screen in *'Your hand:  R  G  G  P  P  P  P  P'*) ;; *) fail "ASCII hand: $screen" ;; esac
 printf '%s' "$screen" | LC_ALL=C grep -q '[^ -~]' && fail "--ascii drew a character outside ASCII"
-echo "$screen" >"$tmp/ascii.txt"
 start 50 12 --seed 3 --records "$tmp/small"
 screen=$(wait_for 'too small') || fail "no message for a small terminal: $screen"
 t resize-window -t play -x 110 -y 30 2>/dev/null
@@ -93,7 +92,90 @@ start 110 30 --seed 15 --records "$tmp/decide"
 screen=$(wait_for '5 pawns shown: you decide') || fail "the decision after 5 pawns: $screen"
 case $screen in *'you decides'*) fail "\"you decides\" on the table" ;; esac
 
-# Screenshots for the README: SCREENSHOTS=DIR keeps them.
-if [ -n "${SCREENSHOTS:-}" ]; then cp "$tmp/kanji.txt" "$tmp/ascii.txt" "$SCREENSHOTS/"; fi
+# Long output at the smallest size the table accepts and at common ones: what help, record,
+# hint and moves print appears whole in the side panel (wrapped, a page at a time when long),
+# as line mode prints it for the same game, and the keys line and the prompt stay whole.
+# The person's moves of round 1 come from line mode: the keys above, the legal ones kept.
+seed=39
+moves=$(printf '%s\n' "${keys[@]}" | grep -vx Enter |
+  "$goita" play --plain --seed $seed --delay 0 --player rules --hint rules --records "$tmp/plain" 2>&1 |
+  awk '/^Round 2\./ { if (m != "") print m; exit }
+  /^move> / { if (m != "") print m; m = substr($0, 7); next } /is not a legal move here/ { m = "" }')
+commands=(record help hint moves)
+# What line mode prints for the commands in round 2, one line each, without spaces (the panel
+# wraps at spaces) and with the hint's time in milliseconds left out (it varies).
+strip() { tr -d ' ' | sed -e 's/,[0-9]*ms)/,ms)/'; }
+for ascii in '' --ascii; do
+  printf '%s\n' $moves "${commands[@]}" quit y | "$goita" play --plain --seed $seed $ascii --delay 0 \
+    --player rules --hint rules --records "$tmp/plain" 2>&1 | sed -n -e '/^move> record$/,/^move> quit$/p' |
+    sed -e '$d' | grep -v '^$' | strip >"$tmp/expected$ascii.txt"
+  [ "$(wc -l <"$tmp/expected$ascii.txt")" -gt 20 ] || fail "line mode printed little: $(cat "$tmp/expected$ascii.txt")"
+done
+# The panel's text on a screen of $2 rows (the columns from 44, where the table ends; kanji
+# take two), without the keys and the prompt.
+panel() {
+  printf '%s\n' "$1" | head -n "$(($2 - 2))" | perl -CSD -ne 'chomp; my ($col, $out) = (0, "");
+    for my $c (split //) { $out .= $c if $col >= 44; $col += $c =~ /[\p{EA=W}\p{EA=F}]/ ? 2 : 1 }
+    print "$out\n"'
+}
+# Waits (up to 10 s) until the panel shows $1 and the last line is the move prompt or a page
+# to turn, on a screen of $2 rows; prints the screen.
+settle() {
+  for _ in $(seq 1 100); do
+    screen=$(t capture-pane -p -t play 2>/dev/null)
+    case $(printf '%s\n' "$screen" | tail -1) in
+      'move>'|'-- more'*) case $(panel "$screen" "$2") in *"$1"*) printf '%s' "$screen"; return 0 ;; esac ;;
+    esac
+    sleep 0.1
+  done
+  printf '%s' "$screen"
+  return 1
+}
+for size in 72x22 80x24 120x40 80x24-ascii; do
+  cols=${size%%x*} rows=${size#*x} rows=${rows%-ascii} ascii=
+  [ "$size" = 80x24-ascii ] && ascii=--ascii
+  start "$cols" "$rows" --seed $seed $ascii --records "$tmp/sizes"
+  for m in $moves; do t send-keys -t play "$m" Enter; done
+  # Enter through the end of round 1 (and any page) to the first move of round 2.
+  ok=
+  for _ in $(seq 1 100); do
+    screen=$(t capture-pane -p -t play 2>/dev/null)
+    case $(printf '%s\n' "$screen" | tail -1) in
+      'Enter: next round>'*|'-- more'*) t send-keys -t play Enter; sleep 0.2 ;;
+      'move>') case $screen in *'Round 2 '*) ok=1; break ;; esac; sleep 0.1 ;;
+      *) sleep 0.1 ;;
+    esac
+  done
+  [ -n "$ok" ] || { fail "$size: no whole move prompt in round 2: $screen"; continue; }
+  : >"$tmp/pages.txt"
+  for c in "${commands[@]}"; do
+    t send-keys -t play "$c" Enter
+    screen=$(settle "move> $c" "$rows") || { fail "$size: no answer to $c: $screen"; continue 2; }
+    # Every page, turned with Enter, joins the text seen (one line per page).
+    for _ in $(seq 1 20); do
+      panel "$screen" "$rows" | tr -d '\n' | strip >>"$tmp/pages.txt"
+      echo >>"$tmp/pages.txt"
+      case $(printf '%s\n' "$screen" | tail -1) in '-- more'*) ;; *) break ;; esac
+      t send-keys -t play Enter
+      before=$screen
+      for _ in $(seq 1 50); do
+        screen=$(t capture-pane -p -t play 2>/dev/null)
+        [ "$screen" != "$before" ] && break
+        sleep 0.1
+      done
+    done
+  done
+  while IFS= read -r line; do
+    grep -qF -- "$line" "$tmp/pages.txt" || fail "$size: the panel never shows whole: $line"
+  done <"$tmp/expected$ascii.txt"
+  screen=$(t capture-pane -p -t play)
+  [ "$(printf '%s\n' "$screen" | tail -1)" = 'move>' ] || fail "$size: the prompt line is not whole: $screen"
+  case $(printf '%s\n' "$screen" | tail -2 | head -1) in
+    'Keys: '*quit) ;;
+    *) fail "$size: the keys line is not whole: $screen" ;;
+  esac
+  # Screenshots for the README: SCREENSHOTS=DIR keeps the screens at 80x24.
+  if [ -n "${SCREENSHOTS:-}" ] && [ "$cols" = 80 ]; then echo "$screen" >"$SCREENSHOTS/table-$size.txt"; fi
+done
 
 finish table
