@@ -131,11 +131,13 @@ static void print_scores(session *s) {
   for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
     const bool mine = side == goita_rules_side_of(&g->rules, s->o->seat);
     if (g->rules.players == 4)
-      say(s, "%s %s %d", side ? "," : "", mine ? "your team" : "their team", g->score[side]);
+      say(s, "%s %s %d", side ? "," : "", mine ? "your team" : "their team",
+          goita_rules_shown_points(&g->rules, g->score[side]));
     else
-      say(s, "%s %s %d", side ? "," : "", mine ? "you" : play_who(s, side), g->score[side]);
+      say(s, "%s %s %d", side ? "," : "", mine ? "you" : play_who(s, side),
+          goita_rules_shown_points(&g->rules, g->score[side]));
   }
-  say(s, " (target %d)\n", g->rules.target);
+  say(s, " (target %d)\n", goita_rules_shown_points(&g->rules, g->rules.target));
 }
 
 /* The token of a legal move the person typed: "p", "r", "g", two pieces "51" (block 5,
@@ -216,7 +218,9 @@ static void hint(session *s, const goita_view *v) {
     const int i = order[k];
     char token[8];
     goita_move_format(info.moves[i], token, sizeof token);
-    say(s, "  %-3s %+7.1f  ", token + 1, info.value[i]);
+    /* values are in tens like every score; the ones scale shows them divided by ten */
+    const double shown = v->rules.scale == GOITA_SCALE_ONES ? info.value[i] / 10 : info.value[i];
+    say(s, "  %-3s %+7.*f  ", token + 1, v->rules.scale == GOITA_SCALE_ONES ? 2 : 1, shown);
     describe_move(s, v, info.moves[i]);
     say(s, "\n");
   }
@@ -374,7 +378,8 @@ static void say_result(session *s, const goita_round *r) {
   if (res->wins_game)
     say(s, ": %s wins the game at once.\n", side);
   else
-    say(s, ": %s scores %d%s.\n", side, res->points, res->doubled ? " (doubled)" : "");
+    say(s, ": %s scores %d%s.\n", side, goita_rules_shown_points(&r->rules, res->points),
+        res->doubled ? " (doubled)" : "");
 }
 
 /* Plays rounds until the game ends or the person leaves; returns the exit status. */

@@ -92,7 +92,9 @@ int cmd_result(int argc, char **argv) {
   position p;
   const int status =
       load_position("result",
-                    "Prints the result of HISTORY as one JSON line: {\"over\":..,\"winner\":SEAT|null,\"points\":N|null}.\n",
+                    "Prints the result of HISTORY as one JSON line: {\"over\":..,\"winner\":SEAT|null,\"points\":N|null,\n"
+                    "\"end\":\"finish\"|\"teyaku\"|\"double_goshi\"|\"redeal\"|null,\"game_over\":..} (game_over: the\n"
+                    "round won the whole game at the deal; points are always in tens).\n",
                     "goita result 11111123,12345678,12345679,11234455,s2", argc, argv, &p);
   if (status >= 0) return status;
   const bool over = (p.hidden ? p.view.phase : p.round.phase) == GOITA_PHASE_OVER;
@@ -141,7 +143,8 @@ static void print_record(const goita_record *rec, bool ascii) {
   if (rec->over) {
     printf("Game over after %d round%s: ", rec->nrounds, rec->nrounds == 1 ? "" : "s");
     cli_print_side(&rec->rules, rec->winner_side);
-    printf(" wins with %d (target %d)\n", rec->score[rec->winner_side], rec->rules.target);
+    printf(" wins with %d (target %d)\n", goita_rules_shown_points(&rec->rules, rec->score[rec->winner_side]),
+           goita_rules_shown_points(&rec->rules, rec->rules.target));
   } else {
     printf("The game was not finished: after %d round%s,", rec->nrounds, rec->nrounds == 1 ? "" : "s");
     cli_print_scores(&rec->rules, rec->score);

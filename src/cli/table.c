@@ -58,14 +58,14 @@ void cli_print_result(const goita_round *r) {
   if (res->wins_game)
     printf(" wins the game at once\n");
   else
-    printf(" scores %d%s\n", res->points, res->doubled ? " (doubled)" : "");
+    printf(" scores %d%s\n", goita_rules_shown_points(&r->rules, res->points), res->doubled ? " (doubled)" : "");
 }
 
 void cli_print_scores(const goita_rules *rules, const int16_t *score) {
   for (int side = 0; side < goita_rules_sides(rules); side++) {
     printf(side ? ", " : " ");
     cli_print_side(rules, side);
-    printf(" %d", score[side]);
+    printf(" %d", goita_rules_shown_points(rules, score[side]));
   }
   printf("\n");
 }

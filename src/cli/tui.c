@@ -245,7 +245,8 @@ static bool draw(session *s, const char *prompt, const char *input, const panel_
     const bool mine = side == goita_rules_side_of(&g->rules, me);
     y += wrap_line(y, TABLE_COLS, width, "%-14s %4d / %d",
                    g->rules.players == 4 ? (mine ? "your team" : "their team") : (mine ? "you" : play_who(s, side)),
-                   g->score[side], g->rules.target);
+                   goita_rules_shown_points(&g->rules, g->score[side]),
+                   goita_rules_shown_points(&g->rules, g->rules.target));
   }
   const bool more = draw_messages(s, y + 1, rows - 4 - y, width, page, next);
   /* The keys, as many as fit on their line: the shortest form fits the narrowest table. */

@@ -100,7 +100,8 @@ static int watch(const watch_opts *o, goita_player *player) {
   strcpy(rec.finished, now);
   printf("\nGame over after %d round%s: ", g.round_index, g.round_index == 1 ? "" : "s");
   cli_print_side(&g.rules, g.winner_side);
-  printf(" wins with %d (target %d)\n", g.score[g.winner_side], g.rules.target);
+  printf(" wins with %d (target %d)\n", goita_rules_shown_points(&g.rules, g.score[g.winner_side]),
+         goita_rules_shown_points(&g.rules, g.rules.target));
   if (o->record_path) {
     char *json = NULL;
     if (goita_record_write_json(&rec, &json, &err) != GOITA_OK) {

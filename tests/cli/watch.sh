@@ -8,6 +8,15 @@
 out=$("$goita" watch --seed 1 --rules target=10 --delay 0)
 case $out in *$'\n''Game over after 1 round: '*) ;; *) fail "one round: $(printf '%s' "$out" | tail -1)" ;; esac
 
+# The French edition's rule set shows points 1-5 and the game to 15 (docs/RULES.md 10-11);
+# the record keeps the rules, so its replay shows the same scale.
+french=$("$goita" watch --seed 3 --rules preset=french --delay 0 --record "$tmp/french.json")
+case $french in *'wins with 20 (target 15)'*) ;; *) fail "French scale: $(printf '%s' "$french" | tail -1)" ;; esac
+case $french in *'scores 5'$'\n'*|*'scores 4'$'\n'*|*'scores 3'$'\n'*|*'scores 2'$'\n'*|*'scores 1'$'\n'*) ;;
+  *) fail "French scale: no round scored 1-5" ;; esac
+case $french in *'scores '[1-9]0$'\n'*) fail "French scale: a round scored in tens" ;; esac
+case $("$goita" replay "$tmp/french.json") in *'wins with 20 (target 15)'*) ;; *) fail "French replay" ;; esac
+
 # --delay pauses after each move: the game takes at least its moves times the delay (a generous
 # upper bound only guards against a pause far too long).
 moves=$(printf '%s\n' "$out" | grep -c '^ *[0-9][0-9]*\. ')
