@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
       "goita", about,
       "Players (--player, match's A and B) are random, rules, sampler, expert or another level with\n"
       "parameters such as sampler:samples=64,infer=on (docs/PLAYERS.md), or engine:COMMAND for a\n"
-      "program that speaks the protocol. OPTS is rule option text, e.g. target=100 (RULES.md).\n"
+      "program that speaks the protocol. OPTS is rule option text (docs/RULES.md 12), e.g. target=100,\n"
+      "or a rule set first: preset=standard, preset=japanese or preset=french (docs/RULES.md 11).\n"
       "HISTORY is a history string (docs/RECORDS.md), e.g. 12345678,12345679,11112345,11112345,s1,113.\n",
       commands, sizeof commands / sizeof commands[0]};
   return cli_dispatch(&program, argc, argv);
