@@ -1,0 +1,147 @@
+/* The hub's own parts, shared by its files (hub.c, hub_view.c, hub_table.c, hub_restore.c,
+ * hub_requests.c); nothing outside the hub includes this. */
+#ifndef GOITA_SERVER_HUB_INTERNAL_H
+#define GOITA_SERVER_HUB_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hub.h"
+#include "protocol.h"
+
+typedef struct hub_seat {
+  int64_t player; /* 0: empty */
+  char name[SRV_NAME_SIZE];
+  char bot[SRV_LEVEL_SIZE]; /* level of a computer player, "" for a person */
+  double rating;
+  char token[SRV_TOKEN_SIZE];
+  uint64_t client; /* the connection acting for the seat, 0 when none */
+} hub_seat;
+
+typedef struct hub_table {
+  int64_t id;
+  goita_rules rules;
+  char rules_text[512];
+  uint64_t seed;
+  int turn_seconds;
+  int status;
+  hub_seat seats[GOITA_MAX_SEATS];
+  goita_game game;
+  goita_record record;
+  char round_started[GOITA_RECORD_TIME_SIZE];
+  int version;            /* moves played (and saved) */
+  int thinking_version;   /* version a think job is out for, -1 when none */
+  int64_t think_asked_ms; /* when it was asked for: a job lost (out of memory) is asked again */
+  int64_t deadline_ms;    /* of the turn timer, 0 when none runs */
+  int64_t next_round_ms;  /* when the next round is dealt, 0 when not waiting */
+  int64_t save_retry_ms;  /* when to try again to save a finished game the storage refused */
+  char previous_round[1024]; /* the last finished round in full, for spectators */
+  int64_t game_id;
+  uint64_t *watchers;
+  int nwatchers, capwatchers;
+} hub_table;
+
+typedef struct hub_client {
+  uint64_t id;
+  int64_t player; /* 0 until hello */
+  char name[SRV_NAME_SIZE];
+  bool lobby;     /* gets the table list when it changes */
+  int64_t table;  /* the table it sits at or watches, 0 for none */
+  int seat;       /* its seat there, -1 when watching */
+} hub_client;
+
+struct srv_hub {
+  srv_store *store;
+  srv_hub_io io;
+  srv_hub_options options;
+  hub_table **tables;
+  int ntables, captables;
+  hub_client *clients;
+  int nclients, capclients;
+  long moves;
+};
+
+static inline int players_of(const hub_table *t) { return t->rules.players; }
+
+static inline bool round_over(const hub_table *t) { return goita_round_over(&t->game.round); }
+
+/* Shared by the hub's files. */
+void hub_send_text(srv_hub *h, uint64_t client, char *text);
+
+void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+void hub_send_json(srv_hub *h, uint64_t client, json_t *msg);
+
+void hub_new_token(srv_hub *h, char token[SRV_TOKEN_SIZE]);
+
+void hub_utc_now(char out[GOITA_RECORD_TIME_SIZE]);
+
+hub_client *hub_client_get(srv_hub *h, uint64_t id);
+
+hub_table *hub_table_get(srv_hub *h, int64_t id);
+
+/* Sends one client the table as it may see it: a seat's view, or the observer's. */
+void hub_send_state(srv_hub *h, const hub_table *t, uint64_t client, int seat);
+
+void hub_broadcast_state(srv_hub *h, const hub_table *t);
+
+json_t *hub_tables_json(srv_hub *h);
+
+void hub_broadcast_lobby(srv_hub *h);
+
+void hub_table_row(const hub_table *t, srv_table_row *row);
+
+void hub_table_free(hub_table *t);
+
+int hub_table_add(srv_hub *h, hub_table *t);
+
+/* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
+ * timer ran out (stand_in). */
+void hub_schedule(srv_hub *h, hub_table *t, bool timed_out);
+
+/* Starts the turn timer when a person is to move. */
+void hub_arm_timer(srv_hub *h, hub_table *t);
+
+/* The game is over: the record, its history strings and the new ratings are saved together. */
+void hub_finish_game(srv_hub *h, hub_table *t);
+
+/* Deals the next round; one that ends at the deal (teyaku, 5 pawns twice) is finished at once. */
+void hub_deal_next(srv_hub *h, hub_table *t, bool live);
+
+/* A round is over: it goes into the record; a finished game is saved; otherwise the next round
+ * is dealt after the pause (at once when there is none). While restoring (not live) the moves
+ * that follow deal it. */
+void hub_round_finished(srv_hub *h, hub_table *t, bool live);
+
+/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
+ * -1 with the reason in err. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize);
+
+void hub_record_names(hub_table *t);
+
+/* Detaches a client from its table (the seat is kept for its token). */
+void hub_detach(srv_hub *h, hub_client *c);
+
+void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_leave(srv_hub *h, hub_client *c);
+
+void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_games(srv_hub *h, hub_client *c);
+
+#endif

@@ -1,0 +1,137 @@
+/* Starting a hub: every table that was not over comes back from the store, its moves
+ * replayed through the rules. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub_internal.h"
+
+typedef struct restore_ctx {
+  srv_hub *h;
+  hub_table *t;
+  int failed;
+  char *err;
+  size_t errsize;
+} restore_ctx;
+
+static void restore_move(void *arg, const char *text) {
+  restore_ctx *c = arg;
+  hub_table *t = c->t;
+  if (c->failed) return;
+  goita_move move;
+  goita_error gerr;
+  while (round_over(t) && !t->game.over) hub_deal_next(c->h, t, false);
+  if (goita_move_parse(text, strlen(text), &move) != GOITA_OK || goita_game_apply(&t->game, move, &gerr) != GOITA_OK) {
+    snprintf(c->err, c->errsize, "table %lld, move %d \"%s\" does not replay", (long long)t->id, t->version, text);
+    c->failed = 1;
+    return;
+  }
+  t->version++;
+  if (round_over(t)) hub_round_finished(c->h, t, false);
+}
+
+static int seat_from_store(srv_hub *h, hub_seat *seat, const srv_seat_row *row) {
+  memset(seat, 0, sizeof *seat);
+  memcpy(seat->token, row->token, SRV_TOKEN_SIZE);
+  seat->player = row->player;
+  if (!row->player) return 0;
+  srv_player p;
+  if (srv_store_player_get(h->store, row->player, &p) != 0) return -1;
+  snprintf(seat->name, sizeof seat->name, "%s", p.name);
+  snprintf(seat->bot, sizeof seat->bot, "%s", p.bot);
+  seat->rating = p.rating;
+  return 0;
+}
+
+void hub_record_names(hub_table *t) {
+  for (int s = 0; s < players_of(t); s++) {
+    snprintf(t->record.name[s], sizeof t->record.name[s], "%s", t->seats[s].name);
+    snprintf(t->record.engine[s], sizeof t->record.engine[s], "%s", t->seats[s].bot);
+  }
+}
+
+static void restore_table(void *arg, const srv_table_row *row) {
+  restore_ctx *c = arg;
+  if (c->failed) return;
+  hub_table *t = calloc(1, sizeof *t);
+  if (!t) {
+    c->failed = 1;
+    snprintf(c->err, c->errsize, "out of memory");
+    return;
+  }
+  t->id = row->id;
+  t->seed = row->seed;
+  t->turn_seconds = row->turn_seconds;
+  t->status = row->status;
+  t->thinking_version = -1;
+  snprintf(t->rules_text, sizeof t->rules_text, "%s", row->rules);
+  goita_error gerr;
+  goita_rules_default(&t->rules);
+  if (goita_rules_parse(&t->rules, t->rules_text, &gerr) != GOITA_OK) {
+    snprintf(c->err, c->errsize, "table %lld: rules \"%s\": %s", (long long)t->id, t->rules_text, gerr.message);
+    c->failed = 1;
+    hub_table_free(t);
+    return;
+  }
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) {
+    if (seat_from_store(c->h, &t->seats[s], &row->seats[s]) != 0) {
+      snprintf(c->err, c->errsize, "table %lld: %s", (long long)t->id, srv_store_error(c->h->store));
+      c->failed = 1;
+      hub_table_free(t);
+      return;
+    }
+  }
+  if (t->status == SRV_PLAYING) {
+    goita_game_start(&t->game, &t->rules, t->seed, NULL);
+    goita_record_init(&t->record, &t->game);
+    hub_record_names(t);
+    c->t = t;
+    if (srv_store_moves(c->h->store, t->id, restore_move, c) != 0 && !c->failed) {
+      snprintf(c->err, c->errsize, "%s", srv_store_error(c->h->store));
+      c->failed = 1;
+    }
+    if (c->failed) {
+      hub_table_free(t);
+      return;
+    }
+    if (round_over(t) && !t->game.over) hub_deal_next(c->h, t, true); /* the round that had ended */
+    hub_arm_timer(c->h, t);
+
+  }
+  if (hub_table_add(c->h, t) != 0) {
+    hub_table_free(t);
+    c->failed = 1;
+    snprintf(c->err, c->errsize, "out of memory");
+  }
+}
+
+int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,
+                size_t errsize) {
+  *out = NULL;
+  srv_hub *h = calloc(1, sizeof *h);
+  if (!h) {
+    snprintf(err, errsize, "out of memory");
+    return -1;
+  }
+  h->store = store;
+  h->io = *io;
+  if (options)
+    h->options = *options;
+  else
+    srv_hub_options_default(&h->options);
+  restore_ctx c = {.h = h, .err = err, .errsize = errsize};
+  if (srv_store_tables_open(store, restore_table, &c) != 0 && !c.failed) {
+    snprintf(err, errsize, "%s", srv_store_error(store));
+    c.failed = 1;
+  }
+  if (c.failed) {
+    srv_hub_free(h);
+    return -1;
+  }
+  /* a game whose last move was saved but whose end was not is finished now */
+  for (int i = 0; i < h->ntables; i++)
+    if (h->tables[i]->status == SRV_PLAYING && h->tables[i]->game.over) hub_finish_game(h, h->tables[i]);
+  for (int i = 0; i < h->ntables; i++) hub_schedule(h, h->tables[i], false);
+  *out = h;
+  return 0;
+}

@@ -1,0 +1,207 @@
+/* A table's game: saving and applying moves, computer players' turns and turn timers, rounds
+ * and the next deal, the finished game with its record and ratings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub_internal.h"
+
+void hub_table_row(const hub_table *t, srv_table_row *row) {
+  memset(row, 0, sizeof *row);
+  row->id = t->id;
+  snprintf(row->rules, sizeof row->rules, "%s", t->rules_text);
+  row->seed = t->seed;
+  row->turn_seconds = t->turn_seconds;
+  row->status = t->status;
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) {
+    row->seats[s].player = t->seats[s].player;
+    memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_SIZE);
+  }
+}
+
+void hub_table_free(hub_table *t) {
+  goita_record_free(&t->record);
+  free(t->watchers);
+  free(t);
+}
+
+int hub_table_add(srv_hub *h, hub_table *t) {
+  if (h->ntables == h->captables) {
+    const int cap = h->captables ? 2 * h->captables : 16;
+    hub_table **grown = realloc(h->tables, (size_t)cap * sizeof *grown);
+    if (!grown) return -1;
+    h->tables = grown;
+    h->captables = cap;
+  }
+  h->tables[h->ntables++] = t;
+  return 0;
+}
+
+/* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
+ * timer ran out (stand_in). */
+void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
+  if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version) return;
+  const int seat = t->game.round.turn;
+  const hub_seat *s = &t->seats[seat];
+  if (!s->bot[0] && !timed_out) return;
+  srv_think_job job;
+  memset(&job, 0, sizeof job);
+  job.table = t->id;
+  job.version = t->version;
+  snprintf(job.level, sizeof job.level, "%s", s->bot[0] ? s->bot : h->options.stand_in);
+  job.seed = goita_seed_mix(t->seed ^ (uint64_t)t->version);
+  goita_game_view(&t->game, seat, &job.view);
+  t->thinking_version = t->version;
+  t->think_asked_ms = h->io.now_ms(h->io.ctx);
+  h->io.think(h->io.ctx, &job);
+}
+
+/* Starts the turn timer when a person is to move. */
+void hub_arm_timer(srv_hub *h, hub_table *t) {
+  t->deadline_ms = 0;
+  if (t->status != SRV_PLAYING || round_over(t) || t->turn_seconds <= 0) return;
+  if (t->seats[t->game.round.turn].bot[0]) return;
+  t->deadline_ms = h->io.now_ms(h->io.ctx) + (int64_t)t->turn_seconds * 1000;
+}
+
+/* Elo over sides (docs/SERVER.md): each side's rating is its players' mean; the winning side
+ * beats every other side; each player moves by K times the sum of (result - expected). */
+static void new_ratings(const hub_table *t, double out[GOITA_MAX_SEATS]) {
+  const double k = 32;
+  const int players = players_of(t), sides = goita_rules_sides(&t->rules);
+  double side_rating[GOITA_MAX_SEATS] = {0};
+  int side_size[GOITA_MAX_SEATS] = {0};
+  for (int s = 0; s < players; s++) {
+    const int side = goita_rules_side_of(&t->rules, s);
+    side_rating[side] += t->seats[s].rating;
+    side_size[side]++;
+  }
+  for (int side = 0; side < sides; side++)
+    if (side_size[side]) side_rating[side] /= side_size[side];
+  const int winner = t->game.winner_side;
+  for (int s = 0; s < players; s++) {
+    const int side = goita_rules_side_of(&t->rules, s);
+    double change = 0;
+    for (int other = 0; other < sides; other++) {
+      if (other == side || (side != winner && other != winner)) continue;
+      const double expected = 1 / (1 + pow(10, (side_rating[other] - side_rating[side]) / 400));
+      change += k * ((side == winner ? 1.0 : 0.0) - expected);
+    }
+    out[s] = t->seats[s].rating + change;
+  }
+}
+
+/* The game is over: the record, its history strings and the new ratings are saved together. */
+void hub_finish_game(srv_hub *h, hub_table *t) {
+  char now[GOITA_RECORD_TIME_SIZE];
+  hub_utc_now(now);
+  snprintf(t->record.finished, sizeof t->record.finished, "%s", now);
+  char *json = NULL;
+  if (goita_record_write_json(&t->record, &json, NULL) != GOITA_OK) return;
+  size_t cap = 1, len = 0;
+  for (int i = 0; i < t->record.nrounds; i++) cap += 1024;
+  char *histories = malloc(cap);
+  if (!histories) {
+    free(json);
+    return;
+  }
+  histories[0] = '\0';
+  for (int i = 0; i < t->record.nrounds; i++) {
+    const int n = goita_history_format(&t->record.rounds[i].round, histories + len, cap - len - 1);
+    if (n < 0) break;
+    len += (size_t)n;
+    histories[len++] = '\n';
+    histories[len] = '\0';
+  }
+  srv_game_row game;
+  memset(&game, 0, sizeof game);
+  game.table = t->id;
+  game.nplayers = players_of(t);
+  double ratings[GOITA_MAX_SEATS];
+  new_ratings(t, ratings);
+  for (int s = 0; s < players_of(t); s++) {
+    game.players[s] = t->seats[s].player;
+    snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
+    game.ratings[s] = ratings[s];
+  }
+  game.score[0] = t->game.score[0];
+  game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
+  t->save_retry_ms = 0;
+  if (srv_store_game_finish(h->store, &game, json, histories) == 0) {
+    t->status = SRV_OVER;
+    t->game_id = game.id;
+    for (int s = 0; s < players_of(t); s++) t->seats[s].rating = ratings[s];
+  }
+  free(json);
+  free(histories);
+  if (t->status == SRV_OVER) return;
+  /* Not saved (a full disk): the players are told, and the hub tries again every few seconds;
+   * every move is already saved, so a restart would finish the game too. */
+  t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
+  char text[512];
+  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", srv_store_error(h->store));
+  char *msg = srv_message_error(NULL, text);
+  for (int s = 0; s < players_of(t) && msg; s++)
+    if (t->seats[s].client) h->io.send(h->io.ctx, t->seats[s].client, msg, strlen(msg));
+  for (int i = 0; i < t->nwatchers && msg; i++) h->io.send(h->io.ctx, t->watchers[i], msg, strlen(msg));
+  free(msg);
+}
+
+/* Deals the next round; one that ends at the deal (teyaku, 5 pawns twice) is finished at once. */
+void hub_deal_next(srv_hub *h, hub_table *t, bool live) {
+  t->next_round_ms = 0;
+  if (!round_over(t) || t->game.over || goita_game_next_round(&t->game, NULL) != GOITA_OK) return;
+  if (live) hub_utc_now(t->round_started);
+  if (round_over(t)) hub_round_finished(h, t, live);
+}
+
+/* A round is over: it goes into the record; a finished game is saved; otherwise the next round
+ * is dealt after the pause (at once when there is none). While restoring (not live) the moves
+ * that follow deal it. */
+void hub_round_finished(srv_hub *h, hub_table *t, bool live) {
+  char now[GOITA_RECORD_TIME_SIZE];
+  hub_utc_now(now);
+  goita_record_add_round(&t->record, &t->game, live ? t->round_started : NULL, live ? now : NULL, NULL);
+  goita_history_format(&t->game.round, t->previous_round, sizeof t->previous_round);
+  if (t->game.over) {
+    if (live) hub_finish_game(h, t);
+  } else if (live) {
+    t->next_round_ms = h->io.now_ms(h->io.ctx) + h->options.round_pause_ms;
+    if (h->options.round_pause_ms <= 0) hub_deal_next(h, t, true);
+  }
+}
+
+/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
+ * -1 with the reason in err. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize) {
+  if (t->status != SRV_PLAYING) {
+    snprintf(err, errsize, "the game is not being played");
+    return -1;
+  }
+  if (round_over(t)) {
+    snprintf(err, errsize, "the round is over; the next one is about to be dealt");
+    return -1;
+  }
+  goita_game next = t->game;
+  goita_error gerr;
+  if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
+    snprintf(err, errsize, "%s", gerr.message);
+    return -1;
+  }
+  char text[16];
+  goita_move_format(move, text, sizeof text);
+  if (srv_store_move_add(h->store, t->id, t->version, text) != 0) {
+    snprintf(err, errsize, "the move was not saved, so it was not played: %s", srv_store_error(h->store));
+    return -1;
+  }
+  t->game = next;
+  t->version++;
+  h->moves++;
+  if (round_over(t)) hub_round_finished(h, t, true);
+  hub_arm_timer(h, t);
+  hub_broadcast_state(h, t);
+  if (t->status == SRV_OVER) hub_broadcast_lobby(h);
+  hub_schedule(h, t, false);
+  return 0;
+}
