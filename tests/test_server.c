@@ -3,6 +3,7 @@
  * request checking, turn timers and a full disk. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -667,4 +668,40 @@ Test(server, rule_sets_are_named_and_scaled) {
   json_t *games = json_object_get(w.clients[1].last, "games");
   cr_assert(json_is_array(games) && json_array_size(games) == 1, "one finished game");
   cr_expect_str_eq(json_string_value(json_object_get(json_array_get(games, 0), "preset")), "french");
+}
+
+/* The schema is versioned: a database written by an older server (no version row) comes up to
+ * the newest version and keeps its data; one from a newer server is refused, untouched. */
+Test(server, schema_migrations_bring_old_databases_up_and_refuse_newer_ones) {
+  connect_client(1, "ann");
+  const uint64_t seated[] = {1};
+  table_with("target=10", 0, seated, 1, "random");
+  close_hub();
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(db, "DROP TABLE schema_version", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  open_hub(0); /* as a database from before versions were counted */
+  close_hub();
+  cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*), max(version) FROM schema_version", -1, &st, NULL), SQLITE_OK);
+  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+  cr_expect_eq(sqlite3_column_int(st, 0), 1, "one version row");
+  const int newest = sqlite3_column_int(st, 1);
+  cr_expect_geq(newest, 1);
+  sqlite3_finalize(st);
+  cr_assert_eq(sqlite3_exec(db, "UPDATE schema_version SET version = version + 1", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  srv_store *store = NULL;
+  cr_expect_eq(srv_store_open(&store, w.db), -1);
+  cr_expect(strstr(srv_store_error(store), "newer") != NULL, "%s", srv_store_error(store));
+  srv_store_close(store);
+  cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(db, "UPDATE schema_version SET version = version - 1", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  open_hub(0); /* the table is still there after all this */
+  connect_client(2, "bob");
+  say(2, "{\"type\":\"list\"}");
+  cr_expect_eq(json_array_size(json_object_get(w.clients[2].last, "tables")), 1);
 }

@@ -1,4 +1,5 @@
-/* The server's storage in SQLite (WAL mode): one database file, a schema created on open. */
+/* The server's storage in SQLite (WAL mode): one database file, its schema brought up to date
+ * on open by numbered migrations. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,12 @@ struct srv_store {
   char error[256];
 };
 
-static const char schema[] =
+/* The schema's history: migration N brings a database at version N - 1 to version N, in one
+ * transaction with the new version number. Append new steps; never change a released one.
+ * Migration 1 is written IF NOT EXISTS, so a database made before versions were counted
+ * comes up to date too. */
+static const char *const migrations[] = {
+    /* 1: players, tables, seats, moves, games */
     "CREATE TABLE IF NOT EXISTS players ("
     "  id INTEGER PRIMARY KEY, name TEXT NOT NULL, token TEXT UNIQUE, bot TEXT UNIQUE,"
     "  rating REAL NOT NULL DEFAULT 1500, games INTEGER NOT NULL DEFAULT 0,"
@@ -35,7 +41,11 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS game_players ("
     "  game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
     "  player INTEGER NOT NULL REFERENCES players(id), name TEXT NOT NULL, rating_after REAL NOT NULL,"
-    "  PRIMARY KEY (game, seat));";
+    "  PRIMARY KEY (game, seat));",
+};
+
+/* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
+static int migrate(srv_store *s);
 
 static int fail(srv_store *s, const char *what) {
   snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
@@ -59,8 +69,13 @@ int srv_store_open(srv_store **out, const char *path) {
    * log, which the next open replays); only a power cut may lose the last commits. */
   if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", NULL, NULL,
                    NULL) != SQLITE_OK ||
-      sqlite3_exec(s->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+      sqlite3_exec(s->db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL,
+                   NULL) != SQLITE_OK) {
     fail(s, "creating the schema");
+    *out = s;
+    return -1;
+  }
+  if (migrate(s) != 0) {
     *out = s;
     return -1;
   }
@@ -88,6 +103,41 @@ static sqlite3_stmt *prepare(srv_store *s, const char *sql) {
     return NULL;
   }
   return st;
+}
+
+/* Returns the schema version the database is at (0 for a new one), or -1. */
+static int schema_version(srv_store *s) {
+  sqlite3_stmt *st = prepare(s, "SELECT max(version) FROM schema_version");
+  if (!st) return -1;
+  const int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  sqlite3_finalize(st);
+  return version;
+}
+
+static int migrate(srv_store *s) {
+  const int newest = (int)(sizeof migrations / sizeof *migrations);
+  int version = schema_version(s);
+  if (version < 0) return fail(s, "reading the schema version");
+  if (version > newest) {
+    snprintf(s->error, sizeof s->error, "the database is at schema version %d, newer than this server's %d", version,
+             newest);
+    return -1;
+  }
+  for (; version < newest; version++) {
+    char step[64];
+    snprintf(step, sizeof step, "INSERT INTO schema_version VALUES (%d)", version + 1);
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "starting a migration");
+    if (sqlite3_exec(s->db, migrations[version], NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(s->db, "DELETE FROM schema_version", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(s->db, step, NULL, NULL, NULL) != SQLITE_OK) {
+      snprintf(step, sizeof step, "migrating the schema to version %d", version + 1);
+      fail(s, step);
+      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+      return -1;
+    }
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "committing a migration");
+  }
+  return 0;
 }
 
 static void copy_text(char *dst, size_t size, const unsigned char *src) {
