@@ -18,6 +18,7 @@ typedef struct load_run {
   ws_target target;
   int tables, listeners, threads;
   uint64_t flood_rate; /* create messages a second from the flooder, 0 for none */
+  int64_t think_us;    /* a client's mean wait before its move, 0 for at once */
   _Atomic int phase;
   _Atomic int64_t begin_us; /* when the measured window opened */
   _Atomic int tables_playing;   /* tables whose first game has started */
@@ -85,6 +86,7 @@ int64_t load_now_us(void);
 /* What the generator and the server used over the window. */
 typedef struct load_usage {
   double generator_cpu, server_cpu; /* cores (CPU seconds a second); negative when unknown */
+  double server_wait; /* seconds a second the server's event-loop thread was ready but waited for a core */
   long server_rss_begin_kib, server_rss_end_kib; /* negative when unknown */
 } load_usage;
 

@@ -36,6 +36,21 @@ static double process_cpu(uint64_t pid) {
   return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* Seconds the main thread of process pid (goita serve's event loop) has waited for a core while
+ * ready to run (the second field of /proc/PID/schedstat), or -1 when it cannot be read. On a
+ * busy machine this is the latency the server could not help. */
+static double process_wait(uint64_t pid) {
+  if (!pid) return -1;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%llu/schedstat", (unsigned long long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  unsigned long long run_ns = 0, wait_ns = 0;
+  const int n = fscanf(f, "%llu %llu", &run_ns, &wait_ns);
+  fclose(f);
+  return n == 2 ? (double)wait_ns / 1e9 : -1;
+}
+
 /* The resident set of process pid in KiB (from /proc), or -1 when it cannot be read. */
 static long process_rss_kib(uint64_t pid) {
   if (!pid) return -1;
@@ -97,7 +112,8 @@ static bool wait_ready(load_run *run, uint64_t setup_s) {
 }
 
 int main(int argc, char **argv) {
-  uint64_t tables = 250, listeners = 50, seconds = 30, threads = 2, flood = 0, server_pid = 0, setup_s = 120, seed = 1;
+  uint64_t tables = 250, listeners = 50, seconds = 30, threads = 2, flood = 0, server_pid = 0, setup_s = 120, seed = 1,
+           think_ms = 0;
   const char *origin = NULL;
   const cli_option options[] = {
       {"--tables", CLI_UINT, "N", &tables, "tables of four clients each", .lo = 1, .hi = 100000},
@@ -108,6 +124,9 @@ int main(int argc, char **argv) {
       {"--threads", CLI_UINT, "N", &threads, "worker threads sharing the tables and listeners", .lo = 1, .hi = 256},
       {"--flood", CLI_UINT, "R", &flood,
        "one more client sends R create messages a second through the window (0: none)", .lo = 0, .hi = 1000000},
+      {"--think-ms", CLI_UINT, "MS", &think_ms,
+       "a client's mean wait before each move (0.5-1.5 times it; 0: at once, full speed)", .lo = 0, .hi = 60000,
+       .unit = "ms"},
       {"--server-pid", CLI_UINT, "PID", &server_pid, "the server's process, to report its CPU (0: not reported)",
        .lo = 0, .hi = 4194304},
       {"--origin", CLI_TEXT, "O", &origin, "the Origin header of the upgrades", .fallback = "http://HOST:PORT"},
@@ -148,6 +167,7 @@ int main(int argc, char **argv) {
   run.listeners = (int)listeners;
   run.threads = (int)threads;
   run.flood_rate = flood;
+  run.think_us = (int64_t)think_ms * 1000;
   atomic_store(&run.phase, PHASE_SETUP);
   raise_file_limit((rlim_t)(4 * tables + listeners + 64));
 
@@ -178,6 +198,7 @@ int main(int argc, char **argv) {
   if (ready) {
     const double gen0 = own_cpu(), srv0 = process_cpu(server_pid);
     const long rss0 = process_rss_kib(server_pid);
+    const double wait0 = process_wait(server_pid);
     const int64_t begin = load_now_us();
     atomic_store(&run.begin_us, begin);
     atomic_store(&run.phase, PHASE_MEASURE);
@@ -186,8 +207,10 @@ int main(int argc, char **argv) {
     const double elapsed = (double)(load_now_us() - begin) / 1e6;
     const double gen = (own_cpu() - gen0) / elapsed, srv1 = process_cpu(server_pid);
     const long rss1 = process_rss_kib(server_pid);
+    const double wait1 = process_wait(server_pid);
     for (int i = 0; i < nworkers; i++) pthread_join(ids[i], NULL);
-    const load_usage usage = {gen, srv0 >= 0 && srv1 >= 0 ? (srv1 - srv0) / elapsed : -1, rss0, rss1};
+    const load_usage usage = {gen, srv0 >= 0 && srv1 >= 0 ? (srv1 - srv0) / elapsed : -1,
+                              wait0 >= 0 && wait1 >= 0 ? (wait1 - wait0) / elapsed : -1, rss0, rss1};
     measured = load_report(&run, workers, nworkers, elapsed, &usage);
   } else {
     atomic_store(&run.phase, PHASE_STOP);

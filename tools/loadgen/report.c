@@ -90,8 +90,10 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
   const spread lobby = lobby_latency(run, workers, nworkers, end_us, &missed);
   const double mps = (double)all.moves / seconds;
 
-  printf("goita-load: %d clients at %d tables, %d lobby listeners, create-flood %llu/s, %.1f s, %d threads\n",
-         4 * run->tables, run->tables, run->listeners, (unsigned long long)run->flood_rate, seconds, run->threads);
+  printf("goita-load: %d clients at %d tables, %d lobby listeners, create-flood %llu/s, think %lld ms, %.1f s, "
+         "%d threads\n",
+         4 * run->tables, run->tables, run->listeners, (unsigned long long)run->flood_rate,
+         (long long)(run->think_us / 1000), seconds, run->threads);
   printf("moves: %ld (%.0f/s), games finished %ld, tables stalled at the end %ld\n", all.moves, mps, all.games,
          all.stalled);
   printf("move -> broadcast: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples: each seat's receipt of each move)\n",
@@ -110,17 +112,20 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
       const error_count *c = &workers[i].result.errors[e];
       printf("errors (worker %d): %ld to %s, first: %s\n", i, c->count, c->request, c->first);
     }
-  printf("cpu: generator %.2f cores, server %.2f cores (user + system over the window); server memory %.1f MiB "
-         "at the start of the window, %.1f MiB at its end\n",
-         usage->generator_cpu, usage->server_cpu, (double)usage->server_rss_begin_kib / 1024,
-         (double)usage->server_rss_end_kib / 1024);
-  printf("summary clients=%d tables=%d listeners=%d flood=%llu seconds=%.1f threads=%d moves_per_s=%.0f "
+  printf("cpu: generator %.2f cores, server %.2f cores (user + system over the window); the server's event loop "
+         "waited for a core %.0f ms a second\n",
+         usage->generator_cpu, usage->server_cpu, usage->server_wait * 1000);
+  printf("server memory: %.1f MiB at the start of the window, %.1f MiB at its end\n",
+         (double)usage->server_rss_begin_kib / 1024, (double)usage->server_rss_end_kib / 1024);
+  printf("summary clients=%d tables=%d listeners=%d flood=%llu think_ms=%lld seconds=%.1f threads=%d moves_per_s=%.0f "
          "move_p50_ms=%.2f move_p99_ms=%.2f move_max_ms=%.2f lobby_p50_ms=%.2f lobby_p99_ms=%.2f lobby_max_ms=%.2f "
-         "lobby_missed=%ld closed=%ld flood_created=%ld gen_cpu=%.2f server_cpu=%.2f server_rss_mib=%.0f\n",
-         4 * run->tables, run->tables, run->listeners, (unsigned long long)run->flood_rate, seconds, run->threads, mps,
+         "lobby_missed=%ld closed=%ld flood_created=%ld gen_cpu=%.2f server_cpu=%.2f server_wait_ms_per_s=%.0f "
+         "server_rss_mib=%.0f\n",
+         4 * run->tables, run->tables, run->listeners, (unsigned long long)run->flood_rate,
+         (long long)(run->think_us / 1000), seconds, run->threads, mps,
          move.p50, move.p99, move.max, lobby.p50, lobby.p99, lobby.max, missed,
          all.players_closed + all.listeners_closed, all.flood_created, usage->generator_cpu, usage->server_cpu,
-         (double)usage->server_rss_end_kib / 1024);
+         usage->server_wait * 1000, (double)usage->server_rss_end_kib / 1024);
   free(all.move_latency.v);
   return (long)move.n;
 }

@@ -56,6 +56,9 @@ struct table {
   int64_t create_us;   /* when the last create was sent */
   int64_t retry_us;
   int64_t last_state_us;
+  peer *mover;         /* a client waiting to send its move (--think-ms), or NULL */
+  char move[96];       /* that move */
+  int64_t move_due_us;
 };
 
 struct worker {
@@ -127,8 +130,20 @@ static void count_error(worker *w, const char *request, const char *text) {
 static void table_create(table *t) {
   t->phase = T_CREATING;
   t->seated = 0;
+  t->mover = NULL; /* a move still thinking belongs to the game that ended */
   t->create_us = load_now_us();
   send_text(t->p[0], "{\"type\":\"create\",\"rules\":\"\"}");
+}
+
+/* Sends the move a table's client chose, now: the latency is measured from here. */
+static void send_move(worker *w, table *t) {
+  peer *p = t->mover;
+  t->mover = NULL;
+  if (t->phase != T_PLAYING) return;
+  t->seq++;
+  t->sent_us = load_now_us();
+  if (measuring(w)) w->r->moves++;
+  send_text(p, t->move);
 }
 
 /* FNV-1a of a state's round and history: a client moves once in each state it is to move in. */
@@ -173,12 +188,11 @@ static void player_state(worker *w, peer *p, json_t *msg, int64_t now) {
   p->moved_on = key;
   const char *move = json_string_value(json_array_get(legal, below(w, (unsigned)n)));
   if (!move) return;
-  char text[96];
-  snprintf(text, sizeof text, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)t->id, move);
-  t->seq++;
-  t->sent_us = load_now_us();
-  if (measuring(w)) w->r->moves++;
-  send_text(p, text);
+  snprintf(t->move, sizeof t->move, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)t->id, move);
+  t->mover = p;
+  /* Thinking takes from half to one and a half times the mean, uniformly. */
+  t->move_due_us = w->run->think_us ? now + w->run->think_us / 2 + below(w, (unsigned)w->run->think_us + 1) : 0;
+  if (!t->move_due_us) send_move(w, t);
 }
 
 /* A message to one of a table's four clients. */
@@ -351,7 +365,7 @@ static void peer_closed(worker *w, peer *p) {
     ws_close(&p->ws);
     return;
   }
-  if (!p->welcomed || atomic_load(&w->run->phase) == PHASE_SETUP) {
+  if (!p->welcomed || (p->role == ROLE_PLAYER && atomic_load(&w->run->phase) == PHASE_SETUP)) {
     char why[160];
     snprintf(why, sizeof why, "a %s connection failed during set-up: %s",
              p->role == ROLE_LISTENER ? "listener's" : "player's", p->ws.close_reason);
@@ -361,7 +375,8 @@ static void peer_closed(worker *w, peer *p) {
     r->players_closed++;
     p->table->phase = T_DEAD;
   } else {
-    r->listeners_closed++;
+    r->listeners_closed++; /* a server that cannot keep up with the lobby closes listeners */
+    if (!p->listening) atomic_fetch_add(&w->run->listeners_ready, 1); /* settled: none to wait for */
   }
   if (!r->close_reason[0]) snprintf(r->close_reason, sizeof r->close_reason, "%s", p->ws.close_reason);
   ws_close(&p->ws);
@@ -382,15 +397,24 @@ static void flood(worker *w, peer *p, int64_t now) {
   }
 }
 
-/* Starts more connections while fewer than MAX_CONNECTING are under way. */
+/* Starts more connections while fewer than MAX_CONNECTING are under way. Listeners and the
+ * flooder come after every table of the run plays: the lobby is measured in the steady state,
+ * not while hundreds of tables are set up at once. */
 static void ramp(worker *w) {
-  while (w->next_connect < w->npeers && w->connecting < MAX_CONNECTING) peer_connect(w, &w->peers[w->next_connect++]);
+  const bool all_playing = atomic_load(&w->run->tables_playing) == w->run->tables;
+  while (w->next_connect < w->npeers && w->connecting < MAX_CONNECTING &&
+         (w->peers[w->next_connect].role == ROLE_PLAYER || all_playing))
+    peer_connect(w, &w->peers[w->next_connect++]);
 }
 
-/* Tries again the tables whose last try was refused. */
-static void retry_tables(worker *w, int64_t now) {
-  for (int i = 0; i < w->ntables; i++)
-    if (w->tables[i].phase == T_RETRY && now >= w->tables[i].retry_us) table_create(&w->tables[i]);
+/* Tries again the tables whose last try was refused, and sends the moves whose thinking
+ * time is over. */
+static void table_timers(worker *w, int64_t now) {
+  for (int i = 0; i < w->ntables; i++) {
+    table *t = &w->tables[i];
+    if (t->phase == T_RETRY && now >= t->retry_us) table_create(t);
+    if (t->mover && now >= t->move_due_us) send_move(w, t);
+  }
 }
 
 /* Lays out the worker's tables and peers: players, listeners, then the flooder. */
@@ -446,7 +470,8 @@ void *load_worker(void *arg) {
   struct epoll_event events[256];
   while (atomic_load(&w.run->phase) != PHASE_STOP && !atomic_load(&w.run->failed)) {
     ramp(&w);
-    const int n = epoll_wait(w.epfd, events, 256, w.flooder && measuring(&w) ? 1 : 20);
+    const bool timers = w.run->think_us || (w.flooder && measuring(&w)); /* ms matters to them */
+    const int n = epoll_wait(w.epfd, events, 256, timers ? 1 : 20);
     for (int i = 0; i < n; i++) {
       peer *p = events[i].data.ptr;
       const ws_state before = p->ws.state;
@@ -457,7 +482,7 @@ void *load_worker(void *arg) {
       if (before == WS_HANDSHAKE && p->ws.state == WS_OPEN) peer_hello(p, a->index * 100000 + (int)(p - w.peers));
     }
     const int64_t now = load_now_us();
-    retry_tables(&w, now);
+    table_timers(&w, now);
     if (w.flooder) flood(&w, w.flooder, now);
   }
   count_stalled(&w, load_now_us());
