@@ -100,6 +100,7 @@ static unsigned below(worker *w, unsigned n) {
   return (unsigned)((w->rng * 0x2545f4914f6cdd1dull >> 32) % n);
 }
 
+/* Whether the measured window is open. */
 static bool measuring(const worker *w) { return atomic_load(&w->run->phase) == PHASE_MEASURE; }
 
 /* Stops the whole run because a connection could not be set up. */
@@ -296,9 +297,10 @@ static void listener_message(worker *w, peer *p, const char *text, size_t len, i
 static void flooder_message(worker *w, peer *p, const char *text, size_t len) {
   if (!p->welcomed) {
     json_t *msg = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(msg, "type"));
     const char *token = json_string_value(json_object_get(msg, "player_token"));
-    if (token) {
-      snprintf(p->token, sizeof p->token, "%s", token);
+    if (type && strcmp(type, "welcome") == 0) {
+      if (token) snprintf(p->token, sizeof p->token, "%s", token); /* to come back as the same player */
       p->welcomed = true;
       w->connecting--;
     }
@@ -358,7 +360,7 @@ static void peer_hello(peer *p, int index) {
 /* A peer's connection ended: during set-up that ends the run; later it is counted. */
 static void peer_closed(worker *w, peer *p) {
   worker_result *r = w->r;
-  if (p->role == ROLE_FLOODER && p->token[0]) {
+  if (p->role == ROLE_FLOODER && (p->welcomed || p->token[0])) {
     r->flood_closed++; /* an attacker comes back at once */
     p->reconnect_us = load_now_us() + 100000;
     if (!p->welcomed) w->connecting--;
