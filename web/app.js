@@ -28,6 +28,10 @@ const TEXT = {
     finished: '終了', vs: '対', rating: 'R', start_needs: '全員そろうと開始できます', seconds: '残り {n} 秒',
     hand_count: '手駒 {n}', error: 'エラー', level_random: 'ランダム', level_rules: 'ルール', level_sampler: 'サンプラー',
     level_expert: 'エキスパート', new_round_soon: '次の局をまもなく配ります',
+    password: 'パスワード (8文字以上)', register: 'この名前を登録', login: 'ログイン', logout: 'ログアウト',
+    guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
+    leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
+    games_count: '{n} 局', game_no: '対局 #{n}',
   },
   en: {
     you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
@@ -51,6 +55,10 @@ const TEXT = {
     vs: 'vs', rating: 'R', start_needs: 'The game can start when every seat is filled',
     seconds: '{n} s left', hand_count: '{n} in hand', error: 'Error', level_random: 'random', level_rules: 'rules',
     level_sampler: 'sampler', level_expert: 'expert', new_round_soon: 'The next round is dealt in a moment',
+    password: 'Password (8 or more characters)', register: 'Claim this name', login: 'Log in', logout: 'Log out',
+    guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
+    leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
+    games_count: '{n} games', game_no: 'game #{n}',
   },
 };
 
@@ -129,6 +137,7 @@ function connect() {
     send(hello);
     send({ type: 'list' });
     send({ type: 'games' });
+    send({ type: 'leaderboard' });
     const seat = currentTable && seatTokens()[currentTable];
     if (seat && !watching) send({ type: 'resume', seat_token: seat });
     else if (currentTable && watching) send({ type: 'watch', table: currentTable });
@@ -154,10 +163,18 @@ function hideNotice() { $('notice').hidden = true; }
 function receive(msg) {
   switch (msg.type) {
     case 'welcome':
-      me = msg.player;
       localStorage.setItem('goita.player', msg.player_token);
-      $('me').textContent = `${me.name} (${t('rating')} ${me.rating})`;
+      setMe(msg.player);
       if (!$('name').value) $('name').value = me.name;
+      break;
+    case 'player':
+      setMe(msg.player);
+      break;
+    case 'leaderboard':
+      renderLeaders(msg.players);
+      break;
+    case 'history':
+      renderHistory(msg.player, msg.games);
       break;
     case 'hello':
       break;
@@ -196,6 +213,50 @@ function receive(msg) {
     default:
       break;
   }
+}
+
+// ---- players ----
+
+// The player this page is, from a welcome or a player message: the header shows its rating,
+// which the server sends again after every rated game.
+function setMe(player) {
+  me = player;
+  $('me').textContent = `${me.name} (${t('rating')} ${me.rating})`;
+  if (me.registered) localStorage.setItem('goita.name', me.name);
+  $('account-status').textContent = me.registered ? t('registered_as', { name: me.name }) : t('guest');
+  $('account-form').hidden = !!me.registered;
+  $('name-form').hidden = !!me.registered;
+  $('logout').hidden = !me.registered;
+}
+
+// A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
+function displayName(seat, index) {
+  if (!seat) return t('empty');
+  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : seat.name;
+}
+
+function renderLeaders(players) {
+  const box = $('leaders');
+  box.replaceChildren();
+  for (const p of players) {
+    const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : p.name;
+    box.append(el('li', { class: p.bot ? 'computer' : undefined },
+      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); send({ type: 'history', player: p.id }); } } }),
+      ` ${t('rating')}${p.rating} ±${p.deviation} · ${t('games_count', { n: p.games })}`));
+  }
+}
+
+function renderHistory(player, games) {
+  const box = $('history');
+  const name = player.bot ? `${t('computer')} · ${t('level_' + player.bot)}` : player.name;
+  const list = el('ol', {});
+  for (const g of games) {
+    const change = Math.round(g.rating_after - g.rating_before);
+    list.append(el('li', {}, el('a', { href: `#replay/${g.game}`, text: t('game_no', { n: g.game }) }),
+      ` ${g.time}  ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)} (${change >= 0 ? '+' : ''}${change})`));
+  }
+  box.replaceChildren(el('h3', { text: t('history', { name }) }),
+    games.length ? list : el('p', { class: 'muted', text: t('no_history') }));
 }
 
 // ---- pages ----
@@ -267,7 +328,7 @@ function renderTables(tables) {
   const mine = seatTokens();
   for (const tb of tables) {
     // partners sit opposite: seats 1 and 3 against 2 and 4
-    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${s ? s.name : t('empty')}` }));
+    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${displayName(s, i)}` }));
     const row = el('div', { class: 'table-row' },
       el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesLabel(tb), title: tb.rules }), ...seats);
     if (mine[tb.id]) {
@@ -306,7 +367,7 @@ function sideOf(seat, players) { return players === 4 ? seat % 2 : seat; }
 
 function seatName(s) {
   const seat = view && view.seats[s];
-  return seat ? seat.name : `${t('seat')} ${s + 1}`;
+  return seat ? displayName(seat, s) : `${t('seat')} ${s + 1}`;
 }
 
 function renderTerritory(node, s) {
@@ -315,7 +376,7 @@ function renderTerritory(node, s) {
   if (s === undefined) return;
   const seat = view.seats[s];
   const g = view.game;
-  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${seat ? seat.name : t('empty')}` }));
+  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${displayName(seat, s)}` }));
   if (seat) {
     who.append(el('span', { class: 'muted', text: `${t('rating')}${seat.rating}` }));
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
@@ -615,6 +676,7 @@ function applyLanguage() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
   $('lang').textContent = lang === 'ja' ? 'English' : '日本語';
+  if (me) setMe(me);
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
 }
@@ -639,6 +701,22 @@ function init() {
     send({ type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) });
   });
   $('refresh-games').addEventListener('click', () => send({ type: 'games' }));
+  $('refresh-leaders').addEventListener('click', () => send({ type: 'leaderboard' }));
+  const account = (type) => {
+    const name = $('acct-name').value.trim();
+    const password = $('acct-password').value;
+    if (!name || !password) return;
+    send({ type, name, password });
+    $('acct-password').value = '';
+  };
+  $('account-form').addEventListener('submit', (e) => { e.preventDefault(); account('register'); });
+  $('login').addEventListener('click', () => account('login'));
+  $('logout').addEventListener('click', () => {
+    localStorage.removeItem('goita.player');
+    localStorage.removeItem('goita.name');
+    localStorage.removeItem('goita.seats');
+    send({ type: 'hello' });
+  });
   $('back').addEventListener('click', () => { send({ type: 'leave' }); leaveTable(); });
   $('replay-back').addEventListener('click', () => { history.replaceState(null, '', location.pathname); replay = null; route(); });
   $('r-prev').addEventListener('click', () => stepReplay(0, -1));

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "hub_internal.h"
+#include "secret.h"
 
 /* A computer player's answer takes well under a second; one missing for this long is lost. */
 #define THINK_GIVE_UP_MS 60000
@@ -110,8 +111,9 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   *c = h->clients[--h->nclients];
 }
 
-static const char *const request_names[] = {"hello", "list", "create", "sit",   "resume", "leave",
-                                            "bot",   "start", "move",  "watch", "games",  "ping"};
+static const char *const request_names[] = {"hello", "list",  "create", "sit",      "resume", "leave",
+                                            "bot",   "start", "move",   "watch",    "games",  "ping",
+                                            "register", "login", "leaderboard", "history"};
 
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
@@ -119,14 +121,13 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   srv_request r;
   char err[256];
   if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
+    srv_secret_wipe(r.password, sizeof r.password);
     hub_send_error(h, id, r.type >= 0 ? request_names[r.type] : NULL, "%s", err);
     return;
   }
+  /* A guest's row is made on its first request that needs one. */
   const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT;
-  if (needs_player && !c->player) {
-    hub_send_error(h, id, request_names[r.type], "say hello first");
-    return;
-  }
+  if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
   switch (r.type) {
   case SRV_HELLO:
     hub_do_hello(h, c, &r);
@@ -162,10 +163,23 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   case SRV_GAMES:
     hub_do_games(h, c);
     break;
+  case SRV_REGISTER:
+    hub_do_register(h, c, &r);
+    break;
+  case SRV_LOGIN:
+    hub_do_login(h, c, &r);
+    break;
+  case SRV_LEADERBOARD:
+    hub_do_leaderboard(h, c);
+    break;
+  case SRV_HISTORY:
+    hub_do_history(h, c, &r);
+    break;
   default:
     hub_send_json(h, id, json_pack("{s:s}", "type", "pong"));
     break;
   }
+  srv_secret_wipe(r.password, sizeof r.password);
 }
 
 void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {

@@ -12,10 +12,10 @@
 
 typedef struct hub_seat {
   int64_t player; /* 0: empty */
-  char name[SRV_NAME_SIZE];
+  char name[SRV_NAME_SIZE]; /* a computer's is "Computer 2 · expert" (hub_bot_seat_name) */
   char bot[SRV_LEVEL_SIZE]; /* level of a computer player, "" for a person */
-  double rating;
-  char token[SRV_TOKEN_SIZE];
+  double rating, deviation;
+  char token[SRV_TOKEN_HASH_SIZE]; /* the seat token's hash (secret.h): the token itself is never kept */
   uint64_t client; /* the connection acting for the seat, 0 when none */
 } hub_seat;
 
@@ -44,12 +44,22 @@ typedef struct hub_table {
 
 typedef struct hub_client {
   uint64_t id;
-  int64_t player; /* 0 until hello */
+  int64_t player; /* 0 until it has a player row (hub_client_player) */
+  char guest[SRV_TOKEN_HASH_SIZE]; /* after a hello without a token: the new token's hash, until a row is made */
   char name[SRV_NAME_SIZE];
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
 } hub_client;
+
+/* Wrong passwords for one account, which slow down the next tries (hub_players.c). */
+typedef struct hub_login_guard {
+  char account[SRV_NAME_SIZE];
+  int failures;
+  int64_t last_ms, until_ms; /* the last failure; no try before until_ms */
+} hub_login_guard;
+
+#define HUB_LOGIN_GUARDS 64
 
 struct srv_hub {
   srv_store *store;
@@ -60,6 +70,7 @@ struct srv_hub {
   hub_client *clients;
   int nclients, capclients;
   long moves;
+  hub_login_guard login_guards[HUB_LOGIN_GUARDS];
 };
 
 static inline int players_of(const hub_table *t) { return t->rules.players; }
@@ -124,7 +135,27 @@ void hub_record_names(hub_table *t);
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);
 
+/* Players (hub_players.c). */
+
+/* Makes sure the client has a player row, creating a guest's on its first action that needs one
+ * (and telling it with a `player` message). Returns false after sending the request an error. */
+bool hub_client_player(srv_hub *h, hub_client *c, const char *request);
+
+/* Sends a client its player as stored now: {"type":"player","player":{...}}. */
+void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
+
+/* Names a computer's seat "Computer N · level" (N counted from 1), so seats of one level differ. */
+void hub_bot_seat_name(hub_seat *s, int seat);
+
 void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_leaderboard(srv_hub *h, hub_client *c);
+
+void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r);
 

@@ -1,47 +1,12 @@
-/* The requests clients send (docs/SERVER.md): hello, create, sit, resume, leave, bot, start,
- * move, watch. */
+/* The requests clients send about tables (docs/SERVER.md): create, sit, resume, leave, bot,
+ * start, move, watch. Those about players are in hub_players.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hub_internal.h"
-
-void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
-  srv_player p;
-  char token[SRV_TOKEN_SIZE] = "";
-  if (r->token[0]) {
-    bool found = false;
-    if (srv_store_player_by_token(h->store, r->token, &p, &found) != 0) {
-      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-      return;
-    }
-    if (!found) {
-      hub_send_error(h, c->id, "hello", "unknown player_token: say hello without one to be a new player");
-      return;
-    }
-    memcpy(token, r->token, sizeof token);
-    if (r->name[0] && strcmp(r->name, p.name) != 0) {
-      if (srv_store_player_rename(h->store, p.id, r->name) != 0) {
-        hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-        return;
-      }
-      snprintf(p.name, sizeof p.name, "%s", r->name);
-    }
-  } else {
-    hub_new_token(h, token);
-    char name[SRV_NAME_SIZE];
-    snprintf(name, sizeof name, "%s", r->name[0] ? r->name : "Player");
-    if (srv_store_player_create(h->store, name, token, &p) != 0) {
-      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-      return;
-    }
-  }
-  c->player = p.id;
-  snprintf(c->name, sizeof c->name, "%s", p.name);
-  hub_send_json(h, c->id,
-            json_pack("{s:s, s:{s:I, s:s, s:i, s:i}, s:s}", "type", "welcome", "player", "id", (json_int_t)p.id, "name",
-                      p.name, "rating", (int)(p.rating + 0.5), "games", p.games, "player_token", token));
-}
+#include "ratings.h"
+#include "secret.h"
 
 static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, int64_t id, int seat) {
   hub_table *t = hub_table_get(h, id);
@@ -98,7 +63,6 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   t->turn_seconds = r->turn_seconds;
   t->status = SRV_WAITING;
   t->thinking_version = -1;
-  for (int s = 0; s < GOITA_MAX_SEATS; s++) hub_new_token(h, t->seats[s].token);
   srv_table_row row;
   hub_table_row(t, &row);
   if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, hub_table_add(h, t) != 0)) {
@@ -110,7 +74,9 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_broadcast_lobby(h);
 }
 
-static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
+/* Gives a seat to a client and tells it the seat's token: a new one when it sits down, the one
+ * it showed when it resumes. */
+static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token) {
   if (c->table && (c->table != t->id || c->seat != seat)) hub_detach(h, c);
   hub_seat *s = &t->seats[seat];
   if (s->client && s->client != c->id) { /* the seat moves to the newer connection */
@@ -125,7 +91,7 @@ static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
   c->table = t->id;
   c->seat = seat;
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
-                                "seat_token", s->token));
+                                "seat_token", token));
   hub_broadcast_state(h, t);
 }
 
@@ -138,26 +104,32 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
+  char token[SRV_TOKEN_SIZE];
+  hub_new_token(h, token);
+  srv_token_hash(token, seat->token);
   seat->player = c->player;
   snprintf(seat->name, sizeof seat->name, "%s", c->name);
   seat->bot[0] = '\0';
   srv_player p;
-  seat->rating = srv_store_player_get(h->store, c->player, &p) == 0 ? p.rating : 1500;
+  const bool known = srv_store_player_get(h->store, c->player, &p) == 0;
+  seat->rating = known ? p.rating : SRV_RATING_START;
+  seat->deviation = known ? p.deviation : SRV_DEVIATION_START;
   if (!save_table(h, c, "sit", t)) {
-    memset(seat->name, 0, sizeof seat->name);
-    seat->player = 0;
+    memset(seat, 0, sizeof *seat);
     return;
   }
-  take_seat(h, c, t, r->seat);
+  take_seat(h, c, t, r->seat, token);
   hub_broadcast_lobby(h);
 }
 
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
+  char hash[SRV_TOKEN_HASH_SIZE];
+  srv_token_hash(r->token, hash);
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];
     for (int s = 0; s < players_of(t); s++)
-      if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, r->token) == 0) {
-        take_seat(h, c, t, s);
+      if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, hash) == 0) {
+        take_seat(h, c, t, s, r->token);
         return;
       }
   }
@@ -173,8 +145,7 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
   if (c->seat >= 0 && t->status == SRV_WAITING) {
     hub_seat old = t->seats[c->seat];
     hub_seat *s = &t->seats[c->seat];
-    memset(s, 0, sizeof *s);
-    hub_new_token(h, s->token); /* the old token no longer opens the seat */
+    memset(s, 0, sizeof *s); /* with its token's hash: the old token no longer opens the seat */
     if (!save_table(h, c, "leave", t)) {
       *s = old;
       return;
@@ -198,14 +169,14 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_seat *s = &t->seats[r->seat];
+  memset(s, 0, sizeof *s);
   s->player = p.id;
-  snprintf(s->name, sizeof s->name, "%s", p.name);
   snprintf(s->bot, sizeof s->bot, "%s", r->level);
+  hub_bot_seat_name(s, r->seat);
   s->rating = p.rating;
+  s->deviation = p.deviation;
   if (!save_table(h, c, "bot", t)) {
-    memset(s->name, 0, sizeof s->name);
-    memset(s->bot, 0, sizeof s->bot);
-    s->player = 0;
+    memset(s, 0, sizeof *s);
     return;
   }
   hub_broadcast_state(h, t);
@@ -241,6 +212,8 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_seat before[GOITA_MAX_SEATS];
   memcpy(before, t->seats, sizeof before);
   memcpy(t->seats, moved, sizeof moved);
+  for (int s = 0; s < players_of(t); s++)
+    if (t->seats[s].bot[0]) hub_bot_seat_name(&t->seats[s], s); /* named after the seat the draw gave */
   t->status = SRV_PLAYING;
   if (!save_table(h, c, "start", t)) {
     memcpy(t->seats, before, sizeof t->seats);

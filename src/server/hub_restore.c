@@ -30,16 +30,18 @@ static void restore_move(void *arg, const char *text) {
   if (round_over(t)) hub_round_finished(c->h, t, false);
 }
 
-static int seat_from_store(srv_hub *h, hub_seat *seat, const srv_seat_row *row) {
+static int seat_from_store(srv_hub *h, hub_seat *seat, int index, const srv_seat_row *row) {
   memset(seat, 0, sizeof *seat);
-  memcpy(seat->token, row->token, SRV_TOKEN_SIZE);
+  memcpy(seat->token, row->token, SRV_TOKEN_HASH_SIZE);
   seat->player = row->player;
   if (!row->player) return 0;
   srv_player p;
   if (srv_store_player_get(h->store, row->player, &p) != 0) return -1;
   snprintf(seat->name, sizeof seat->name, "%s", p.name);
   snprintf(seat->bot, sizeof seat->bot, "%s", p.bot);
+  if (seat->bot[0]) hub_bot_seat_name(seat, index);
   seat->rating = p.rating;
+  seat->deviation = p.deviation;
   return 0;
 }
 
@@ -74,7 +76,7 @@ static void restore_table(void *arg, const srv_table_row *row) {
     return;
   }
   for (int s = 0; s < GOITA_MAX_SEATS; s++) {
-    if (seat_from_store(c->h, &t->seats[s], &row->seats[s]) != 0) {
+    if (seat_from_store(c->h, &t->seats[s], s, &row->seats[s]) != 0) {
       snprintf(c->err, c->errsize, "table %lld: %s", (long long)t->id, srv_store_error(c->h->store));
       c->failed = 1;
       hub_table_free(t);

@@ -5,7 +5,18 @@
 
 #include "protocol.h"
 
-typedef enum field_kind { F_NAME, F_TOKEN, F_TEXT, F_SECONDS, F_TABLE, F_SEAT, F_LEVEL, F_MOVE } field_kind;
+typedef enum field_kind {
+  F_NAME,
+  F_TOKEN,
+  F_TEXT,
+  F_SECONDS,
+  F_TABLE,
+  F_SEAT,
+  F_LEVEL,
+  F_MOVE,
+  F_PASSWORD,
+  F_PLAYER
+} field_kind;
 
 typedef struct field_spec {
   const char *name;
@@ -32,6 +43,10 @@ static const request_spec requests[] = {
     {"watch", SRV_WATCH, {{"table", F_TABLE, true}}},
     {"games", SRV_GAMES, {{0}}},
     {"ping", SRV_PING, {{0}}},
+    {"register", SRV_REGISTER, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
+    {"login", SRV_LOGIN, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
+    {"leaderboard", SRV_LEADERBOARD, {{0}}},
+    {"history", SRV_HISTORY, {{"player", F_PLAYER, true}}},
 };
 
 static int bad(char *err, size_t size, const char *fmt, const char *field) {
@@ -71,7 +86,8 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
   case F_TOKEN:
   case F_TEXT:
   case F_LEVEL:
-  case F_MOVE: {
+  case F_MOVE:
+  case F_PASSWORD: {
     if (!json_is_string(value)) return bad(err, size, "field \"%s\": expected a string", f->name);
     const char *s = json_string_value(value);
     if (strlen(s) != json_string_length(value)) return bad(err, size, "field \"%s\": contains a zero byte", f->name);
@@ -84,6 +100,10 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_TEXT) {
       if (strlen(s) >= sizeof req->rules) return bad(err, size, "field \"%s\": too long", f->name);
       snprintf(req->rules, sizeof req->rules, "%s", s);
+    } else if (f->kind == F_PASSWORD) {
+      if (strlen(s) < SRV_PASSWORD_MIN || strlen(s) > SRV_PASSWORD_MAX)
+        return bad(err, size, "field \"%s\": expected 8 to 128 bytes", f->name);
+      snprintf(req->password, sizeof req->password, "%s", s);
     } else if (f->kind == F_LEVEL) {
       if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, sampler, expert)", f->name);
       snprintf(req->level, sizeof req->level, "%s", s);
@@ -103,6 +123,9 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_TABLE) {
       if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a table number", f->name);
       req->table = (int64_t)v;
+    } else if (f->kind == F_PLAYER) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
+      req->player = (int64_t)v;
     } else {
       if (v < 0 || v >= GOITA_MAX_SEATS) return bad(err, size, "field \"%s\": expected a seat from 0 to 3", f->name);
       req->seat = (int)v;

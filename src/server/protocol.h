@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "goita/goita.h"
+#include "secret.h"
 #include "store.h"
 
 /* The largest message a client may send. */
@@ -26,7 +27,11 @@ typedef enum srv_request_type {
   SRV_MOVE,   /* table, move */
   SRV_WATCH,  /* table */
   SRV_GAMES,  /* the finished games */
-  SRV_PING
+  SRV_PING,
+  SRV_REGISTER,    /* name, password: claim a name for this player */
+  SRV_LOGIN,       /* name, password: be the player who claimed the name (another device) */
+  SRV_LEADERBOARD, /* the best rated players */
+  SRV_HISTORY      /* player: a player's newest rating changes */
 } srv_request_type;
 
 typedef struct srv_request {
@@ -40,6 +45,8 @@ typedef struct srv_request {
   char level[SRV_LEVEL_SIZE];
   goita_move move;
   char move_text[16];
+  char password[SRV_PASSWORD_MAX + 1];
+  int64_t player;
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
