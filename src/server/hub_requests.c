@@ -1,5 +1,6 @@
 /* The requests clients send (docs/SERVER.md): hello, create, sit, resume, leave, bot, start,
- * move, watch. */
+ * move, watch; and what quick matches and rematches share with them: a new table, seats filled,
+ * a game started. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,10 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
     hub_send_error(h, c->id, request, "no table %lld", (long long)id);
     return NULL;
   }
+  if (!hub_table_open_to(t, c)) {
+    hub_send_error(h, c->id, request, "table %lld is private: join it with its invite code", (long long)id);
+    return NULL;
+  }
   if (t->status != SRV_WAITING) {
     hub_send_error(h, c->id, request, "table %lld has started", (long long)id);
     return NULL;
@@ -72,45 +77,62 @@ static bool save_table(srv_hub *h, hub_client *c, const char *request, const hub
   return false;
 }
 
-void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
+hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, bool private_table, char *err,
+                            size_t errsize) {
   int open = 0;
   for (int i = 0; i < h->ntables; i++) open += h->tables[i]->status != SRV_OVER;
   if (open >= h->options.max_tables) {
-    hub_send_error(h, c->id, "create", "the server has %d open tables, its most", open);
-    return;
+    snprintf(err, errsize, "the server has %d open tables, its most", open);
+    return NULL;
   }
   hub_table *t = calloc(1, sizeof *t);
   if (!t) {
-    hub_send_error(h, c->id, "create", "out of memory");
-    return;
+    snprintf(err, errsize, "out of memory");
+    return NULL;
   }
   goita_rules_default(&t->rules);
   goita_error gerr;
-  if ((r->rules[0] && goita_rules_parse(&t->rules, r->rules, &gerr) != GOITA_OK) ||
+  if ((rules[0] && goita_rules_parse(&t->rules, rules, &gerr) != GOITA_OK) ||
       goita_rules_validate(&t->rules, &gerr) != GOITA_OK) {
-    hub_send_error(h, c->id, "create", "rules: %s", gerr.message);
+    snprintf(err, errsize, "rules: %s", gerr.message);
     free(t);
-    return;
+    return NULL;
   }
   goita_rules_format(&t->rules, t->rules_text, sizeof t->rules_text);
   h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
   t->seed &= (UINT64_C(1) << 62) - 1; /* kept positive as an SQLite integer */
-  t->turn_seconds = r->turn_seconds;
+  t->turn_seconds = turn_seconds;
   t->status = SRV_WAITING;
   t->thinking_version = -1;
   for (int s = 0; s < GOITA_MAX_SEATS; s++) hub_new_token(h, t->seats[s].token);
+  if (private_table) hub_new_token(h, t->invite);
   srv_table_row row;
   hub_table_row(t, &row);
   if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, hub_table_add(h, t) != 0)) {
-    hub_send_error(h, c->id, "create", "not saved: %s", srv_store_error(h->store));
+    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     free(t);
+    return NULL;
+  }
+  return t;
+}
+
+void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
+  char err[256];
+  hub_table *t = hub_table_create(h, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
+  if (!t) {
+    hub_send_error(h, c->id, "create", "%s", err);
     return;
   }
-  hub_send_json(h, c->id, json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id));
+  json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
+  if (created && t->invite[0]) {
+    c->invited = t->id; /* its creator may sit at a private table */
+    json_object_set_new(created, "invite", json_string(t->invite));
+  }
+  hub_send_json(h, c->id, created);
   hub_broadcast_lobby(h);
 }
 
-static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
+void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
   if (c->table && (c->table != t->id || c->seat != seat)) hub_detach(h, c);
   hub_seat *s = &t->seats[seat];
   if (s->client && s->client != c->id) { /* the seat moves to the newer connection */
@@ -127,6 +149,7 @@ static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
                                 "seat_token", s->token));
   hub_broadcast_state(h, t);
+  hub_chat_history(h, t, c->id);
 }
 
 void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -138,18 +161,22 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
-  seat->player = c->player;
-  snprintf(seat->name, sizeof seat->name, "%s", c->name);
-  seat->bot[0] = '\0';
-  srv_player p;
-  seat->rating = srv_store_player_get(h->store, c->player, &p) == 0 ? p.rating : 1500;
+  hub_seat_person(h, seat, c);
   if (!save_table(h, c, "sit", t)) {
     memset(seat->name, 0, sizeof seat->name);
     seat->player = 0;
     return;
   }
-  take_seat(h, c, t, r->seat);
+  hub_take_seat(h, c, t, r->seat);
   hub_broadcast_lobby(h);
+}
+
+void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c) {
+  seat->player = c->player;
+  snprintf(seat->name, sizeof seat->name, "%s", c->name);
+  seat->bot[0] = '\0';
+  srv_player p;
+  seat->rating = srv_store_player_get(h->store, c->player, &p) == 0 ? p.rating : 1500;
 }
 
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -157,7 +184,7 @@ void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_table *t = h->tables[i];
     for (int s = 0; s < players_of(t); s++)
       if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, r->token) == 0) {
-        take_seat(h, c, t, s);
+        hub_take_seat(h, c, t, s);
         return;
       }
   }
@@ -189,19 +216,24 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
   hub_send_json(h, c->id, json_pack("{s:s}", "type", "left"));
 }
 
+int hub_seat_bot(srv_hub *h, hub_seat *seat, const char *level) {
+  srv_player p;
+  if (srv_store_bot_player(h->store, level, &p) != 0) return -1;
+  seat->player = p.id;
+  snprintf(seat->name, sizeof seat->name, "%s", p.name);
+  snprintf(seat->bot, sizeof seat->bot, "%s", level);
+  seat->rating = p.rating;
+  return 0;
+}
+
 void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "bot", r->table, r->seat);
   if (!t) return;
-  srv_player p;
-  if (srv_store_bot_player(h->store, r->level, &p) != 0) {
+  hub_seat *s = &t->seats[r->seat];
+  if (hub_seat_bot(h, s, r->level) != 0) {
     hub_send_error(h, c->id, "bot", "%s", srv_store_error(h->store));
     return;
   }
-  hub_seat *s = &t->seats[r->seat];
-  s->player = p.id;
-  snprintf(s->name, sizeof s->name, "%s", p.name);
-  snprintf(s->bot, sizeof s->bot, "%s", r->level);
-  s->rating = p.rating;
   if (!save_table(h, c, "bot", t)) {
     memset(s->name, 0, sizeof s->name);
     memset(s->bot, 0, sizeof s->bot);
@@ -212,23 +244,17 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_broadcast_lobby(h);
 }
 
-void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
-  hub_table *t = waiting_table(h, c, "start", r->table, -1);
-  if (!t) return;
-  if (c->table != t->id || c->seat < 0) {
-    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
-    return;
-  }
+int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
   for (int s = 0; s < players_of(t); s++)
     if (!t->seats[s].player) {
-      hub_send_error(h, c->id, "start", "seat %d is empty: sit someone there or a computer player", s);
-      return;
+      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s);
+      return -1;
     }
   goita_game game;
   goita_error gerr;
   if (goita_game_start(&game, &t->rules, t->seed, &gerr) != GOITA_OK) {
-    hub_send_error(h, c->id, "start", "%s", gerr.message);
-    return;
+    snprintf(err, errsize, "%s", gerr.message);
+    return -1;
   }
   /* A draw that assigns seats (RULES.md 7) moves the players, in their joining order (the
    * seats they chose), to the seats it gives; their tokens go with them. */
@@ -242,10 +268,13 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   memcpy(before, t->seats, sizeof before);
   memcpy(t->seats, moved, sizeof moved);
   t->status = SRV_PLAYING;
-  if (!save_table(h, c, "start", t)) {
+  srv_table_row row;
+  hub_table_row(t, &row);
+  if (srv_store_table_update(h->store, &row) != 0) {
+    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     memcpy(t->seats, before, sizeof t->seats);
     t->status = SRV_WAITING;
-    return;
+    return -1;
   }
   t->game = game;
   goita_record_init(&t->record, &t->game);
@@ -263,6 +292,18 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_broadcast_state(h, t);
   hub_broadcast_lobby(h);
   hub_schedule(h, t, false);
+  return 0;
+}
+
+void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
+  hub_table *t = waiting_table(h, c, "start", r->table, -1);
+  if (!t) return;
+  if (c->table != t->id || c->seat < 0) {
+    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
+    return;
+  }
+  char err[256];
+  if (hub_table_start(h, t, err, sizeof err) != 0) hub_send_error(h, c->id, "start", "%s", err);
 }
 
 void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -286,12 +327,20 @@ void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_error(h, c->id, "watch", "no table %lld", (long long)r->table);
     return;
   }
+  if (!hub_table_open_to(t, c)) {
+    hub_send_error(h, c->id, "watch", "table %lld is private: join it with its invite code", (long long)r->table);
+    return;
+  }
+  hub_watch(h, c, t, "watch");
+}
+
+void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request) {
   if (c->table) hub_detach(h, c);
   if (t->nwatchers == t->capwatchers) {
     const int cap = t->capwatchers ? 2 * t->capwatchers : 4;
     uint64_t *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
     if (!grown) {
-      hub_send_error(h, c->id, "watch", "out of memory");
+      hub_send_error(h, c->id, request, "out of memory");
       return;
     }
     t->watchers = grown;
@@ -301,4 +350,5 @@ void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
   c->table = t->id;
   c->seat = -1;
   hub_send_state(h, t, c->id, -1);
+  hub_chat_history(h, t, c->id);
 }
