@@ -738,7 +738,8 @@ static json_int_t int_of(json_t *msg, const char *key) { return json_integer_val
 
 /* Expects the client's last request to have been refused with an error that says `what`. */
 static void expect_error(uint64_t id, const char *what) {
-  cr_assert_str_eq(type_of(w.clients[id].last), "error", "no error; the last message was %s", type_of(w.clients[id].last));
+  cr_assert_str_eq(type_of(w.clients[id].last), "error", "no error; the last message was %s",
+                   type_of(w.clients[id].last));
   cr_assert(strstr(w.clients[id].last_error, what), "the error \"%s\" does not say \"%s\"", w.clients[id].last_error,
             what);
 }

@@ -97,7 +97,9 @@ void hub_chat_history(srv_hub *h, const hub_table *t, uint64_t client) {
   json_t *lines = json_array();
   for (int i = 0; i < t->chat->count; i++) {
     const chat_line *line = &t->chat->lines[(t->chat->first + i) % CHAT_LINES];
-    json_array_append_new(lines, json_pack("{s:s, s:i, s:s}", "from", line->name, "seat", line->seat, "text", line->text));
+    json_array_append_new(lines,
+                          json_pack("{s:s, s:i, s:s}", "from", line->name, "seat", line->seat, "text", line->text));
   }
-  hub_send_json(h, client, json_pack("{s:s, s:I, s:o}", "type", "chat_history", "table", (json_int_t)t->id, "lines", lines));
+  hub_send_json(h, client,
+                json_pack("{s:s, s:I, s:o}", "type", "chat_history", "table", (json_int_t)t->id, "lines", lines));
 }

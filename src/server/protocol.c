@@ -35,7 +35,9 @@ typedef struct request_spec {
 static const request_spec requests[] = {
     {"hello", SRV_HELLO, {{"name", F_NAME, false}, {"player_token", F_TOKEN, false}}},
     {"list", SRV_LIST, {{0}}},
-    {"create", SRV_CREATE, {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}}},
+    {"create",
+     SRV_CREATE,
+     {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}}},
     {"sit", SRV_SIT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}}},
     {"resume", SRV_RESUME, {{"seat_token", F_TOKEN, true}}},
     {"leave", SRV_LEAVE, {{0}}},
@@ -136,7 +138,8 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     if (strlen(s) != json_string_length(value)) return bad(err, size, "field \"%s\": contains a zero byte", f->name);
     if (f->kind == F_CHAT) return read_chat(s, f->name, req->text, err, size);
     if (f->kind == F_INVITE) {
-      if (!is_token(s)) return bad(err, size, "field \"%s\": expected an invite code of 32 lowercase hex digits", f->name);
+      if (!is_token(s))
+        return bad(err, size, "field \"%s\": expected an invite code of 32 lowercase hex digits", f->name);
       snprintf(req->invite, sizeof req->invite, "%s", s);
     } else if (f->kind == F_NAME) {
       if (!is_name(s)) return bad(err, size, "field \"%s\": expected 1 to 39 bytes, no control characters", f->name);

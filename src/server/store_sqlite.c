@@ -291,8 +291,8 @@ int srv_store_table_update(srv_store *s, const srv_table_row *row) {
 }
 
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  sqlite3_stmt *st =
-      prepare(s, "SELECT id, rules, seed, turn_seconds, status, created, invite FROM tables WHERE status != 2 ORDER BY id");
+  sqlite3_stmt *st = prepare(
+      s, "SELECT id, rules, seed, turn_seconds, status, created, invite FROM tables WHERE status != 2 ORDER BY id");
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
