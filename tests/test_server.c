@@ -34,6 +34,11 @@ typedef struct client_state {
   int players;    /* player messages received */
   int errors;
   char last_error[256];
+  char invite[SRV_TOKEN_SIZE]; /* from "created" */
+  json_t *queued;              /* the last "queued" */
+  json_t *chat;                /* the last "chat" */
+  int chats;                   /* "chat" messages received */
+  json_t *chat_history;        /* the last "chat_history" */
 } client_state;
 
 static struct {
@@ -81,6 +86,18 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "error") == 0) {
     c->errors++;
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
+  } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
+    snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
+  } else if (strcmp(type, "queued") == 0) {
+    json_decref(c->queued);
+    c->queued = json_incref(msg);
+  } else if (strcmp(type, "chat") == 0) {
+    c->chats++;
+    json_decref(c->chat);
+    c->chat = json_incref(msg);
+  } else if (strcmp(type, "chat_history") == 0) {
+    json_decref(c->chat_history);
+    c->chat_history = json_incref(msg);
   } else if (strcmp(type, "state") == 0) {
     if (w.scan) scan_message(client, text, msg);
     json_decref(c->last_state);
@@ -129,7 +146,11 @@ static void close_hub(void) {
     json_decref(w.clients[i].last);
     json_decref(w.clients[i].last_state);
     json_decref(w.clients[i].player);
+    json_decref(w.clients[i].queued);
+    json_decref(w.clients[i].chat);
+    json_decref(w.clients[i].chat_history);
     w.clients[i].last = w.clients[i].last_state = w.clients[i].player = NULL;
+    w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
   }
 }
 
@@ -1045,4 +1066,332 @@ Test(server, a_level_on_one_side_is_rated_once) {
   cr_assert_eq(levels, 1);
   cr_assert_geq(json_integer_value(json_object_get(json_array_get(players, 0), "rating")),
                 json_integer_value(json_object_get(json_array_get(players, 2), "rating")), "not best first");
+}
+
+/* ---- ways to play: private tables, quick match, rematch, chat ---- */
+
+static const char *type_of(json_t *msg) { return msg ? json_string_value(json_object_get(msg, "type")) : ""; }
+
+static json_int_t int_of(json_t *msg, const char *key) { return json_integer_value(json_object_get(msg, key)); }
+
+/* Expects the client's last request to have been refused with an error that says `what`. */
+static void expect_error(uint64_t id, const char *what) {
+  cr_assert_str_eq(type_of(w.clients[id].last), "error", "no error; the last message was %s",
+                   type_of(w.clients[id].last));
+  cr_assert(strstr(w.clients[id].last_error, what), "the error \"%s\" does not say \"%s\"", w.clients[id].last_error,
+            what);
+}
+
+/* A seat of a client's last state: its name and bot level. */
+static const char *seat_name(uint64_t id, int seat) {
+  json_t *s = json_array_get(json_object_get(w.clients[id].last_state, "seats"), (size_t)seat);
+  return s ? json_string_value(json_object_get(s, "name")) : "(empty)";
+}
+static const char *seat_bot(uint64_t id, int seat) {
+  json_t *s = json_array_get(json_object_get(w.clients[id].last_state, "seats"), (size_t)seat);
+  return s ? json_string_value(json_object_get(s, "bot")) : "(empty)";
+}
+
+/* A private table is in no lobby list; its number alone lets no one watch or sit; its invite
+ * code does, and still does after a restart. */
+Test(server, private_tables_are_unlisted_and_joined_only_by_their_code) {
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  connect_client(3, "Lobby");
+  say(3, "{\"type\":\"list\"}");
+  say(1, "{\"type\":\"create\",\"private\":true}");
+  cr_assert_str_eq(type_of(w.clients[1].last), "created");
+  const int table = (int)int_of(w.clients[1].last, "table");
+  const char *code = w.clients[1].invite;
+  cr_assert_eq(strlen(code), 32, "no invite code in \"created\"");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[3].last, "tables")), 0, "the lobby lists a private table");
+  say(1, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", table); /* its creator may */
+  cr_assert_eq(w.clients[1].errors, 0, "%s", w.clients[1].last_error);
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last_state, "invite")), code);
+  cr_assert_eq(json_array_size(json_object_get(w.clients[3].last, "tables")), 0, "the lobby lists a private table");
+  /* by number: refused */
+  say(2, "{\"type\":\"watch\",\"table\":%d}", table);
+  expect_error(2, "is private");
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":1}", table);
+  expect_error(2, "is private");
+  say(2, "{\"type\":\"bot\",\"table\":%d,\"seat\":1,\"level\":\"random\"}", table);
+  expect_error(2, "is private");
+  say(2, "{\"type\":\"join\",\"invite\":\"0123456789abcdef0123456789abcdef\"}");
+  expect_error(2, "no open table has this invite code");
+  say(2, "{\"type\":\"join\",\"invite\":\"%.31s\"}", code);
+  expect_error(2, "expected an invite code of 32 lowercase hex digits");
+  /* by code: watched, then a seat */
+  say(2, "{\"type\":\"join\",\"invite\":\"%s\"}", code);
+  cr_assert_str_eq(type_of(w.clients[2].last), "state", "%s", w.clients[2].last_error);
+  cr_assert_eq(int_of(w.clients[2].last_state, "table"), table);
+  cr_assert_eq(int_of(w.clients[2].last_state, "seat"), -1);
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":1}", table);
+  cr_assert_eq(w.clients[2].seat, 1, "%s", w.clients[2].last_error);
+  cr_assert_str_eq(seat_name(1, 1), "Ben");
+  /* a listed table beside it is listed */
+  say(3, "{\"type\":\"create\"}");
+  say(3, "{\"type\":\"list\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[3].last, "tables")), 1);
+  /* after a restart: still unlisted, still joined by its code, and only by it */
+  char saved[SRV_TOKEN_SIZE];
+  snprintf(saved, sizeof saved, "%s", code);
+  close_hub();
+  open_hub(0);
+  connect_client(4, "Cho");
+  say(4, "{\"type\":\"list\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[4].last, "tables")), 1, "the private table is listed");
+  say(4, "{\"type\":\"watch\",\"table\":%d}", table);
+  expect_error(4, "is private");
+  say(4, "{\"type\":\"join\",\"invite\":\"%s\"}", saved);
+  cr_assert_eq(int_of(w.clients[4].last_state, "table"), table, "%s", w.clients[4].last_error);
+  cr_assert_str_eq(seat_name(4, 1), "Ben");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[4].last_state, "invite")), saved);
+}
+
+/* Says quick for a client: rules, wait and level as given (NULL or -1: not said). */
+static void quick(uint64_t id, const char *rules, int wait, const char *level) {
+  char fields[600] = "";
+  size_t n = 0;
+  if (rules) n += (size_t)snprintf(fields + n, sizeof fields - n, ",\"rules\":\"%s\"", rules);
+  if (wait >= 0) n += (size_t)snprintf(fields + n, sizeof fields - n, ",\"wait_seconds\":%d", wait);
+  if (level) snprintf(fields + n, sizeof fields - n, ",\"level\":\"%s\"", level);
+  say(id, "{\"type\":\"quick\"%s}", fields);
+}
+
+/* Players asking for the same rules are seated together as soon as there are enough, and the
+ * game starts; someone asking for other rules waits on. */
+Test(server, quick_match_seats_waiting_players_together) {
+  for (uint64_t id = 1; id <= 5; id++) connect_client(id, id == 5 ? "Other" : "Player");
+  quick(5, "target=10", 60, NULL);
+  for (uint64_t id = 1; id <= 3; id++) {
+    quick(id, "", 60, NULL);
+    cr_assert_str_eq(type_of(w.clients[id].last), "queued", "%s", w.clients[id].last_error);
+    cr_assert_eq(int_of(w.clients[id].queued, "position"), (json_int_t)id);
+    cr_assert_eq(int_of(w.clients[id].queued, "waiting"), (json_int_t)id);
+    cr_assert_eq(int_of(w.clients[id].queued, "players"), 4);
+    cr_assert_eq(int_of(w.clients[id].queued, "seconds_left"), 60);
+    cr_assert_eq(int_of(w.clients[1].queued, "waiting"), (json_int_t)id, "the first is told of the others");
+  }
+  cr_assert_eq(int_of(w.clients[5].queued, "waiting"), 1, "other rules are another queue");
+  quick(4, "preset=standard", 60, NULL); /* the same rules said another way */
+  const int table = w.clients[1].table;
+  cr_assert_gt(table, 0, "not seated");
+  for (uint64_t id = 1; id <= 4; id++) {
+    cr_assert_eq(w.clients[id].table, table);
+    cr_assert_eq(w.clients[id].seat, (int)id - 1, "seated in the order they came");
+    cr_assert_str_eq(status_of(id), "playing");
+    cr_assert_str_eq(seat_bot(id, (int)id % 4), "", "a computer player at a table of four people");
+  }
+  cr_assert_eq(w.clients[5].table, 0, "seated with the wrong rules");
+  w.now += 59000;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[5].table, 0, "seated before the wait was over");
+  const uint64_t four[4] = {1, 2, 3, 4};
+  play_out(four, 4); /* a game like any other */
+  /* a second quick replaces the first, and a bad one says why */
+  quick(5, "players=3", 60, NULL);
+  cr_assert_eq(int_of(w.clients[5].queued, "players"), 3);
+  quick(5, "players=7", 60, NULL);
+  expect_error(5, "rules: ");
+  quick(5, NULL, 301, NULL);
+  expect_error(5, "expected 0 to 300 seconds");
+  quick(5, NULL, 5, "genius");
+  expect_error(5, "not a level");
+  srv_hub_connect(w.hub, 6);
+  quick(6, NULL, 5, NULL);
+  expect_error(6, "say hello first");
+}
+
+/* When the wait someone chose is over, those waiting are seated with computer players of the
+ * level it chose in the other seats, and the game starts; wait 0 starts at once. */
+Test(server, quick_match_fills_with_computers_after_the_wait) {
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  connect_client(3, "Cho");
+  quick(1, "target=10", 5, "random");
+  quick(2, "target=10", 30, "sampler");
+  cr_assert_eq(int_of(w.clients[2].queued, "position"), 2);
+  cr_assert_eq(int_of(w.clients[2].queued, "seconds_left"), 5, "the table is made when the shortest wait is over");
+  w.now += 4900;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[1].table, 0, "seated before the wait was over");
+  w.now += 200;
+  srv_hub_tick(w.hub);
+  const int table = w.clients[1].table;
+  cr_assert_gt(table, 0, "not seated after the wait");
+  cr_assert_eq(w.clients[2].table, table, "those waiting together are seated together");
+  cr_assert_str_eq(status_of(1), "playing");
+  cr_assert_str_eq(seat_name(1, 0), "Ann");
+  cr_assert_str_eq(seat_name(1, 1), "Ben");
+  cr_assert_str_eq(seat_bot(1, 2), "random", "the level of the one whose wait was over");
+  cr_assert_str_eq(seat_bot(1, 3), "random");
+  const uint64_t two[2] = {1, 2};
+  play_out(two, 2);
+  /* wait 0, default level: at once, with expert computer players */
+  quick(3, "players=3", 0, NULL);
+  cr_assert_gt(w.clients[3].table, 0, "not seated at once");
+  cr_assert_str_eq(status_of(3), "playing");
+  cr_assert_str_eq(seat_bot(3, 1), "expert");
+  cr_assert_str_eq(seat_bot(3, 2), "expert");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[3].last_state, "seats")), 3);
+}
+
+/* quick_cancel and a lost connection take a player out of the queue; the others are told, and
+ * nobody gone is seated. */
+Test(server, quick_match_cancel_and_disconnect_leave_the_queue) {
+  for (uint64_t id = 1; id <= 3; id++) connect_client(id, "Player");
+  say(1, "{\"type\":\"quick_cancel\"}");
+  expect_error(1, "you are not in the quick-match queue");
+  quick(1, NULL, 10, NULL);
+  quick(2, NULL, 60, NULL);
+  quick(3, NULL, 60, NULL);
+  cr_assert_eq(int_of(w.clients[1].queued, "waiting"), 3);
+  say(2, "{\"type\":\"quick_cancel\"}");
+  cr_assert_str_eq(type_of(w.clients[2].last), "quick_cancelled");
+  cr_assert_eq(int_of(w.clients[1].queued, "waiting"), 2, "the others are not told");
+  cr_assert_eq(int_of(w.clients[3].queued, "position"), 2);
+  srv_hub_disconnect(w.hub, 3);
+  cr_assert_eq(int_of(w.clients[1].queued, "waiting"), 1, "a lost connection stays in the queue");
+  w.now += 10000;
+  srv_hub_tick(w.hub);
+  cr_assert_gt(w.clients[1].table, 0, "not seated after the wait");
+  cr_assert_eq(w.clients[2].table, 0, "seated after cancelling");
+  for (int s = 1; s < 4; s++) cr_assert_str_eq(seat_bot(1, s), "expert", "seat %d is not a computer player", s);
+  /* the same player from a second connection moves its place there */
+  quick(2, NULL, 60, NULL);
+  srv_hub_connect(w.hub, 4);
+  say(4, "{\"type\":\"hello\",\"player_token\":\"%s\"}", w.clients[2].player_token);
+  quick(4, NULL, 60, NULL);
+  expect_error(2, "moved to another connection");
+  cr_assert_eq(int_of(w.clients[4].queued, "waiting"), 1, "one player waits in two places");
+}
+
+/* After a game, a rematch seats the same people and computer players in the same seats at a
+ * new table once everyone asked; until then the old table shows who asked. */
+Test(server, rematch_seats_the_same_people) {
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  connect_client(3, "Eve");
+  const uint64_t two[2] = {1, 2};
+  const int table = table_with("target=10", 0, two, 2, "random");
+  say(1, "{\"type\":\"rematch\",\"table\":%d}", table);
+  expect_error(1, "is not over");
+  play_out(two, 2);
+  say(3, "{\"type\":\"watch\",\"table\":%d}", table);
+  say(3, "{\"type\":\"rematch\",\"table\":%d}", table);
+  expect_error(3, "you do not sit at table");
+  say(1, "{\"type\":\"rematch\",\"table\":%d}", table);
+  json_t *rematch = json_object_get(w.clients[2].last_state, "rematch");
+  cr_assert(rematch, "the old table does not show the ask");
+  cr_assert(json_is_true(json_array_get(json_object_get(rematch, "asked"), 0)));
+  cr_assert(json_is_false(json_array_get(json_object_get(rematch, "asked"), 1)));
+  cr_assert_eq(int_of(rematch, "seconds_left"), 30);
+  cr_assert_eq(w.clients[1].table, table, "a rematch before everyone asked");
+  say(2, "{\"type\":\"rematch\",\"table\":%d}", table);
+  const int next = w.clients[1].table;
+  cr_assert_neq(next, table, "no rematch when everyone asked: %s", w.clients[2].last_error);
+  cr_assert_eq(w.clients[2].table, next);
+  cr_assert_eq(w.clients[1].seat, 0);
+  cr_assert_eq(w.clients[2].seat, 1);
+  cr_assert_str_eq(status_of(1), "playing");
+  cr_assert_str_eq(seat_name(1, 0), "Ann");
+  cr_assert_str_eq(seat_name(1, 1), "Ben");
+  cr_assert_str_eq(seat_bot(1, 2), "random");
+  cr_assert_str_eq(seat_bot(1, 3), "random");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[3].last_state, "rules")),
+                   json_string_value(json_object_get(w.clients[1].last_state, "rules")));
+  cr_assert_eq(int_of(json_object_get(w.clients[3].last_state, "rematch"), "table"), next, "watchers are not told");
+  /* after the wait, the one who asked gets it; the other's seat goes to a computer player */
+  play_out(two, 2);
+  say(2, "{\"type\":\"rematch\",\"table\":%d}", next);
+  w.now += 29000;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[2].table, next, "the rematch started before its wait was over");
+  w.now += 1500;
+  srv_hub_tick(w.hub);
+  const int third = w.clients[2].table;
+  cr_assert_neq(third, next, "no rematch after the wait");
+  cr_assert_eq(w.clients[1].table, next, "seated without asking");
+  cr_assert_eq(w.clients[2].seat, 1);
+  cr_assert_str_eq(seat_bot(2, 0), "expert", "the seat of someone who did not ask");
+  cr_assert_str_eq(seat_name(2, 1), "Ben");
+  say(1, "{\"type\":\"rematch\",\"table\":%d}", next);
+  expect_error(1, "started without you");
+}
+
+/* Chat lines go to everyone at the table and nobody else; too long, control characters and a
+ * flood are refused with clear errors; a newcomer gets the last lines. */
+Test(server, chat_is_checked_limited_and_stays_at_its_table) {
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  connect_client(3, "Cho");
+  say(1, "{\"type\":\"create\"}");
+  const int table = (int)int_of(w.clients[1].last, "table");
+  say(1, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", table);
+  say(2, "{\"type\":\"watch\",\"table\":%d}", table);
+  say(3, "{\"type\":\"create\"}");
+  say(3, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", (int)int_of(w.clients[3].last, "table"));
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"hello <b>all</b> & \\\"you\\\"\"}", table);
+  for (uint64_t id = 1; id <= 2; id++) {
+    cr_assert_eq(w.clients[id].chats, 1, "client %d did not get the line", (int)id);
+    cr_assert_str_eq(json_string_value(json_object_get(w.clients[id].chat, "text")), "hello <b>all</b> & \"you\"");
+    cr_assert_str_eq(json_string_value(json_object_get(w.clients[id].chat, "from")), "Ann");
+    cr_assert_eq(int_of(w.clients[id].chat, "seat"), 0);
+    cr_assert_eq(int_of(w.clients[id].chat, "table"), table);
+  }
+  cr_assert_eq(w.clients[3].chats, 0, "a line went to another table");
+  say(2, "{\"type\":\"chat\",\"table\":%d,\"text\":\"from the rail\"}", table);
+  cr_assert_eq(int_of(w.clients[1].chat, "seat"), -1, "a spectator's line has a seat");
+  say(3, "{\"type\":\"chat\",\"table\":%d,\"text\":\"hi\"}", table);
+  expect_error(3, "you are not at table");
+  /* 200 characters of three bytes each are fine; 201 are not */
+  char text[1024] = "";
+  for (int i = 0; i < 200; i++) strcat(text, "\u3042");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"%s\"}", table, text);
+  cr_assert_eq(w.clients[1].chats, 3, "200 characters refused: %s", w.clients[1].last_error);
+  strcat(text, "\u3042");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"%s\"}", table, text);
+  expect_error(1, "at most 200 characters (this has 201)");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"two\\nlines\"}", table);
+  expect_error(1, "control characters are not allowed (U+000A at character 4)");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"abc\\u202edcba\"}", table);
+  expect_error(1, "U+202E");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"\\u0085\"}", table);
+  expect_error(1, "U+0085");
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"   \"}", table);
+  expect_error(1, "field \"text\": empty");
+  say(1, "{\"type\":\"chat\",\"table\":%d}", table);
+  expect_error(1, "missing field \"text\"");
+  cr_assert_eq(w.clients[2].chats, 3, "a refused line was sent");
+  /* a flood: 5 at once (Ann has said 2), then one every 2 s */
+  for (int i = 0; i < 3; i++) say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"line %d\"}", table, i);
+  cr_assert_eq(w.clients[2].chats, 6, "%s", w.clients[1].last_error);
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"one too many\"}", table);
+  expect_error(1, "too many lines: wait 2.0 s (5 at once, then one every 2.0 s)");
+  cr_assert_eq(w.clients[2].chats, 6, "a flood went through");
+  w.now += 2000;
+  say(1, "{\"type\":\"chat\",\"table\":%d,\"text\":\"later\"}", table);
+  cr_assert_eq(w.clients[2].chats, 7, "no line allowed after the wait: %s", w.clients[1].last_error);
+  say(2, "{\"type\":\"chat\",\"table\":%d,\"text\":\"Ben has his own bucket\"}", table);
+  cr_assert_eq(w.clients[1].chats, 8, "%s", w.clients[2].last_error);
+  /* a newcomer gets what was said, oldest first */
+  connect_client(4, "Dai");
+  say(4, "{\"type\":\"watch\",\"table\":%d}", table);
+  json_t *lines = json_object_get(w.clients[4].chat_history, "lines");
+  cr_assert_eq(json_array_size(lines), 8);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 0), "text")), "hello <b>all</b> & \"you\"");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 7), "from")), "Ben");
+  /* only the last 50 are kept */
+  for (int i = 0; i < 60; i++) {
+    w.now += 2000;
+    say(4, "{\"type\":\"chat\",\"table\":%d,\"text\":\"n%d\"}", table, i);
+  }
+  connect_client(5, "Eli");
+  say(5, "{\"type\":\"watch\",\"table\":%d}", table);
+  lines = json_object_get(w.clients[5].chat_history, "lines");
+  cr_assert_eq(json_array_size(lines), 50);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 0), "text")), "n10");
+  srv_hub_connect(w.hub, 6);
+  say(6, "{\"type\":\"chat\",\"table\":%d,\"text\":\"hi\"}", table);
+  expect_error(6, "say hello first");
 }

@@ -32,6 +32,12 @@ const TEXT = {
     guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
     leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
     games_count: '{n} 局', game_no: '対局 #{n}',
+    private_table: '非公開 (招待リンクで参加)', invite_link: '招待リンク', copy: 'コピー', copied: '招待リンクをコピーしました',
+    quick_match: 'クイック対戦', quick_wait: '待ち時間', seconds_unit: '秒', quick_level: 'コンピュータの強さ',
+    quick_hint: '上のルールで待っている人と同じ卓に座ります。待ち時間が過ぎると空席にコンピュータが入ります。',
+    queued: '対戦相手を待っています ({waiting}/{players} 人) · あと {n} 秒でコンピュータが入ります', cancel_quick: 'やめる',
+    rematch: '再戦', rematch_asked: '再戦の希望: {names}', rematch_left: '(あと {n} 秒)',
+    rematch_at: '再戦は卓 #{n} で始まりました', chat: 'チャット', send: '送信', spectator: '観戦',
   },
   en: {
     you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
@@ -59,6 +65,12 @@ const TEXT = {
     guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
     leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
     games_count: '{n} games', game_no: 'game #{n}',
+    private_table: 'Private (join by invite link)', invite_link: 'Invite link', copy: 'Copy', copied: 'Invite link copied',
+    quick_match: 'Quick match', quick_wait: 'Wait', seconds_unit: 's', quick_level: 'Computer level',
+    quick_hint: 'Sits you with others waiting for the rules above; after the wait, computers take the empty seats.',
+    queued: 'Waiting for players ({waiting} of {players} here) · computers join in {n} s', cancel_quick: 'Cancel',
+    rematch: 'Rematch', rematch_asked: 'Rematch asked by {names}', rematch_left: '({n} s left)',
+    rematch_at: 'The rematch started at table #{n}', chat: 'Chat', send: 'Send', spectator: 'watching',
   },
 };
 
@@ -110,6 +122,9 @@ let choice = null;        // the block chosen for a play
 let noticeTimer = null;
 let countdown = null;
 
+let quickTimer = null;
+let rematchTimer = null;
+
 function seatTokens() {
   try { return JSON.parse(localStorage.getItem('goita.seats') || '{}'); } catch (e) { return {}; }
 }
@@ -117,6 +132,18 @@ function saveSeatToken(table, token) {
   const all = seatTokens();
   if (token) all[table] = token; else delete all[table];
   localStorage.setItem('goita.seats', JSON.stringify(all));
+}
+
+// Invite codes of private tables, kept to come back to them (a private table is watched only by
+// its code).
+function invites() {
+  try { return JSON.parse(localStorage.getItem('goita.invites') || '{}'); } catch (e) { return {}; }
+}
+function saveInvite(table, code) {
+  const all = invites();
+  if (all[table] === code) return;
+  all[table] = code;
+  localStorage.setItem('goita.invites', JSON.stringify(all));
 }
 
 function send(msg) {
@@ -140,6 +167,7 @@ function connect() {
     send({ type: 'leaderboard' });
     const seat = currentTable && seatTokens()[currentTable];
     if (seat && !watching) send({ type: 'resume', seat_token: seat });
+    else if (currentTable && watching && invites()[currentTable]) send({ type: 'join', invite: invites()[currentTable] });
     else if (currentTable && watching) send({ type: 'watch', table: currentTable });
     route();
   };
@@ -185,14 +213,33 @@ function receive(msg) {
       renderGames(msg.games);
       break;
     case 'created':
+      if (msg.invite) saveInvite(msg.table, msg.invite);
       enterTable(msg.table, true);
       send({ type: 'watch', table: msg.table });
       break;
+    case 'joined':
+      enterTable(msg.table, true);
+      if (seatTokens()[msg.table]) { watching = false; send({ type: 'resume', seat_token: seatTokens()[msg.table] }); }
+      break;
     case 'seated':
       saveSeatToken(msg.table, msg.seat_token);
+      showQueue(null);
       enterTable(msg.table, false);
       break;
+    case 'queued':
+      showQueue(msg);
+      break;
+    case 'quick_cancelled':
+      showQueue(null);
+      break;
+    case 'chat':
+      if (msg.table === currentTable) addChat(msg);
+      break;
+    case 'chat_history':
+      if (msg.table === currentTable) { $('chat-log').replaceChildren(); msg.lines.forEach(addChat); }
+      break;
     case 'state':
+      if (msg.invite) saveInvite(msg.table, msg.invite);
       if (msg.table === currentTable) {
         view = msg;
         if (!choiceStillLegal()) choice = null;
@@ -204,6 +251,8 @@ function receive(msg) {
       break;
     case 'error':
       if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }
+      if (msg.request === 'join') { history.replaceState(null, '', location.pathname); route(); }
+      if (msg.request === 'quick') showQueue(null);
       if (msg.request === 'hello' && /unknown player_token/.test(msg.error)) {
         localStorage.removeItem('goita.player');
         send({ type: 'hello', name: localStorage.getItem('goita.name') || undefined });
@@ -268,11 +317,14 @@ function show(page) {
 function route() {
   const m = location.hash.match(/^#replay\/(\d+)$/);
   if (m) { openReplay(Number(m[1])); return; }
+  const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
+  if (invite) { send({ type: 'join', invite: invite[1] }); return; } // 'joined' opens the table
   if (currentTable) { show('table'); return; }
   show('lobby');
 }
 
 function enterTable(id, asWatcher) {
+  if (id !== currentTable) $('chat-log').replaceChildren();
   currentTable = id;
   watching = asWatcher;
   sessionStorage.setItem('goita.table', String(id));
@@ -283,6 +335,7 @@ function enterTable(id, asWatcher) {
 
 function leaveTable() {
   currentTable = 0;
+  $('chat-log').replaceChildren();
   view = null;
   choice = null;
   sessionStorage.removeItem('goita.table');
@@ -340,6 +393,22 @@ function renderTables(tables) {
   }
 }
 
+// The quick-match queue's news: where this player waits (a 'queued' message), or null when it
+// waits no more.
+function showQueue(msg) {
+  clearInterval(quickTimer);
+  $('quick-status').hidden = !msg;
+  $('quick').disabled = !!msg;
+  if (!msg) return;
+  const until = Date.now() + msg.seconds_left * 1000;
+  const tick = () => {
+    const n = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    $('quick-text').textContent = t('queued', { waiting: msg.waiting, players: msg.players, n });
+  };
+  tick();
+  quickTimer = setInterval(tick, 1000);
+}
+
 function renderGames(games) {
   const box = $('games');
   box.replaceChildren();
@@ -354,6 +423,59 @@ function renderGames(games) {
 }
 
 // ---- the table ----
+
+// One chat line, built of text nodes only: whatever was typed shows as typed.
+function addChat(line) {
+  const log = $('chat-log');
+  const who = line.seat >= 0 ? `${line.from} (${line.seat + 1})` : `${line.from} (${t('spectator')})`;
+  log.append(el('li', {}, el('span', { class: 'from', text: who }), line.text));
+  while (log.children.length > 50) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderInvite() {
+  $('invite-box').hidden = !view.invite;
+  if (view.invite) $('invite-link').value = `${location.origin}${location.pathname}#invite/${view.invite}`;
+}
+
+function copyInvite() {
+  const input = $('invite-link');
+  input.select();
+  const done = () => showNotice(t('copied'));
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, () => {});
+  else if (document.execCommand('copy')) done();
+}
+
+// The rematch part of the game-over box: the button for a seated player, who asked, and where
+// the rematch went.
+function rematchBox() {
+  const box = el('div', { class: 'rematch' });
+  const r = view.rematch;
+  clearInterval(rematchTimer);
+  if (r && r.table) {
+    box.append(el('span', { text: t('rematch_at', { n: r.table }) }),
+      el('button', { type: 'button', text: t('watch'), on: { click: () => { enterTable(r.table, true); send({ type: 'watch', table: r.table }); } } }));
+    return box;
+  }
+  if (view.seat >= 0) {
+    const asked = r && r.asked[view.seat];
+    box.append(el('button', { class: 'primary', type: 'button', text: t('rematch'), disabled: asked ? 'disabled' : undefined,
+      on: { click: () => send({ type: 'rematch', table: currentTable }) } }));
+  }
+  if (r) {
+    const names = r.asked.map((a, s) => (a ? seatName(s) : null)).filter((n) => n).join(', ');
+    const status = el('span', { class: 'muted' });
+    const until = Date.now() + (r.seconds_left || 0) * 1000;
+    const tick = () => {
+      const n = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      status.textContent = `${t('rematch_asked', { names })} ${t('rematch_left', { n })}`;
+    };
+    tick();
+    rematchTimer = setInterval(tick, 1000);
+    box.append(status);
+  }
+  return box;
+}
 
 // Which seat sits where on screen: the viewer at the bottom, the next seats counter-clockwise.
 function placement(players, base) {
@@ -508,6 +630,7 @@ function renderCenter() {
         el('a', { href: `/records/${view.game_id}.txt`, download: '', text: t('download_txt') }), ' · ',
         el('a', { href: `#replay/${view.game_id}`, text: t('replay') })));
     }
+    box.append(rematchBox());
     c.append(box);
   }
 }
@@ -564,6 +687,7 @@ function renderTable() {
     tick();
     countdown = setInterval(tick, 1000);
   }
+  renderInvite();
   renderCenter();
   renderSeating();
   renderControls();
@@ -698,7 +822,22 @@ function init() {
   $('opt-preset').addEventListener('change', onPresetChange);
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    send({ type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) });
+    const create = { type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) };
+    if ($('opt-private').checked) create.private = true;
+    send(create);
+  });
+  $('quick').addEventListener('click', () => {
+    const wait = Math.max(0, Math.min(300, Math.round(Number($('quick-wait').value)) || 0));
+    send({ type: 'quick', rules: rulesText(), wait_seconds: wait, level: $('quick-level').value });
+  });
+  $('quick-cancel').addEventListener('click', () => send({ type: 'quick_cancel' }));
+  $('invite-copy').addEventListener('click', copyInvite);
+  $('chat-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('chat-text').value.trim();
+    if (!text || !currentTable) return;
+    send({ type: 'chat', table: currentTable, text });
+    $('chat-text').value = '';
   });
   $('refresh-games').addEventListener('click', () => send({ type: 'games' }));
   $('refresh-leaders').addEventListener('click', () => send({ type: 'leaderboard' }));

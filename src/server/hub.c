@@ -16,6 +16,9 @@ void srv_hub_options_default(srv_hub_options *o) {
   o->round_pause_ms = 4000;
   o->stand_in = "rules";
   o->max_tables = 10000;
+  o->chat_burst = 5;
+  o->chat_interval_ms = 2000;
+  o->rematch_wait_ms = 30000;
 }
 
 void hub_send_text(srv_hub *h, uint64_t client, char *text) {
@@ -68,6 +71,7 @@ void srv_hub_free(srv_hub *h) {
   if (!h) return;
   for (int i = 0; i < h->ntables; i++) hub_table_free(h->tables[i]);
   free(h->tables);
+  hub_quick_free(h);
   free(h->clients);
   free(h);
 }
@@ -108,12 +112,13 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
   hub_detach(h, c);
+  hub_quick_forget(h, id);
   *c = h->clients[--h->nclients];
 }
 
-static const char *const request_names[] = {"hello", "list",  "create", "sit",      "resume", "leave",
-                                            "bot",   "start", "move",   "watch",    "games",  "ping",
-                                            "register", "login", "leaderboard", "history"};
+static const char *const request_names[] = {
+    "hello", "list", "create", "sit", "resume", "leave", "bot", "start", "move", "watch", "games", "ping",
+    "register", "login", "leaderboard", "history", "join", "quick", "quick_cancel", "rematch", "chat"};
 
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
@@ -126,7 +131,7 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
     return;
   }
   /* A guest's row is made on its first request that needs one. */
-  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT;
+  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
   if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
   switch (r.type) {
   case SRV_HELLO:
@@ -175,6 +180,21 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   case SRV_HISTORY:
     hub_do_history(h, c, &r);
     break;
+  case SRV_JOIN:
+    hub_do_join(h, c, &r);
+    break;
+  case SRV_QUICK:
+    hub_do_quick(h, c, &r);
+    break;
+  case SRV_QUICK_CANCEL:
+    hub_do_quick_cancel(h, c);
+    break;
+  case SRV_REMATCH:
+    hub_do_rematch(h, c, &r);
+    break;
+  case SRV_CHAT:
+    hub_do_chat(h, c, &r);
+    break;
   default:
     hub_send_json(h, id, json_pack("{s:s}", "type", "pong"));
     break;
@@ -203,6 +223,8 @@ static bool abandoned(const hub_table *t) {
 }
 
 void srv_hub_tick(srv_hub *h) {
+  hub_quick_tick(h);
+  hub_rematch_tick(h);
   const int64_t now = h->io.now_ms(h->io.ctx);
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];

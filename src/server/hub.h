@@ -39,6 +39,9 @@ typedef struct srv_hub_options {
   int round_pause_ms; /* how long a finished round stays on the table before the next deal */
   const char *stand_in; /* level that moves for a person whose turn timer ran out */
   int max_tables;       /* open tables at once */
+  int chat_burst;       /* chat lines a connection may send at once */
+  int chat_interval_ms; /* and then one every this many milliseconds */
+  int rematch_wait_ms;  /* how long a rematch waits for everyone before it starts with those who asked */
 } srv_hub_options;
 
 void srv_hub_options_default(srv_hub_options *options);

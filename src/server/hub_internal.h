@@ -40,6 +40,13 @@ typedef struct hub_table {
   int64_t game_id;
   uint64_t *watchers;
   int nwatchers, capwatchers;
+  char invite[SRV_TOKEN_SIZE]; /* a private table's invite code, "" for a table in the lobby */
+  struct {
+    bool asked[GOITA_MAX_SEATS]; /* seats whose players asked for a rematch (hub_rematch.c) */
+    int64_t deadline_ms;         /* when those who asked get it anyway, 0 until someone asks */
+    int64_t table;               /* the rematch's table once made */
+  } rematch;
+  struct hub_chat *chat; /* the last lines said at the table (hub_chat.c), NULL before the first */
 } hub_table;
 
 typedef struct hub_client {
@@ -50,6 +57,8 @@ typedef struct hub_client {
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
+  int64_t invited;     /* the private table it gave the invite code of (or created) */
+  int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
 } hub_client;
 
 /* Wrong passwords for one account, which slow down the next tries (hub_players.c). */
@@ -71,6 +80,8 @@ struct srv_hub {
   int nclients, capclients;
   long moves;
   hub_login_guard login_guards[HUB_LOGIN_GUARDS];
+  struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
+  int nqueue, capqueue;
 };
 
 static inline int players_of(const hub_table *t) { return t->rules.players; }
@@ -174,5 +185,74 @@ void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_games(srv_hub *h, hub_client *c);
+
+/* ---- what quick matches and rematches share with the requests (hub_requests.c) ---- */
+
+/* Makes a new table, saved and added to the hub: rules as option text ("" for the default),
+ * a private one with an invite code. Returns it, or NULL with the reason in err. */
+hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, bool private_table, char *err,
+                            size_t errsize);
+
+/* Puts a client's player in a seat (not saved, no client bound) with a new seat token: the
+ * seat keeps its hash, token receives the token itself for the `seated` reply. */
+void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token[SRV_TOKEN_SIZE]);
+
+/* Puts a computer player of a level in seat number index (named after it; not saved); returns
+ * -1 when the store fails. */
+int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level);
+
+/* Binds a client to its seat at a table: it gets `seated` with the seat token (the one it was
+ * given or showed), the table its state and the client the table's chat. */
+void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token);
+
+/* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,
+ * or -1 with the reason in err (nothing changed). */
+int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize);
+
+/* Makes a client a spectator of a table (its state and chat sent); request names the request
+ * for an error. */
+void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request);
+
+/* ---- private tables (hub_invite.c) ---- */
+
+/* Whether the lobby lists a table: one not over and not private. The one place that decides,
+ * for the whole list and its changes alike. */
+bool hub_table_listed(const hub_table *t);
+
+/* Whether a client may watch a table or sit at it by its number: a listed table, or a private
+ * one it gave the invite code of or holds a seat at. */
+bool hub_table_open_to(const hub_table *t, const hub_client *c);
+
+void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* ---- the quick-match queue (hub_quick.c) ---- */
+
+void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_quick_cancel(srv_hub *h, hub_client *c);
+
+/* Takes a client's place out of the queue (a cancel, a disconnect); returns whether it had one. */
+bool hub_quick_forget(srv_hub *h, uint64_t client);
+
+/* Seats those whose wait is over, with computer players in the seats no one waited for. */
+void hub_quick_tick(srv_hub *h);
+
+void hub_quick_free(srv_hub *h);
+
+/* ---- rematches (hub_rematch.c) ---- */
+
+void hub_do_rematch(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Makes the rematches whose wait is over. */
+void hub_rematch_tick(srv_hub *h);
+
+/* ---- table chat (hub_chat.c) ---- */
+
+void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Sends a client that has just come to a table the lines said there before it came. */
+void hub_chat_history(srv_hub *h, const hub_table *t, uint64_t client);
+
+void hub_chat_free(hub_table *t);
 
 #endif

@@ -67,6 +67,7 @@ static void restore_table(void *arg, const srv_table_row *row) {
   t->status = row->status;
   t->thinking_version = -1;
   snprintf(t->rules_text, sizeof t->rules_text, "%s", row->rules);
+  memcpy(t->invite, row->invite, SRV_TOKEN_SIZE);
   goita_error gerr;
   goita_rules_default(&t->rules);
   if (goita_rules_parse(&t->rules, t->rules_text, &gerr) != GOITA_OK) {

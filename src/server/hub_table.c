@@ -18,10 +18,12 @@ void hub_table_row(const hub_table *t, srv_table_row *row) {
     row->seats[s].player = t->seats[s].player;
     memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_HASH_SIZE);
   }
+  memcpy(row->invite, t->invite, SRV_TOKEN_SIZE);
 }
 
 void hub_table_free(hub_table *t) {
   goita_record_free(&t->record);
+  hub_chat_free(t);
   free(t->watchers);
   free(t);
 }

@@ -24,6 +24,11 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
   }
   info->game_id = t->game_id;
   info->previous_round = spectator && t->previous_round[0] ? t->previous_round : NULL;
+  info->invite = t->invite[0] ? t->invite : NULL; /* all at a private table got there with it */
+  info->rematch.seconds_left = t->rematch.deadline_ms ? (int)((t->rematch.deadline_ms - now + 999) / 1000) : -1;
+  if (info->rematch.seconds_left < -1) info->rematch.seconds_left = 0;
+  info->rematch.table = t->rematch.table;
+  memcpy(info->rematch.asked, t->rematch.asked, sizeof info->rematch.asked);
 }
 
 /* Sends one client the table as it may see it: a seat's view, or the observer's. */
@@ -57,7 +62,7 @@ json_t *hub_tables_json(srv_hub *h) {
   json_t *list = json_array();
   for (int i = 0; i < h->ntables; i++) {
     const hub_table *t = h->tables[i];
-    if (t->status == SRV_OVER) continue;
+    if (!hub_table_listed(t)) continue;
     json_t *seats = json_array();
     for (int s = 0; s < players_of(t); s++)
       json_array_append_new(seats, t->seats[s].player ? json_pack("{s:s, s:s}", "name", t->seats[s].name, "bot",

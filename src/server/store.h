@@ -43,6 +43,7 @@ typedef struct srv_table_row {
   int status;         /* srv_table_status */
   char created[GOITA_RECORD_TIME_SIZE];
   srv_seat_row seats[GOITA_MAX_SEATS];
+  char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
 } srv_table_row;
 
 /* Opens (creating when needed) the database at path, in WAL mode. */

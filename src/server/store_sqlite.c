@@ -63,6 +63,8 @@ static const char *const migrations[] = {
     "  deviation_before REAL NOT NULL, deviation_after REAL NOT NULL,"
     "  time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
     "  PRIMARY KEY (player, game));",
+    /* 3: private tables, kept out of the lobby, joined by their invite code (NULL: listed) */
+    "ALTER TABLE tables ADD COLUMN invite TEXT;",
 };
 
 /* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
@@ -376,12 +378,17 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
 
 int srv_store_table_create(srv_store *s, srv_table_row *row) {
   if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status) VALUES (?, ?, ?, ?)");
+  sqlite3_stmt *st =
+      prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite) VALUES (?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
     sqlite3_bind_int(st, 3, row->turn_seconds);
     sqlite3_bind_int(st, 4, row->status);
+    if (row->invite[0])
+      sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, 5);
   }
   int status = run(s, st, "saving a table");
   if (status == 0) {
@@ -404,8 +411,8 @@ int srv_store_table_update(srv_store *s, const srv_table_row *row) {
 }
 
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  sqlite3_stmt *st =
-      prepare(s, "SELECT id, rules, seed, turn_seconds, status, created FROM tables WHERE status != 2 ORDER BY id");
+  sqlite3_stmt *st = prepare(
+      s, "SELECT id, rules, seed, turn_seconds, status, created, invite FROM tables WHERE status != 2 ORDER BY id");
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -417,6 +424,7 @@ int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
     row.turn_seconds = sqlite3_column_int(st, 3);
     row.status = sqlite3_column_int(st, 4);
     copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
+    copy_text(row.invite, sizeof row.invite, sqlite3_column_text(st, 6));
     sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token FROM seats WHERE table_id = ?");
     if (!seats) break;
     sqlite3_bind_int64(seats, 1, row.id);
