@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hidden.h"
 #include "internal.h"
 
 typedef struct fill_state {

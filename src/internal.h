@@ -67,38 +67,6 @@ int goita__gen_moves(const goita__turn *t, goita_move *out);
 /* Checks one play or pass of t; returns GOITA_OK or GOITA_EILLEGAL with err filled. */
 int goita__check_move(const goita__turn *t, goita_move move, goita_error *err);
 
-/* A history string split into its parts before any rule is applied (notation.c). Hidden
- * pieces (x) are 0; text pointers refer to the string being read. */
-typedef struct goita__token {
-  const char *text;
-  size_t len;
-  int index; /* 0-based among the comma-separated tokens */
-} goita__token;
-
-typedef struct goita__history {
-  int players;
-  int dealer;
-  uint8_t hands[GOITA_MAX_SEATS][GOITA_MAX_HAND]; /* marks as written; 0 for x */
-  goita__token hand_token[GOITA_MAX_SEATS];
-  goita__token dealer_token;
-  int ndecisions;
-  goita_move decisions[GOITA_MAX_SEATS];
-  int nmoves;
-  goita_move moves[GOITA_MAX_LOG]; /* a face-down block written x is 0 */
-  goita__token move_token[GOITA_MAX_LOG];
-  uint64_t x_blocks; /* bit i: moves[i] was written with an x block */
-  bool hidden;       /* some piece is written x */
-} goita__history;
-
-/* Names a token in an error: 'token 9 "441": reason'. */
-int goita__token_error(goita_error *err, int status, const goita__token *t, const char *reason);
-
-/* Fills every x of a hidden history (hands and face-down blocks) with pieces so that the
- * round is consistent with everything written: the set's counts, pieces shown, the pawn
- * announcements a hand would have made, and kings a seat must have held (hidden.c). The
- * viewer's hand must be written in full. Returns GOITA_OK or GOITA_EPARSE / GOITA_EILLEGAL. */
-int goita__complete_hidden(goita__history *h, const goita_rules *rules, int viewer, goita_error *err);
-
 /* Reads a history string as goita_history_parse_view does (viewer may be GOITA_VIEWER_INFER,
  * and is set to the seat read) and writes one full round consistent with it into round: the
  * hidden pieces filled by goita__complete_hidden. Errors as goita_history_parse_view. */
