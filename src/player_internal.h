@@ -1,60 +1,12 @@
-/* Internal pieces of the computer players shared between levels (not installed). */
+/* The computer players' levels (player.c): what a level is, its parameters, and the sampling
+ * levels (player_sampler.c). Their model of play is the policy (policy.h). Not installed. */
 #ifndef GOITA_PLAYER_INTERNAL_H
 #define GOITA_PLAYER_INTERNAL_H
 
 #include <time.h>
 
 #include "goita/goita.h"
-
-/* ---- Policies (policy.c): a move's score is a weighted sum of features of the move, seen
- * from the seat's view. Every level that needs a model of how people play uses one: the rules
- * level takes the best move of the hand-set weights, playouts draw from a softmax, and
- * inference asks how likely an observed move was. ---- */
-
-enum goita__feature {
-  F_FINISH, F_FINISH_POINTS,                          /* the play places the last piece */
-  F_UNANSWERABLE, F_ANSWER_INVERSE,                   /* unseen pieces that could answer the attack */
-  F_PASSED_OPPONENTS, F_NEXT_PASSED,                  /* opponents who declined this kind before */
-  F_ATTACK_VALUE, F_KEEP_ATTACK_KIND, F_UNSEEN_ATTACK_KIND, F_KINGS_AFTER,
-  F_STRONG_ATTACK_EARLY, F_KING_ATTACK, F_BREAKS_PAIR,
-  F_LAST_PAIR_VALUE, F_LAST_HIGH_VALUE,               /* the two pieces left after the play */
-  F_LEAD_BLOCK_VALUE, F_LEAD_BREAKS_PAIR, F_LEAD_BLOCK_PAWN, /* the face-down piece of a lead */
-  F_KING_BLOCK, F_KING_BLOCK_ATTACK_VALUE,
-  F_DEFEND_PARTNER_EARLY, F_DEFEND_PARTNER_LATE, F_DEFEND_OPPONENT, F_DEFEND_SMALL_HAND,
-  F_PASS_PARTNER, F_PASS_OPPONENT_FINISHING, F_PASS_OPPONENT, F_PASS_OPPONENT_SMALL,
-  F_PASS_OPPONENT_ATTACK_VALUE, F_PASS_COULD_BLOCK,
-  F_GO, F_GO_STRENGTH,                                /* the 5-pawn decision to play on */
-  GOITA__FEATURES
-};
-
-typedef struct goita__policy {
-  double temperature;               /* of the softmax that turns scores into a playing policy */
-  double weight[GOITA__FEATURES];
-} goita__policy;
-
-extern const char *const goita__feature_names[GOITA__FEATURES];
-extern const goita__policy goita__rules_policy;   /* set by hand */
-extern const goita__policy goita__learned_policy; /* trained by goita train (policy_learned.c) */
-
-/* Fills f[i] with the features of moves[i] for the view's seat. */
-void goita__policy_features(const goita_view *view, const goita_move *moves, int n,
-                            double (*f)[GOITA__FEATURES]);
-
-/* Writes each move's score under the policy. */
-void goita__policy_scores(const goita__policy *policy, const goita_view *view, const goita_move *moves, int n,
-                          double *scores);
-
-/* Fills p[i] with the policy's probability of moves[i] given their scores. */
-void goita__policy_probabilities(const double *scores, int n, double temperature, double *p);
-
-/* Plays the round out from round with every seat drawing its moves from the policy on its own
- * view; returns the points of the side of `seat` (negative when another side scores). */
-int goita__playout(const goita__policy *policy, goita_round *round, int seat, goita_rng *rng);
-
-/* Returns the points of the round's result for the side of seat (0 for a redeal). */
-int goita__result_for(const goita_round *round, int seat);
-
-/* ---- Levels ---- */
+#include "policy.h"
 
 #define GOITA__MAX_PARAMS 8
 
@@ -105,8 +57,5 @@ static inline double goita__now_ms(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
-
-/* Returns a uniform double in [0, 1). */
-static inline double goita__unit(goita_rng *rng) { return (double)(goita_rng_next(rng) >> 11) * 0x1.0p-53; }
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "player_internal.h"
+#include "policy.h"
 
 /* What the seat knows beyond its hand: pieces it has not seen, and the kinds each seat
  * declined to answer when an opponent attacked with them (a hint that it holds none). */

@@ -2,7 +2,7 @@
  * sampling player, the policy fitted to its move values. Made by:
  *   goita-train --games 300 --iterations 3 --seed 1 --teacher sampler
  * Do not edit by hand; run it again. */
-#include "player_internal.h"
+#include "policy.h"
 
 const goita__policy goita__learned_policy = {
     2.0,

@@ -175,7 +175,7 @@ static int write_weights(const char *path, const goita__policy *policy, const ch
           " * sampling player, the policy fitted to its move values. Made by:\n"
           " *   %s\n"
           " * Do not edit by hand; run it again. */\n"
-          "#include \"player_internal.h\"\n\n"
+          "#include \"policy.h\"\n\n"
           "const goita__policy goita__learned_policy = {\n    %.1f,\n    {\n",
           command, policy->temperature);
   for (int k = 0; k < F; k++) fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
