@@ -28,7 +28,8 @@
  * and then only loses those messages. */
 #define FLOOD_DRAIN 2
 #define FLOOD_SECONDS 6
-/* A slow reader that cannot take the close frame either is cut off after this long. */
+/* A client closed for flooding or reading too slowly that does not take the close frame either
+ * is cut off after this long. */
 #define SLOW_CLOSE_S 2
 
 typedef struct out_msg {
@@ -42,7 +43,7 @@ typedef struct session {
   uint64_t id;
   out_msg *head, *tail;
   size_t queued;
-  bool closing;
+  const char *closing; /* why it is being closed: sent as the close reason once its queue is out */
   char *rx;
   size_t rx_len;   /* kept of the message being received (at most SRV_MAX_REQUEST) */
   size_t rx_total; /* received of it */
@@ -126,10 +127,10 @@ static size_t unacknowledged(struct lws *wsi) {
 static void queue_text(server *s, session *ss, const char *text, size_t len) {
   if (ss->closing) return;
   if (ss->queued + len > s->limits.max_queued_bytes ||
-      (ss->queued > 0 && ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes)) {
+      ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
     session_free(ss);
     ss->queued = 0;
-    ss->closing = true; /* the close frame goes at its next writable callback... */
+    ss->closing = "too slow"; /* the close frame goes at its next writable callback... */
     lws_callback_on_writable(ss->wsi);
     lws_set_timeout(ss->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S); /* ...or it is cut off */
     return;
@@ -233,8 +234,9 @@ static void send_error(server *s, session *ss, const char *why) {
 }
 
 /* Takes a piece of a message; a whole one goes to the hub unless it is binary, too long or over
- * the rate. Returns -1 when the connection is to be closed (the reason is set). */
+ * the rate. Returns -1 when the connection is to be closed at once (the reason is set). */
 static int receive(server *s, session *ss, struct lws *wsi, const void *in, size_t len) {
+  if (ss->closing) return 0; /* read and dropped, so that the close does not reset the connection */
   ss->rx_total += len;
   if (ss->rx_total + lws_remaining_packet_payload(wsi) > s->limits.max_message_bytes) {
     char why[96];
@@ -263,9 +265,11 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
   ss->rx_len = ss->rx_total = 0;
   ss->rx_too_long = false;
   const int rate = take_token(s, ss);
-  if (rate < 0) {
-    lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)"too many messages", 17);
-    return -1;
+  if (rate < 0) { /* closed once the answers and errors already queued are out */
+    ss->closing = "too many messages";
+    lws_callback_on_writable(wsi);
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S);
+    return 0;
   }
   if (rate > 0) {
     char why[128];
@@ -297,18 +301,18 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
   case LWS_CALLBACK_RECEIVE:
     return receive(s, ss, wsi, in, len);
   case LWS_CALLBACK_SERVER_WRITEABLE: {
-    if (ss->closing) {
-      lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)"too slow", 8);
+    out_msg *m = ss->head;
+    if (!m && ss->closing) {
+      lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)ss->closing, strlen(ss->closing));
       return -1;
     }
-    out_msg *m = ss->head;
     if (!m) break;
     if (lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) return -1;
     ss->head = m->next;
     if (!ss->head) ss->tail = NULL;
     ss->queued -= m->len;
     free(m);
-    if (ss->head) lws_callback_on_writable(wsi);
+    if (ss->head || ss->closing) lws_callback_on_writable(wsi);
     break;
   }
   case LWS_CALLBACK_CLOSED:
