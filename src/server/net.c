@@ -126,8 +126,7 @@ static size_t unacknowledged(struct lws *wsi) {
  * would pass the cap, drops its queue and closes it as too slow: it has stopped reading. */
 static void queue_text(server *s, session *ss, const char *text, size_t len) {
   if (ss->closing) return;
-  if (ss->queued + len > s->limits.max_queued_bytes ||
-      ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
+  if (ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
     session_free(ss);
     ss->queued = 0;
     ss->closing = "too slow"; /* the close frame goes at its next writable callback... */

@@ -114,7 +114,7 @@ function attempt(url, protocols, options = {}, ms = 3000) {
     const ws = new WebSocket(url, protocols, options);
     const timer = setTimeout(() => { ws.terminate(); resolve({ hung: true }); }, ms);
     const done = (r) => { clearTimeout(timer); resolve(r); };
-    ws.on('open', () => done({ open: true, ws }));
+    ws.on('open', () => done({ open: true, ws, toJSON: () => 'opened' }));
     ws.on('unexpected-response', (req, res) => {
       let body = '';
       res.on('data', (d) => { body += d; });
@@ -256,6 +256,7 @@ async function connectionCap(env, cap) {
 async function slowReader(env) {
   const r = new Client(env.server.url, 'Sid');
   await r.open();
+  const local = r.ws._socket.localPort;
   await r.request({ type: 'hello', name: 'Sid' }, 'welcome');
   await r.request({ type: 'list' }, 'tables');
   await r.request({ type: 'watch', table: env.players[0].table }, 'state');
@@ -272,12 +273,20 @@ async function slowReader(env) {
   }
   clearInterval(asking);
   await healthy(env, 'slow reader');
+  // the server must cut it off without its help: the connection leaves ESTABLISHED while unread
+  const established = () => fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').some((line) => {
+    const f = line.trim().split(/\s+/); // local address, remote address, state (01: established)
+    return f[1] && f[1].endsWith(':' + local.toString(16).toUpperCase().padStart(4, '0')) && f[3] === '01';
+  });
+  let cut = false;
+  for (let i = 0; i < 40 && !cut; i++) { cut = !established(); if (!cut) await sleep(100); }
+  if (!cut) fail('slow reader: still connected 4 s after it stopped reading');
   r.ws._socket.resume(); // what the kernel kept is read, then the close
   for (let i = 0; i < 50 && !end; i++) await sleep(100);
   if (!end) fail('slow reader: still open after 4 s of states it did not read');
   else if (end.code !== 1006 && !(end.code === 1008 && end.reason === 'too slow')) fail(`slow reader: closed with ${end.code} "${end.reason}"`);
   if (env.lou.ws.readyState !== WebSocket.OPEN) fail('slow reader: the lobby listener was closed too');
-  return end ? `closed (${end.code}${end.reason ? ' ' + end.reason : ''})` : 'not closed';
+  return end ? `cut off while not reading, then seen closed (${end.code}${end.reason ? ' ' + end.reason : ''})` : 'not closed';
 }
 
 // Seconds of CPU the process has used (user + system).
