@@ -21,6 +21,23 @@ static bool make_parents(const char *path) {
   return true;
 }
 
+/* Reads an --allow-origin value into the list of allowed origins: "*" or scheme://host[:port],
+ * as browsers write Origin. */
+static bool read_origin(const char *text, void *target, char *why, size_t size) {
+  srv_net_limits *limits = target;
+  const char *authority = strstr(text, "://");
+  if (strcmp(text, "*") != 0 && (!authority || authority == text || !authority[3] || strchr(authority + 3, '/'))) {
+    snprintf(why, size, "expected an origin as a browser sends it, like https://goita.example.org, or *");
+    return false;
+  }
+  if (limits->nallow_origins == SRV_MAX_ORIGINS) {
+    snprintf(why, size, "at most %d origins", SRV_MAX_ORIGINS);
+    return false;
+  }
+  limits->allow_origins[limits->nallow_origins++] = text;
+  return true;
+}
+
 /* The web client: beside the sources in a build tree, else where make install put it. */
 static const char *default_web_dir(void) {
   static const char *const candidates[] = {GOITA_SOURCE_WEB_DIR, GOITA_INSTALLED_WEB_DIR};
@@ -40,6 +57,7 @@ int cmd_serve(int argc, char **argv) {
   o.bot_threads = 1;
   o.web_dir = default_web_dir();
   srv_hub_options_default(&o.hub);
+  srv_net_limits_default(&o.limits);
   char db[4096];
   const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
   if (data && *data)
@@ -49,6 +67,9 @@ int cmd_serve(int argc, char **argv) {
   o.db_path = db;
   uint64_t port = (uint64_t)o.port, bot_threads = (uint64_t)o.bot_threads,
            round_pause = (uint64_t)o.hub.round_pause_ms;
+  uint64_t max_connections = (uint64_t)o.limits.max_connections, max_message = o.limits.max_message_bytes,
+           rate = (uint64_t)o.limits.rate_per_second, burst = (uint64_t)o.limits.rate_burst,
+           max_queued = o.limits.max_queued_bytes;
   const cli_option options[] = {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
@@ -61,6 +82,26 @@ int cmd_serve(int argc, char **argv) {
        .hi = 16},
       {"--round-pause", CLI_UINT, "MS", &round_pause, "the pause after a round before the next deal",
        .hi = 60000, .unit = "ms"},
+      {"--max-connections", CLI_UINT, "N", &max_connections,
+       "connections at once; more are answered HTTP 503 (keep ulimit -n above it)", .lo = 1, .hi = 1000000},
+      {"--max-message-bytes", CLI_UINT, "N", &max_message,
+       "a bigger WebSocket message closes its connection (close code 1009)", .lo = 4096, .hi = 1u << 20,
+       .unit = "bytes"},
+      {"--rate-per-second", CLI_UINT, "N", &rate,
+       "messages a connection may send a second on average; more are refused, and a flood closes it (1008)",
+       .lo = 1, .hi = 100000},
+      {"--rate-burst", CLI_UINT, "N", &burst, "messages a connection may send at once", .lo = 1, .hi = 100000},
+      {"--max-queued-bytes", CLI_UINT, "N", &max_queued,
+       "bytes waiting for a client that does not read; past it the client is closed as too slow (1008)",
+       .lo = 16384, .hi = 1u << 30, .unit = "bytes"},
+      {.name = "--allow-origin", .kind = CLI_READ, .value = "ORIGIN", .target = &o.limits, .read = read_origin,
+       .help = "a web page origin (https://host[:port], or * for any) whose pages may use the WebSocket; "
+               "repeat for more; requests without Origin (programs) are always let in",
+       .fallback = "the server's own origin, as the Host header names it"},
+      {.name = "--tls-cert", .kind = CLI_TEXT, .value = "FILE", .target = &o.tls_cert,
+       .help = "serve https and wss with this PEM certificate (chain); needs --tls-key", .fallback = "plain http"},
+      {.name = "--tls-key", .kind = CLI_TEXT, .value = "FILE", .target = &o.tls_key,
+       .help = "the certificate's PEM private key"},
   };
   const cli_command c = {
       .program = "goita",
@@ -69,7 +110,8 @@ int cmd_serve(int argc, char **argv) {
                "sit at tables, computer players fill the empty seats, and every game is stored, so that a\n"
                "restarted server goes on where it stopped. SIGINT or SIGTERM stops it cleanly.\n",
       .examples = "goita serve\n"
-                  "goita serve --host 0.0.0.0 --port 8000 --db /var/lib/goita/server.db",
+                  "goita serve --host 0.0.0.0 --port 8000 --db /var/lib/goita/server.db\n"
+                  "goita serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
@@ -80,6 +122,13 @@ int cmd_serve(int argc, char **argv) {
   o.port = (int)port;
   o.bot_threads = (int)bot_threads;
   o.hub.round_pause_ms = (int)round_pause;
+  o.limits.max_connections = (int)max_connections;
+  o.limits.max_message_bytes = (size_t)max_message;
+  o.limits.rate_per_second = (int)rate;
+  o.limits.rate_burst = (int)burst;
+  o.limits.max_queued_bytes = (size_t)max_queued;
+  if (!o.tls_cert != !o.tls_key)
+    return cli_usage_error(&c, "--tls-cert and --tls-key go together: a certificate needs its key");
   if (!make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;

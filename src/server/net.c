@@ -1,22 +1,36 @@
 /* The network side of goita serve (serve.h): libwebsockets serves the static browser client,
- * record downloads (/records/ID.json, /records/ID.txt) and the "goita" WebSocket protocol.
- * Everything runs on the event-loop thread except the computer players (bots.c), whose answers
- * come back through lws_cancel_service. */
+ * record downloads (/records/ID.json, /records/ID.txt) and the "goita" WebSocket protocol, on
+ * connections that net_listen.c accepts. Each connection is held to the limits of
+ * srv_net_limits (docs/SERVER.md, "Limits"). Everything runs on the event-loop thread except
+ * the computer players (bots.c), whose answers come back through lws_cancel_service. */
+#include <errno.h>
 #include <libwebsockets.h>
+#include <linux/sockios.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bots.h"
+#include "net_handshake.h"
+#include "net_listen.h"
 #include "protocol.h"
 #include "serve.h"
 
-/* A client whose unsent messages pile up past this is too slow to follow the game: closed. */
-#define MAX_QUEUED_BYTES (4u << 20)
 #define TICK_MS 100
+/* A connection whose messages are refused for going over its rate is closed when the refused
+ * ones, less FLOOD_DRAIN times the rate per second, add up to FLOOD_SECONDS seconds' worth of
+ * the rate: a client sending 5 times the rate is closed after about 3 s, one going over now
+ * and then only loses those messages. */
+#define FLOOD_DRAIN 2
+#define FLOOD_SECONDS 6
+/* A client closed for flooding or reading too slowly that does not take the close frame either
+ * is cut off after this long. */
+#define SLOW_CLOSE_S 2
 
 typedef struct out_msg {
   struct out_msg *next;
@@ -29,10 +43,14 @@ typedef struct session {
   uint64_t id;
   out_msg *head, *tail;
   size_t queued;
-  bool closing;
+  const char *closing; /* why it is being closed: sent as the close reason once its queue is out */
   char *rx;
-  size_t rx_len;
+  size_t rx_len;   /* kept of the message being received (at most SRV_MAX_REQUEST) */
+  size_t rx_total; /* received of it */
   bool rx_too_long;
+  int64_t rate_at;      /* ms of the last refill of the two buckets below */
+  int64_t tokens;       /* messages allowed now, in thousandths */
+  int64_t refused_debt; /* refused messages not yet forgiven, in thousandths */
 } session;
 
 typedef struct server {
@@ -41,6 +59,9 @@ typedef struct server {
   srv_store *store;
   srv_hub *hub;
   srv_bots *bots;
+  srv_listener *listener;
+  srv_net_limits limits;
+  char full[128]; /* the 503 text for connections over the cap */
   session **slots; /* a client id is (generation << 32 | slot) */
   uint32_t *generations;
   uint32_t nslots, capslots;
@@ -92,11 +113,25 @@ static void slot_release(server *s, uint64_t id) {
 
 /* ---- sending ---- */
 
-static void queue_text(session *ss, const char *text, size_t len) {
+static void session_free(session *ss);
+
+/* Bytes written to the connection's socket that its reader has not taken yet. */
+static size_t unacknowledged(struct lws *wsi) {
+  int n = 0;
+  if (ioctl(lws_get_socket_fd(wsi), SIOCOUTQ, &n) != 0 || n < 0) return 0;
+  return (size_t)n;
+}
+
+/* Queues text for a client, or when its unsent bytes (queued here and waiting in the kernel)
+ * would pass the cap, drops its queue and closes it as too slow: it has stopped reading. */
+static void queue_text(server *s, session *ss, const char *text, size_t len) {
   if (ss->closing) return;
-  if (ss->queued + len > MAX_QUEUED_BYTES) {
-    ss->closing = true; /* closed at its next writable callback */
+  if (ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
+    session_free(ss);
+    ss->queued = 0;
+    ss->closing = "too slow"; /* the close frame goes at its next writable callback... */
     lws_callback_on_writable(ss->wsi);
+    lws_set_timeout(ss->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S); /* ...or it is cut off */
     return;
   }
   out_msg *m = malloc(sizeof *m + LWS_PRE + len);
@@ -115,7 +150,7 @@ static void queue_text(session *ss, const char *text, size_t len) {
 
 static void hub_send(void *ctx, uint64_t client, const char *text, size_t len) {
   session *ss = slot_find(ctx, client);
-  if (ss) queue_text(ss, text, len);
+  if (ss) queue_text(ctx, ss, text, len);
 }
 
 static void hub_think(void *ctx, const srv_think_job *job) {
@@ -161,6 +196,7 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
 
 /* ---- the goita WebSocket protocol ---- */
 
+/* Frees what a session holds: its queue and its partial message. */
 static void session_free(session *ss) {
   while (ss->head) {
     out_msg *m = ss->head;
@@ -172,7 +208,41 @@ static void session_free(session *ss) {
   ss->rx = NULL;
 }
 
-static void receive(server *s, session *ss, struct lws *wsi, const void *in, size_t len) {
+/* Takes a message from the connection's token bucket. Returns 0 when it may go to the hub, 1
+ * when it is refused for going over the rate, -1 when the connection floods and is to be closed. */
+static int take_token(const server *s, session *ss) {
+  const int64_t now = hub_now(NULL), rate = s->limits.rate_per_second, elapsed = now - ss->rate_at;
+  ss->rate_at = now;
+  ss->tokens += elapsed * rate;
+  if (ss->tokens > (int64_t)s->limits.rate_burst * 1000) ss->tokens = (int64_t)s->limits.rate_burst * 1000;
+  ss->refused_debt -= elapsed * rate * FLOOD_DRAIN;
+  if (ss->refused_debt < 0) ss->refused_debt = 0;
+  if (ss->tokens >= 1000) {
+    ss->tokens -= 1000;
+    return 0;
+  }
+  ss->refused_debt += 1000;
+  return ss->refused_debt > FLOOD_SECONDS * rate * 1000 ? -1 : 1;
+}
+
+/* Sends the client an error message. */
+static void send_error(server *s, session *ss, const char *why) {
+  char *text = srv_message_error(NULL, why);
+  if (text) queue_text(s, ss, text, strlen(text));
+  free(text);
+}
+
+/* Takes a piece of a message; a whole one goes to the hub unless it is binary, too long or over
+ * the rate. Returns -1 when the connection is to be closed at once (the reason is set). */
+static int receive(server *s, session *ss, struct lws *wsi, const void *in, size_t len) {
+  if (ss->closing) return 0; /* read and dropped, so that the close does not reset the connection */
+  ss->rx_total += len;
+  if (ss->rx_total + lws_remaining_packet_payload(wsi) > s->limits.max_message_bytes) {
+    char why[96];
+    const int n = snprintf(why, sizeof why, "message too big: at most %zu bytes", s->limits.max_message_bytes);
+    lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, (size_t)n);
+    return -1;
+  }
   if (lws_frame_is_binary(wsi)) ss->rx_too_long = true; /* refused below, like an oversized one */
   if (!ss->rx_too_long) {
     if (ss->rx_len + len > SRV_MAX_REQUEST) {
@@ -188,18 +258,30 @@ static void receive(server *s, session *ss, struct lws *wsi, const void *in, siz
       }
     }
   }
-  if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0) return;
-  if (ss->rx_too_long) {
-    char *text = srv_message_error(NULL, lws_frame_is_binary(wsi)
-                                             ? "binary messages are not accepted: send JSON text"
-                                             : "message too long: at most 4096 bytes");
-    if (text) queue_text(ss, text, strlen(text));
-    free(text);
-  } else {
-    srv_hub_receive(s->hub, ss->id, ss->rx ? ss->rx : "", ss->rx_len);
-  }
-  ss->rx_len = 0;
+  if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0) return 0;
+  const bool too_long = ss->rx_too_long;
+  const size_t rx_len = ss->rx_len;
+  ss->rx_len = ss->rx_total = 0;
   ss->rx_too_long = false;
+  const int rate = take_token(s, ss);
+  if (rate < 0) { /* closed once the answers and errors already queued are out */
+    ss->closing = "too many messages";
+    lws_callback_on_writable(wsi);
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S);
+    return 0;
+  }
+  if (rate > 0) {
+    char why[128];
+    snprintf(why, sizeof why, "too many messages: at most %d a second (bursts of %d); this one was dropped",
+             s->limits.rate_per_second, s->limits.rate_burst);
+    send_error(s, ss, why);
+  } else if (too_long) {
+    send_error(s, ss, lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
+                                               : "message too long: at most 4096 bytes");
+  } else {
+    srv_hub_receive(s->hub, ss->id, ss->rx ? ss->rx : "", rx_len);
+  }
+  return 0;
 }
 
 static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
@@ -211,19 +293,20 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
     ss->wsi = wsi;
     ss->id = slot_take(s, ss);
     if (!ss->id) return -1;
+    ss->rate_at = hub_now(NULL);
+    ss->tokens = (int64_t)s->limits.rate_burst * 1000;
     srv_hub_connect(s->hub, ss->id);
     break;
   case LWS_CALLBACK_RECEIVE:
-    receive(s, ss, wsi, in, len);
-    break;
+    return receive(s, ss, wsi, in, len);
   case LWS_CALLBACK_SERVER_WRITEABLE: {
-    if (ss->closing) {
-      lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)"too slow", 8);
+    out_msg *m = ss->head;
+    if (!m && ss->closing) {
+      lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)ss->closing, strlen(ss->closing));
       return -1;
     }
     /* As many queued messages as the socket takes now, not one a callback: a client sent a
      * state and a table list in one turn of the loop gets both in it (docs/BENCHMARKS.md). */
-    out_msg *m;
     while ((m = ss->head) != NULL) {
       if (lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) return -1;
       ss->head = m->next;
@@ -232,7 +315,7 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
       free(m);
       if (lws_send_pipe_choked(wsi)) break;
     }
-    if (ss->head) lws_callback_on_writable(wsi);
+    if (ss->head || ss->closing) lws_callback_on_writable(wsi);
     break;
   }
   case LWS_CALLBACK_CLOSED:
@@ -320,18 +403,77 @@ static int callback_records(struct lws *wsi, enum lws_callback_reasons reason, v
   return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
+/* ---- HTTP before anything else: the connection cap and the WebSocket upgrade checks ---- */
+
+static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
+  server *s = lws_context_user(lws_get_context(wsi));
+  switch (reason) {
+  case LWS_CALLBACK_FILTER_HTTP_CONNECTION: /* a plain request: a page, a file or a record */
+    if (srv_listener_over_cap(s->listener, wsi)) {
+      srv_http_reply(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE, s->full);
+      return 1;
+    }
+    break;
+  case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: { /* 1: answered here, so refused */
+    const char *why = s->full;
+    unsigned status = HTTP_STATUS_SERVICE_UNAVAILABLE;
+    if (!srv_listener_over_cap(s->listener, wsi)) status = srv_upgrade_refusal(wsi, &s->limits, &why);
+    if (status == 0) break;
+    return srv_http_reply(wsi, status, why) == 0 ? 1 : -1;
+  }
+  case LWS_CALLBACK_WSI_DESTROY:
+    srv_listener_forget(s->listener, wsi);
+    break;
+  default:
+    break;
+  }
+  return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
 static const struct lws_protocols protocols[] = {
-    {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
+    {"http", callback_http, 0, 0, 0, NULL, 0},
     {"goita", callback_goita, sizeof(session), SRV_MAX_REQUEST, 0, NULL, 0},
     {"records", callback_records, sizeof(download), 0, 0, NULL, 0},
+    {SRV_LISTEN_PROTOCOL, srv_listener_callback, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0}};
+
+void srv_net_limits_default(srv_net_limits *l) {
+  memset(l, 0, sizeof *l);
+  l->max_connections = 2000;
+  l->max_message_bytes = 8192;
+  l->rate_per_second = 20;
+  l->rate_burst = 40;
+  l->max_queued_bytes = 1u << 20;
+}
+
+/* Checks that the TLS files can be read, for a clearer error than libwebsockets' own. */
+static int check_tls_files(const srv_serve_options *o, char *err, size_t errsize) {
+  if (!o->tls_cert != !o->tls_key) {
+    snprintf(err, errsize, "TLS needs both a certificate (--tls-cert) and its key (--tls-key)");
+    return -1;
+  }
+  const char *files[] = {o->tls_cert, o->tls_key};
+  for (int i = 0; i < 2; i++)
+    if (files[i] && access(files[i], R_OK) != 0) {
+      snprintf(err, errsize, "cannot read TLS %s %s: %s", i ? "key" : "certificate", files[i], strerror(errno));
+      return -1;
+    }
+  return 0;
+}
 
 int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
+  s.limits = o->limits;
+  snprintf(s.full, sizeof s.full, "server full: at most %d connections; try again later\n", o->limits.max_connections);
+  const bool tls = o->tls_cert != NULL;
+  if (check_tls_files(o, err, errsize) != 0 ||
+      srv_listener_open(&s.listener, o->host, o->port, o->limits.max_connections, tls, err, errsize) != 0)
+    return -1;
   if (srv_store_open(&s.store, o->db_path) != 0) {
     snprintf(err, errsize, "database %s: %s", o->db_path, s.store ? srv_store_error(s.store) : "out of memory");
     srv_store_close(s.store);
+    srv_listener_close(s.listener);
     return -1;
   }
   lws_set_log_level(LLL_ERR, NULL);
@@ -352,23 +494,35 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
 
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
-  info.port = o->port;
-  info.iface = o->host;
+  info.port = CONTEXT_PORT_NO_LISTEN_SERVER; /* net_listen.c accepts */
   info.protocols = protocols;
   info.mounts = &site_mount;
   info.user = &s;
   info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+  if (tls) {
+    info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.ssl_cert_filepath = o->tls_cert;
+    info.ssl_private_key_filepath = o->tls_key;
+    info.alpn = "http/1.1"; /* HTTP/2 would carry WebSockets past the upgrade checks */
+  }
   s.context = lws_create_context(&info);
-  if (!s.context) {
-    snprintf(err, errsize, "cannot listen on %s port %d (in use, or not an address of this machine?)", o->host,
-             o->port);
+  struct lws_vhost *vhost = s.context ? lws_get_vhost_by_name(s.context, "default") : NULL;
+  if (!vhost || srv_listener_attach(s.listener, vhost, err, errsize) != 0) {
+    if (!vhost && tls)
+      snprintf(err, errsize, "cannot start TLS with %s and %s (a PEM certificate and its private key?)", o->tls_cert,
+               o->tls_key);
+    else if (!vhost)
+      snprintf(err, errsize, "cannot start the web server");
+    if (s.context) lws_context_destroy(s.context);
     srv_store_close(s.store);
+    srv_listener_close(s.listener);
     return -1;
   }
   if (srv_bots_start(&s.bots, o->bot_threads, wake_loop, &s) != 0) {
     snprintf(err, errsize, "cannot start the computer players' threads");
     lws_context_destroy(s.context);
     srv_store_close(s.store);
+    srv_listener_close(s.listener);
     return -1;
   }
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now};
@@ -376,13 +530,14 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);
+    srv_listener_close(s.listener);
     return -1;
   }
   signal_context = s.context;
   stopping = 0;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
-  printf("goita serve: http://%s:%d/ (database %s)\n", o->host, o->port, o->db_path);
+  printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, o->db_path);
   fflush(stdout);
   lws_sul_schedule(s.context, 0, &s.tick, on_tick, TICK_MS * LWS_US_PER_MS);
   while (!stopping && lws_service(s.context, 0) >= 0) {
@@ -392,6 +547,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   lws_context_destroy(s.context); /* closes every connection (their CLOSED callbacks use the hub) */
   srv_hub_free(s.hub);
   srv_store_close(s.store);
+  srv_listener_close(s.listener);
   free(s.slots);
   free(s.generations);
   return 0;

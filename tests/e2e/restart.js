@@ -15,7 +15,9 @@ process.on('exit', () => { if (running) running.kill('SIGKILL'); });
 
 function startServer() {
   return new Promise((resolve, reject) => {
-    const server = spawn(goita, ['serve', '--port', port, '--db', db, '--round-pause', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // the players move as fast as the server answers, faster than the per-connection rate limit allows people
+    const args = ['serve', '--port', port, '--db', db, '--round-pause', '0', '--rate-per-second', '1000', '--rate-burst', '1000'];
+    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     running = server;
     server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
     server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
