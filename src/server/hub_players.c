@@ -110,7 +110,8 @@ bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
 }
 
 void hub_bot_seat_name(hub_seat *s, int seat) {
-  snprintf(s->name, sizeof s->name, "Computer %d · %s", seat + 1, s->bot);
+  /* seats are 1-4 and levels shorter than SRV_LEVEL_SIZE: the name always fits */
+  snprintf(s->name, sizeof s->name, "Computer %c · %.*s", (char)('1' + (seat & 3)), SRV_LEVEL_SIZE - 1, s->bot);
 }
 
 /* A hello with a player token: the player comes back, renamed if it asks (a claimed name
