@@ -15,11 +15,11 @@ from .record import Record
 from .round import OBSERVER, PHASE_DECIDE, PHASE_OVER, PHASE_PLAY, VIEWER_INFER, Round, RoundResult, View
 from .rules import Rules
 from .solver import Solution, Solver
-#ENV
+from . import env
 
 __all__ = [
     "version", "Rules", "Move", "Round", "View", "RoundResult", "Game", "Record", "Solver", "Solution",
-    "Player", "Thought", "GoitaError", "InvalidArgument", "ParseError", "UnknownOption", "InvalidValue",
+    "Player", "Thought", "env", "GoitaError", "InvalidArgument", "ParseError", "UnknownOption", "InvalidValue",
     "IllegalMove", "NotYourTurn", "RoundOver", "NoSpace", "InvalidDeal", "InvalidState", "OutOfMemory",
     "PASS", "PLAY", "REDEAL", "GO", "OBSERVER", "VIEWER_INFER", "PHASE_DECIDE", "PHASE_PLAY", "PHASE_OVER",
 ]
