@@ -104,7 +104,9 @@ class Rules:
         raise AttributeError("Rules has no option %r" % name)
 
     def __setattr__(self, name, value):
-        self._parse("%s,%s=%s" % (self.to_text(), name, _value_text(value)))
+        # The parser refuses an option given twice: replace it in the full text.
+        items = [item for item in self.to_text().split(",") if item.split("=", 1)[0] != name]
+        self._parse(",".join(items + ["%s=%s" % (name, _value_text(value))]))
 
     def __eq__(self, other):
         return isinstance(other, Rules) and self.to_text() == other.to_text()
