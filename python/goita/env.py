@@ -270,7 +270,7 @@ class GoitaEnv:
 
     def observe_float(self, agent):
         """The observation as array('f') (a convenience; it costs a Python loop over 88 values)."""
-        return array.array("f", self.observe(agent))
+        return array.array("f", list(self.observe(agent)))
 
     def action_mask(self, agent):
         """NUM_ACTIONS bytes, 1 for each legal action of agent now (all 0 when not its turn)."""
