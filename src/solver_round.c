@@ -1,0 +1,129 @@
+/* Between goita_round and the solver's compact position (solver_internal.h): a deal's bits and
+ * hand tables, a round's position, and the decisions of a deal (the 5-pawn choice) solved by
+ * recursion over the rules engine. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "solver_moves.h"
+#include "solver_table.h"
+
+/* Added to hand_info.worth by a piece of each kind. */
+static const uint32_t worth_of_kind[GOITA_KIND_SLOTS] = {
+    0, 0, 0x01, 0x01, 0x0101, 0x0101, 0x010101, 0x010101, 0x01010101};
+
+/* Whether r has the solver's deal under the same rules of play. */
+static bool same_deal(const goita_solver *s, const goita_round *r) {
+  return s->have_deal && s->players == r->players && s->rules.king_attack == r->rules.king_attack &&
+         s->rules.king_face_down == r->rules.king_face_down && s->rules.king_b == r->rules.king_b &&
+         memcmp(s->deal, r->deal, sizeof s->deal) == 0;
+}
+
+/* Lays out the bits of a new deal and fills the hand tables. */
+static void load_deal(goita_solver *s, const goita_round *r) {
+  s->have_deal = 1;
+  s->rules = r->rules;
+  s->players = r->players;
+  memcpy(s->deal, r->deal, sizeof s->deal);
+  s->hand_bits = goita_rules_hand_size(&r->rules);
+  memset(s->kind_mask, 0, sizeof s->kind_mask);
+  s->king_bits = 0;
+  for (int seat = 0; seat < s->players; seat++) {
+    s->offset[seat] = seat * s->hand_bits;
+    uint32_t local[GOITA_KIND_SLOTS] = {0};
+    for (int i = 0; i < s->hand_bits; i++) local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+      s->kind_mask[seat][k] = local[k] << s->offset[seat];
+      s->kind_mask[seat][0] |= s->kind_mask[seat][k];
+    }
+    s->king_bits |= s->kind_mask[seat][GOITA_KING];
+    s->bits_of_kinds[seat][0] = 0; /* each set of kinds is a smaller set plus its lowest kind */
+    for (unsigned kinds = 1; kinds < 256; kinds++)
+      s->bits_of_kinds[seat][kinds] =
+          (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
+    /* Each hand is a smaller hand plus its lowest piece. */
+    uint8_t kind_of_bit[MAX_SEAT_BITS];
+    for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
+    memset(&s->info[seat][0], 0, sizeof(hand_info));
+    for (uint32_t x = 1; x < (1u << s->hand_bits); x++) {
+      hand_info *h = &s->info[seat][x];
+      *h = s->info[seat][x & (x - 1)];
+      const int k = kind_of_bit[__builtin_ctz(x)];
+      const int c = ++h->count[k];
+      h->held |= (uint16_t)(1u << k);
+      if (c >= 2) h->pairs |= (uint16_t)(1u << k);
+      h->size++;
+      if (k == GOITA_KING) h->kings++;
+      h->worth += worth_of_kind[k];
+      const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
+      if (best > h->best) h->best = (uint8_t)best;
+    }
+    const int dealt_kings = s->info[seat][(1u << s->hand_bits) - 1].kings;
+    for (uint32_t x = 0; x < (1u << s->hand_bits); x++) {
+      hand_info *h = &s->info[seat][x];
+      h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
+    }
+  }
+  goita__tt_new_generation(s);
+}
+
+void goita__solver_use_deal(goita_solver *s, const goita_round *r) {
+  if (!same_deal(s, r)) load_deal(s, r);
+}
+
+/* The compact position of a round in play (settled: forced passes made). */
+static spos position_of(const goita_solver *s, const goita_round *r) {
+  spos p = {.turn = (uint8_t)r->turn,
+            .attack = (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
+            .passes = (uint8_t)r->passes,
+            .kingup = (uint8_t)(r->kings_up > 0),
+            .attacker = (uint8_t)r->attacker};
+  for (int seat = 0; seat < s->players; seat++)
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+      uint32_t bits = s->kind_mask[seat][k];
+      /* keep the top hand[k] bits of the kind's range */
+      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
+      p.hands |= bits;
+    }
+  if (p.attack == 0) p.attacker = p.turn;
+  p.pieces = (uint8_t)__builtin_popcount(p.hands);
+  settle(s, &p);
+  return p;
+}
+
+/* By recursion over the decisions of the deal; positions in play go to the search. */
+void goita__solver_solve_round(goita_solver *s, const goita_round *r, goita_solve_mode mode, int *lo,
+                               int *hi) {
+  if (r->phase == GOITA_PHASE_OVER) {
+    int v = r->result.winner < 0 ? 0 : r->result.points / 10;
+    if (r->result.winner >= 0 && s->group[r->result.winner] != s->group[s->root]) v = -v;
+    *lo = *hi = v;
+    return;
+  }
+  if (r->phase == GOITA_PHASE_DECIDE) {
+    /* The decider's side maximises; each choice is solved in full. */
+    const int sign = s->group[r->turn] == s->group[s->root] ? 1 : -1;
+    int best_lo = -100, best_hi = -100;
+    for (int redeal = 0; redeal < 2; redeal++) {
+      goita_round child = *r;
+      goita_round_apply_unchecked(&child, goita_move_decide(r->turn, redeal));
+      int clo, chi;
+      goita__solver_solve_round(s, &child, GOITA_SOLVE_EXACT, &clo, &chi);
+      const int l = sign > 0 ? clo : -chi, h = sign > 0 ? chi : -clo;
+      if (l > best_lo) best_lo = l;
+      if (h > best_hi) best_hi = h;
+    }
+    *lo = sign > 0 ? best_lo : -best_hi;
+    *hi = sign > 0 ? best_hi : -best_lo;
+    return;
+  }
+  const spos p = position_of(s, r);
+  int l = -10, h = 10;
+  goita__solver_narrow(s, &p, mode, &l, &h);
+  if (flips(s, s->players, s->root, p.turn)) {
+    *lo = -h;
+    *hi = -l;
+  } else {
+    *lo = l;
+    *hi = h;
+  }
+}
