@@ -65,18 +65,23 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
 }
 
 static bool save_table(srv_hub *h, hub_client *c, const char *request, const hub_table *t) {
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_update(h->store, &row) == 0) return true;
+  if (hub_table_save(h, t) == 0) return true;
   hub_send_error(h, c->id, request, "not saved: %s", srv_store_error(h->store));
   return false;
 }
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
-  int open = 0;
-  for (int i = 0; i < h->ntables; i++) open += h->tables[i]->status != SRV_OVER;
-  if (open >= h->options.max_tables) {
-    hub_send_error(h, c->id, "create", "the server has %d open tables, its most", open);
+  if (h->open_tables >= h->options.max_tables) {
+    hub_send_error(h, c->id, "create", "the server has %d open tables, its most", h->open_tables);
+    return;
+  }
+  const hub_player *owner = hub_player_get(h, c->player);
+  const int most = h->options.max_tables_per_player;
+  if (owner && most > 0 && owner->open_tables >= most) {
+    hub_send_error(h, c->id, "create",
+                   "you already have %d open tables (at most %d a player): play or leave one, or wait until it "
+                   "expires",
+                   owner->open_tables, most);
     return;
   }
   hub_table *t = calloc(1, sizeof *t);
@@ -98,6 +103,8 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   t->turn_seconds = r->turn_seconds;
   t->status = SRV_WAITING;
   t->thinking_version = -1;
+  t->owner = c->player;
+  t->empty_since_ms = h->io.now_ms(h->io.ctx);
   for (int s = 0; s < GOITA_MAX_SEATS; s++) hub_new_token(h, t->seats[s].token);
   srv_table_row row;
   hub_table_row(t, &row);
@@ -107,7 +114,7 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_send_json(h, c->id, json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id));
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
 }
 
 static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
@@ -122,8 +129,10 @@ static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
     }
   }
   s->client = c->id;
+  s->gone_since_ms = 0;
   c->table = t->id;
   c->seat = seat;
+  if (s->stand_in) hub_stand_in_stop(h, t, seat);
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
                                 "seat_token", s->token));
   hub_broadcast_state(h, t);
@@ -148,19 +157,19 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
     seat->player = 0;
     return;
   }
+  t->empty_since_ms = 0;
   take_seat(h, c, t, r->seat);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
 }
 
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
-  for (int i = 0; i < h->ntables; i++) {
-    hub_table *t = h->tables[i];
-    for (int s = 0; s < players_of(t); s++)
-      if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, r->token) == 0) {
-        take_seat(h, c, t, s);
-        return;
-      }
-  }
+  uint64_t id;
+  hub_table *t = hub_map_get(&h->seat_index, hub_token_key(r->token), &id) ? hub_table_get(h, (int64_t)id) : NULL;
+  for (int s = 0; t && s < players_of(t); s++)
+    if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, r->token) == 0) {
+      take_seat(h, c, t, s);
+      return;
+    }
   hub_send_error(h, c->id, "resume", "no seat has this seat_token (the game may be over)");
 }
 
@@ -171,18 +180,13 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
     return;
   }
   if (c->seat >= 0 && t->status == SRV_WAITING) {
-    hub_seat old = t->seats[c->seat];
-    hub_seat *s = &t->seats[c->seat];
-    memset(s, 0, sizeof *s);
-    hub_new_token(h, s->token); /* the old token no longer opens the seat */
-    if (!save_table(h, c, "leave", t)) {
-      *s = old;
+    if (hub_free_seat(h, t, c->seat) != 0) {
+      hub_send_error(h, c->id, "leave", "not saved: %s", srv_store_error(h->store));
       return;
     }
     c->table = 0;
     c->seat = -1;
     hub_broadcast_state(h, t);
-    hub_broadcast_lobby(h);
   } else {
     hub_detach(h, c); /* a seat in a game is kept: its token brings its holder back */
   }
@@ -209,7 +213,7 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_broadcast_state(h, t);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
 }
 
 void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -253,15 +257,13 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_utc_now(t->round_started);
   snprintf(t->record.started, sizeof t->record.started, "%s", t->round_started);
   if (round_over(t)) hub_round_finished(h, t, true); /* ended at the deal */
-  for (int i = 0; i < h->nclients; i++) { /* seated clients follow their seats */
-    hub_client *cl = &h->clients[i];
-    if (cl->table != t->id || cl->seat < 0) continue;
-    for (int s = 0; s < players_of(t); s++)
-      if (t->seats[s].client == cl->id) cl->seat = s;
+  for (int s = 0; s < players_of(t); s++) { /* seated clients follow their seats */
+    hub_client *cl = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
+    if (cl && cl->table == t->id) cl->seat = s;
   }
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
   hub_schedule(h, t, false);
 }
 
@@ -301,4 +303,5 @@ void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
   c->table = t->id;
   c->seat = -1;
   hub_send_state(h, t, c->id, -1);
+  hub_lobby_touch(h, t);
 }

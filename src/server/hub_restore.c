@@ -40,6 +40,12 @@ static int seat_from_store(srv_hub *h, hub_seat *seat, const srv_seat_row *row) 
   snprintf(seat->name, sizeof seat->name, "%s", p.name);
   snprintf(seat->bot, sizeof seat->bot, "%s", p.bot);
   seat->rating = p.rating;
+  seat->stand_in = row->stand_in;
+  /* Every connection went with the old process: a person's grace period starts now. */
+  if (!p.bot[0]) {
+    const int64_t now = h->io.now_ms(h->io.ctx);
+    seat->gone_since_ms = now ? now : 1; /* 0 means "not gone" */
+  }
   return 0;
 }
 
@@ -63,6 +69,8 @@ static void restore_table(void *arg, const srv_table_row *row) {
   t->seed = row->seed;
   t->turn_seconds = row->turn_seconds;
   t->status = row->status;
+  t->owner = row->owner;
+  t->announced = true; /* no listener yet: the first list shows it */
   t->thinking_version = -1;
   snprintf(t->rules_text, sizeof t->rules_text, "%s", row->rules);
   goita_error gerr;
@@ -96,8 +104,8 @@ static void restore_table(void *arg, const srv_table_row *row) {
     }
     if (round_over(t) && !t->game.over) hub_deal_next(c->h, t, true); /* the round that had ended */
     hub_arm_timer(c->h, t);
-
   }
+  if (t->status == SRV_WAITING && !hub_has_person(t)) t->empty_since_ms = c->h->io.now_ms(c->h->io.ctx);
   if (hub_table_add(c->h, t) != 0) {
     hub_table_free(t);
     c->failed = 1;
