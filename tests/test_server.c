@@ -962,7 +962,6 @@ Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
   /* A: computers in every seat, nobody sits.  B: Ben sits, then goes. */
   const int a = create_table(1);
   for (int s = 0; s < 4; s++) say(1, "{\"type\":\"bot\",\"table\":%d,\"seat\":%d,\"level\":\"random\"}", a, s);
-  say(1, "{\"type\":\"leave\"}");
   const int b = create_table(2);
   say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", b);
   char ben[SRV_TOKEN_SIZE], cat[SRV_TOKEN_SIZE], dan[SRV_TOKEN_SIZE];
@@ -1011,31 +1010,39 @@ Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
   cr_assert(strstr(w.clients[2].last_error, "no seat has this seat_token"), "Ben's old token still opens the seat");
   /* The stand-in moves for Dan, seeing only Dan's seat. */
   cr_assert(until_stand_in_thinks(), "the stand-in never moved");
+  /* The waiting tables expire: A (empty from the start) first, then B (empty since Ben's seat
+   * was freed). */
+  const int64_t ben_freed = w.now;
+  w.now = ben_freed + expiry - 2000;
+  srv_hub_tick(w.hub);
+  cr_assert_null(listed(6, a), "the table of computers did not expire");
+  cr_assert_not_null(listed(6, b), "Ben's table expired before its time");
+  w.now = ben_freed + expiry;
+  srv_hub_tick(w.hub);
+  cr_assert_null(listed(6, b), "Ben's table did not expire");
+  cr_assert_eq(w.clients[6].last_removed, b);
+  const int e = create_table(1); /* E: empty when the server is killed */
 
   /* Killed and restarted: the same lobby, the same stand-in. */
   close_hub();
   open_hub(0);
   srv_hub_connect(w.hub, 6);
-  cr_assert_eq(total_tables(6), 3);
-  cr_assert_not_null(listed(6, a));
-  cr_assert(json_is_null(json_array_get(json_object_get(listed(6, b), "seats"), 0)), "Ben's seat is back");
-  cr_assert_null(listed(6, d), "the abandoned game is back");
+  cr_assert_eq(total_tables(6), 2, "the lobby is not as it was");
+  cr_assert_not_null(listed(6, c));
+  cr_assert_not_null(listed(6, e));
   cr_assert_eq(json_integer_value(json_object_get(newest_game(6), "id")), abandoned);
   resume(3, cat);
   cr_assert(stood_in(3, 1), "the stand-in is gone after the restart");
   cr_assert(until_stand_in_thinks(), "the stand-in does not move after the restart");
-
-  /* The waiting tables expire, their clocks started again with the server. */
+  /* E's clock started again with the server. */
   w.now += expiry - 1000;
   srv_hub_tick(w.hub);
-  cr_assert_eq(total_tables(6), 3);
+  cr_assert_not_null(listed(6, e));
   w.now += 2000;
   srv_hub_tick(w.hub);
-  cr_assert_eq(total_tables(6), 1, "the waiting tables did not expire");
-  cr_assert_null(listed(6, a));
-  cr_assert_null(listed(6, b));
+  cr_assert_null(listed(6, e), "the restored waiting table did not expire");
 
-  /* Killed again: they stay gone; Dan comes back while his stand-in thinks, and it stops. */
+  /* Killed again: only C is back; Dan comes back while his stand-in thinks, and it stops. */
   close_hub();
   open_hub(0);
   srv_hub_connect(w.hub, 6);
