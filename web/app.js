@@ -28,6 +28,8 @@ const TEXT = {
     finished: '終了', vs: '対', rating: 'R', start_needs: '全員そろうと開始できます', seconds: '残り {n} 秒',
     hand_count: '手駒 {n}', error: 'エラー', level_random: 'ランダム', level_rules: 'ルール', level_sampler: 'サンプラー',
     level_expert: 'エキスパート', new_round_soon: '次の局をまもなく配ります',
+    more_tables: 'さらに表示 (全 {n} 卓)', older_games: 'さらに前の対局', stand_in: '代打ち中 (コンピュータ)',
+    abandoned: '中断',
   },
   en: {
     you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
@@ -51,6 +53,8 @@ const TEXT = {
     vs: 'vs', rating: 'R', start_needs: 'The game can start when every seat is filled',
     seconds: '{n} s left', hand_count: '{n} in hand', error: 'Error', level_random: 'random', level_rules: 'rules',
     level_sampler: 'sampler', level_expert: 'expert', new_round_soon: 'The next round is dealt in a moment',
+    more_tables: 'More ({n} tables in all)', older_games: 'Older games', stand_in: 'a computer stands in',
+    abandoned: 'abandoned',
   },
 };
 
@@ -101,6 +105,10 @@ let watching = sessionStorage.getItem('goita.watching') === '1';
 let choice = null;        // the block chosen for a play
 let noticeTimer = null;
 let countdown = null;
+// The lobby: the tables the server has listed or announced (docs/SERVER.md "The lobby"), by id,
+// kept up to date by its "lobby" events; the finished games shown so far.
+const lobbyTables = new Map();
+let lobbyTotal = 0, lobbyNext = null, gamesNext = null, lobbyRender = 0;
 
 function seatTokens() {
   try { return JSON.parse(localStorage.getItem('goita.seats') || '{}'); } catch (e) { return {}; }
@@ -162,10 +170,22 @@ function receive(msg) {
     case 'hello':
       break;
     case 'tables':
-      renderTables(msg.tables);
+      if (!msg.after) lobbyTables.clear(); // a first page starts the list afresh
+      for (const row of msg.tables) lobbyTables.set(row.id, row);
+      lobbyTotal = msg.total;
+      lobbyNext = msg.next;
+      renderTables();
+      break;
+    case 'lobby':
+      if (msg.event === 'removed') lobbyTables.delete(msg.table.id);
+      else lobbyTables.set(msg.table.id, msg.table);
+      lobbyTotal = msg.total;
+      // events come in bursts (one per changed table a tick): draw once per frame
+      if (!lobbyRender) lobbyRender = requestAnimationFrame(() => { lobbyRender = 0; renderTables(); });
       break;
     case 'games':
-      renderGames(msg.games);
+      gamesNext = msg.next;
+      renderGames(msg.games, !!msg.before);
       break;
     case 'created':
       enterTable(msg.table, true);
@@ -227,7 +247,7 @@ function leaveTable() {
   sessionStorage.removeItem('goita.table');
   sessionStorage.removeItem('goita.watching');
   show('lobby');
-  send({ type: 'list' });
+  renderTables(); // kept up to date by the lobby's events meanwhile
   send({ type: 'games' });
 }
 
@@ -260,9 +280,10 @@ function onPresetChange() {
   $('opt-teyaku').checked = !french;
 }
 
-function renderTables(tables) {
+function renderTables() {
   const box = $('tables');
   box.replaceChildren();
+  const tables = [...lobbyTables.values()].sort((a, b) => a.id - b.id);
   if (!tables.length) box.append(el('p', { class: 'muted', text: t('no_tables') }));
   const mine = seatTokens();
   for (const tb of tables) {
@@ -277,18 +298,29 @@ function renderTables(tables) {
     row.append(el('button', { type: 'button', text: t('watch'), on: { click: () => { enterTable(tb.id, true); send({ type: 'watch', table: tb.id }); } } }));
     box.append(row);
   }
+  if (lobbyNext !== null) {
+    box.append(el('button', { id: 'more-tables', type: 'button', text: t('more_tables', { n: lobbyTotal }),
+      on: { click: () => send({ type: 'list', after: lobbyNext }) } }));
+  }
 }
 
-function renderGames(games) {
+// Shows a page of finished games: the first page replaces the list, an older one is added below.
+function renderGames(games, older) {
   const box = $('games');
-  box.replaceChildren();
+  if (!older) box.replaceChildren();
+  const more = $('older-games');
+  if (more) more.remove();
   for (const g of games) {
     box.append(el('div', { class: 'game-row' },
-      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.finished }),
+      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.ended ? `${g.finished} (${t(g.ended)})` : g.finished }),
       el('span', { text: `${g.names.join(' / ')}  ${shownPoints(g.score[0], g.scale)} ${t('vs')} ${shownPoints(g.score[1], g.scale)}` }),
       el('a', { href: `#replay/${g.id}`, text: t('replay') }),
       el('a', { href: `/records/${g.id}.json`, download: '', text: 'JSON' }),
       el('a', { href: `/records/${g.id}.txt`, download: '', text: 'TXT' })));
+  }
+  if (gamesNext !== null) {
+    box.append(el('button', { id: 'older-games', type: 'button', text: t('older_games'),
+      on: { click: () => send({ type: 'games', before: gamesNext }) } }));
   }
 }
 
@@ -319,6 +351,7 @@ function renderTerritory(node, s) {
   if (seat) {
     who.append(el('span', { class: 'muted', text: `${t('rating')}${seat.rating}` }));
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
+    if (seat.stand_in) who.append(el('span', { class: 'muted stand-in', text: t('stand_in') }));
   }
   if (g && g.dealer === s) who.append(el('span', { class: 'dealer-mark', text: t('dealer') }));
   if (g) who.append(el('span', { class: 'count', text: t('hand_count', { n: g.sizes[s] }) }));

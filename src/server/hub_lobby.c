@@ -132,5 +132,6 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   json_t *next = n > limit ? json_integer(rows[limit - 1].id) : json_null();
   free(rows);
-  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", "games", "games", list, "next", next));
+  hub_send_json(h, c->id, json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games",
+                                    list, "next", next));
 }
