@@ -11,6 +11,7 @@
 
 #include "goita/goita.h"
 #include "hub.h"
+#include "hub_internal.h"
 #include "protocol.h"
 #include "store.h"
 
@@ -1074,4 +1075,25 @@ Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
   play_out(cd, 2);
   cr_assert_eq(w.seat_jobs[1], 0, "a stand-in was asked to move for Dan");
   cr_assert_null(json_object_get(newest_game(3), "ended"), "a game played to its end is not abandoned");
+}
+
+/* The hub's index keeps every key findable through growth and deletions (deleted entries'
+ * followers are shifted back rather than left behind tombstones). */
+Test(server, index_finds_every_key_after_deletions) {
+  hub_map m = {0};
+  enum { KEYS = 20000 };
+  for (uint64_t k = 1; k <= KEYS; k++) cr_assert_eq(hub_map_put(&m, k * 7919, k), 0);
+  for (uint64_t k = 1; k <= KEYS; k += 2) hub_map_del(&m, k * 7919);
+  cr_assert_eq(m.count, KEYS / 2);
+  for (uint64_t k = 1; k <= KEYS; k++) {
+    uint64_t v = 0;
+    const bool found = hub_map_get(&m, k * 7919, &v);
+    cr_assert_eq(found, k % 2 == 0, "key %llu", (unsigned long long)k);
+    if (found) cr_assert_eq(v, k);
+  }
+  hub_map_put(&m, 2 * 7919, 42);
+  uint64_t v = 0;
+  cr_assert(hub_map_get(&m, 2 * 7919, &v) && v == 42, "a put replaces the value");
+  cr_assert_eq(m.count, KEYS / 2);
+  hub_map_free(&m);
 }
