@@ -143,7 +143,7 @@ int goita_player_new(goita_player **out, const char *spec, goita_error *err) {
                            known);
   }
   goita_player *p = calloc(1, sizeof *p);
-  if (!p) return goita_error_set(err, GOITA_EINVAL, -1, "out of memory");
+  if (!p) return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory");
   p->level = level;
   for (int i = 0; level->params[i].name; i++) p->param[i] = level->params[i].fallback;
   int st = GOITA_OK, index = 0;

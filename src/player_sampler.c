@@ -58,14 +58,16 @@ static int sampler_init(goita_player *p, goita_error *err) {
     s->values = malloc(samples * GOITA_MAX_LEGAL * sizeof *s->values);
     s->loglik = malloc(samples * sizeof *s->loglik);
   }
-  if (!s || !s->values || !s->loglik ||
-      goita_solver_new(&s->solver, (size_t)p->param[P_TT_MB] << 20) != GOITA_OK) {
+  const int st = !s || !s->values || !s->loglik ? GOITA_ENOMEM
+                 : goita_solver_new(&s->solver, (size_t)p->param[P_TT_MB] << 20);
+  if (st != GOITA_OK) {
     if (s) {
       free(s->values);
       free(s->loglik);
     }
     free(s);
-    return goita_error_set(err, GOITA_EINVAL, -1, "out of memory for the sampling player");
+    return goita_error_set(err, st, -1, "out of memory for the sampling player (a %d MiB solver table)",
+                           p->param[P_TT_MB]);
   }
   p->state = s;
   use_policy(p, p->param[P_POLICY] ? &goita__learned_policy : &goita__rules_policy);

@@ -39,7 +39,7 @@ int goita_record_add_round(goita_record *rec, const goita_game *game, const char
   if (rec->nrounds == rec->capacity) {
     const int capacity = rec->capacity ? 2 * rec->capacity : 8;
     goita_record_round *grown = realloc(rec->rounds, (size_t)capacity * sizeof *grown);
-    if (!grown) return goita_error_set(err, GOITA_ENOSPACE, -1, "out of memory for %d rounds", capacity);
+    if (!grown) return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory for %d rounds", capacity);
     rec->rounds = grown;
     rec->capacity = capacity;
   }
@@ -122,7 +122,7 @@ int goita_record_write_json(const goita_record *rec, char **out, goita_error *er
                            scores(&rec->rules, rec->score), "result", result);
   char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
   json_decref(root);
-  if (!text) return goita_error_set(err, GOITA_ENOSPACE, -1, "out of memory writing the record");
+  if (!text) return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory writing the record");
   /* json_dumps allocates with jansson's allocator, which is malloc unless changed. */
   *out = text;
   return GOITA_OK;
@@ -389,7 +389,7 @@ static int read_record(reader *rd, json_t *root, goita_record *rec) {
     return fail(rd, GOITA_EPARSE, "expected a list of rounds (at least one)");
   const size_t n = json_array_size(rounds);
   rec->rounds = calloc(n, sizeof *rec->rounds);
-  if (!rec->rounds) return fail(rd, GOITA_ENOSPACE, "out of memory for %zu rounds", n);
+  if (!rec->rounds) return fail(rd, GOITA_ENOMEM, "out of memory for %zu rounds", n);
   rec->capacity = (int)n;
   for (size_t i = 0; i < n; i++) {
     if ((st = read_round(rd, json_array_get(rounds, i), (int)i, rec, &game)) != GOITA_OK) return st;

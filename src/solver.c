@@ -992,11 +992,11 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
   size_t near_bytes = table_bytes / 16;
   if (near_bytes > NEAR_BYTES_MAX) near_bytes = NEAR_BYTES_MAX;
   goita_solver *s = calloc(1, sizeof *s);
-  if (!s) return GOITA_EINVAL;
+  if (!s) return GOITA_ENOMEM;
   s->table = aligned_alloc(64, buckets * sizeof(tt_bucket));
   if (!s->table) {
     free(s);
-    return GOITA_EINVAL;
+    return GOITA_ENOMEM;
   }
   memset(s->table, 0, buckets * sizeof(tt_bucket));
   s->buckets = buckets;

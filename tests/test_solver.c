@@ -1,6 +1,9 @@
 /* The exact solver (solver.h): against a plain minimax over the rules engine, against
  * goita-core's solver (tests/data/solver-goita-core.txt), and its modes, limits and tables. */
 #include <criterion/criterion.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,4 +334,29 @@ Test(solver, finished_round) {
   cr_assert_eq(abs(res.value.lower), r.result.points);
   cr_assert_eq(goita_solve(NULL, &r, NULL, &res), GOITA_EINVAL);
   goita_solver_free(solver);
+}
+
+/* Out of memory is reported as such (GOITA_ENOMEM), not as a bad argument: a child process
+ * whose address space is capped asks for a table larger than the cap. AddressSanitizer
+ * reserves its own address space and dies instead of returning NULL, so it skips this. */
+Test(solver, out_of_memory_is_enomem) {
+#if defined(__SANITIZE_ADDRESS__)
+  cr_skip_test("AddressSanitizer does not return NULL from a failed allocation");
+#else
+  const pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    struct rlimit cap = {(rlim_t)1 << 30, (rlim_t)1 << 30};
+    setrlimit(RLIMIT_AS, &cap);
+    goita_solver *s = NULL;
+    const int st = goita_solver_new(&s, (size_t)2 << 30);
+    goita_player *p = NULL;
+    const int pst = goita_player_new(&p, "sampler:tt_mb=2048", NULL);
+    _exit(st == GOITA_ENOMEM && s == NULL && pst == GOITA_ENOMEM && p == NULL ? 0 : 1);
+  }
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the capped child did not see GOITA_ENOMEM");
+  cr_expect_str_eq(goita_err_name(GOITA_ENOMEM), "ENOMEM");
+#endif
 }

@@ -30,6 +30,16 @@ const TEXT = {
     level_expert: 'エキスパート', new_round_soon: '次の局をまもなく配ります',
     more_tables: 'さらに表示 (全 {n} 卓)', older_games: 'さらに前の対局', stand_in: '代打ち中 (コンピュータ)',
     abandoned: '中断',
+    password: 'パスワード (8文字以上)', register: 'この名前を登録', login: 'ログイン', logout: 'ログアウト',
+    guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
+    leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
+    games_count: '{n} 局', game_no: '対局 #{n}',
+    private_table: '非公開 (招待リンクで参加)', invite_link: '招待リンク', copy: 'コピー', copied: '招待リンクをコピーしました',
+    quick_match: 'クイック対戦', quick_wait: '待ち時間', seconds_unit: '秒', quick_level: 'コンピュータの強さ',
+    quick_hint: '上のルールで待っている人と同じ卓に座ります。待ち時間が過ぎると空席にコンピュータが入ります。',
+    queued: '対戦相手を待っています ({waiting}/{players} 人) · あと {n} 秒でコンピュータが入ります', cancel_quick: 'やめる',
+    rematch: '再戦', rematch_asked: '再戦の希望: {names}', rematch_left: '(あと {n} 秒)',
+    rematch_at: '再戦は卓 #{n} で始まりました', chat: 'チャット', send: '送信', spectator: '観戦',
   },
   en: {
     you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
@@ -55,6 +65,16 @@ const TEXT = {
     level_sampler: 'sampler', level_expert: 'expert', new_round_soon: 'The next round is dealt in a moment',
     more_tables: 'More ({n} tables in all)', older_games: 'Older games', stand_in: 'a computer stands in',
     abandoned: 'abandoned',
+    password: 'Password (8 or more characters)', register: 'Claim this name', login: 'Log in', logout: 'Log out',
+    guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
+    leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
+    games_count: '{n} games', game_no: 'game #{n}',
+    private_table: 'Private (join by invite link)', invite_link: 'Invite link', copy: 'Copy', copied: 'Invite link copied',
+    quick_match: 'Quick match', quick_wait: 'Wait', seconds_unit: 's', quick_level: 'Computer level',
+    quick_hint: 'Sits you with others waiting for the rules above; after the wait, computers take the empty seats.',
+    queued: 'Waiting for players ({waiting} of {players} here) · computers join in {n} s', cancel_quick: 'Cancel',
+    rematch: 'Rematch', rematch_asked: 'Rematch asked by {names}', rematch_left: '({n} s left)',
+    rematch_at: 'The rematch started at table #{n}', chat: 'Chat', send: 'Send', spectator: 'watching',
   },
 };
 
@@ -110,6 +130,9 @@ let countdown = null;
 const lobbyTables = new Map();
 let lobbyTotal = 0, lobbyNext = null, gamesNext = null, lobbyRender = 0;
 
+let quickTimer = null;
+let rematchTimer = null;
+
 function seatTokens() {
   try { return JSON.parse(localStorage.getItem('goita.seats') || '{}'); } catch (e) { return {}; }
 }
@@ -117,6 +140,18 @@ function saveSeatToken(table, token) {
   const all = seatTokens();
   if (token) all[table] = token; else delete all[table];
   localStorage.setItem('goita.seats', JSON.stringify(all));
+}
+
+// Invite codes of private tables, kept to come back to them (a private table is watched only by
+// its code).
+function invites() {
+  try { return JSON.parse(localStorage.getItem('goita.invites') || '{}'); } catch (e) { return {}; }
+}
+function saveInvite(table, code) {
+  const all = invites();
+  if (all[table] === code) return;
+  all[table] = code;
+  localStorage.setItem('goita.invites', JSON.stringify(all));
 }
 
 function send(msg) {
@@ -137,8 +172,10 @@ function connect() {
     send(hello);
     send({ type: 'list' });
     send({ type: 'games' });
+    send({ type: 'leaderboard' });
     const seat = currentTable && seatTokens()[currentTable];
     if (seat && !watching) send({ type: 'resume', seat_token: seat });
+    else if (currentTable && watching && invites()[currentTable]) send({ type: 'join', invite: invites()[currentTable] });
     else if (currentTable && watching) send({ type: 'watch', table: currentTable });
     route();
   };
@@ -162,10 +199,18 @@ function hideNotice() { $('notice').hidden = true; }
 function receive(msg) {
   switch (msg.type) {
     case 'welcome':
-      me = msg.player;
       localStorage.setItem('goita.player', msg.player_token);
-      $('me').textContent = `${me.name} (${t('rating')} ${me.rating})`;
+      setMe(msg.player);
       if (!$('name').value) $('name').value = me.name;
+      break;
+    case 'player':
+      setMe(msg.player);
+      break;
+    case 'leaderboard':
+      renderLeaders(msg.players);
+      break;
+    case 'history':
+      renderHistory(msg.player, msg.games);
       break;
     case 'hello':
       break;
@@ -188,14 +233,33 @@ function receive(msg) {
       renderGames(msg.games, !!msg.before);
       break;
     case 'created':
+      if (msg.invite) saveInvite(msg.table, msg.invite);
       enterTable(msg.table, true);
       send({ type: 'watch', table: msg.table });
       break;
+    case 'joined':
+      enterTable(msg.table, true);
+      if (seatTokens()[msg.table]) { watching = false; send({ type: 'resume', seat_token: seatTokens()[msg.table] }); }
+      break;
     case 'seated':
       saveSeatToken(msg.table, msg.seat_token);
+      showQueue(null);
       enterTable(msg.table, false);
       break;
+    case 'queued':
+      showQueue(msg);
+      break;
+    case 'quick_cancelled':
+      showQueue(null);
+      break;
+    case 'chat':
+      if (msg.table === currentTable) addChat(msg);
+      break;
+    case 'chat_history':
+      if (msg.table === currentTable) { $('chat-log').replaceChildren(); msg.lines.forEach(addChat); }
+      break;
     case 'state':
+      if (msg.invite) saveInvite(msg.table, msg.invite);
       if (msg.table === currentTable) {
         view = msg;
         if (!choiceStillLegal()) choice = null;
@@ -207,6 +271,8 @@ function receive(msg) {
       break;
     case 'error':
       if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }
+      if (msg.request === 'join') { history.replaceState(null, '', location.pathname); route(); }
+      if (msg.request === 'quick') showQueue(null);
       if (msg.request === 'hello' && /unknown player_token/.test(msg.error)) {
         localStorage.removeItem('goita.player');
         send({ type: 'hello', name: localStorage.getItem('goita.name') || undefined });
@@ -218,6 +284,50 @@ function receive(msg) {
   }
 }
 
+// ---- players ----
+
+// The player this page is, from a welcome or a player message: the header shows its rating,
+// which the server sends again after every rated game.
+function setMe(player) {
+  me = player;
+  $('me').textContent = `${me.name} (${t('rating')} ${me.rating})`;
+  if (me.registered) localStorage.setItem('goita.name', me.name);
+  $('account-status').textContent = me.registered ? t('registered_as', { name: me.name }) : t('guest');
+  $('account-form').hidden = !!me.registered;
+  $('name-form').hidden = !!me.registered;
+  $('logout').hidden = !me.registered;
+}
+
+// A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
+function displayName(seat, index) {
+  if (!seat) return t('empty');
+  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : seat.name;
+}
+
+function renderLeaders(players) {
+  const box = $('leaders');
+  box.replaceChildren();
+  for (const p of players) {
+    const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : p.name;
+    box.append(el('li', { class: p.bot ? 'computer' : undefined },
+      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); send({ type: 'history', player: p.id }); } } }),
+      ` ${t('rating')}${p.rating} ±${p.deviation} · ${t('games_count', { n: p.games })}`));
+  }
+}
+
+function renderHistory(player, games) {
+  const box = $('history');
+  const name = player.bot ? `${t('computer')} · ${t('level_' + player.bot)}` : player.name;
+  const list = el('ol', {});
+  for (const g of games) {
+    const change = Math.round(g.rating_after - g.rating_before);
+    list.append(el('li', {}, el('a', { href: `#replay/${g.game}`, text: t('game_no', { n: g.game }) }),
+      ` ${g.time}  ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)} (${change >= 0 ? '+' : ''}${change})`));
+  }
+  box.replaceChildren(el('h3', { text: t('history', { name }) }),
+    games.length ? list : el('p', { class: 'muted', text: t('no_history') }));
+}
+
 // ---- pages ----
 
 function show(page) {
@@ -227,11 +337,14 @@ function show(page) {
 function route() {
   const m = location.hash.match(/^#replay\/(\d+)$/);
   if (m) { openReplay(Number(m[1])); return; }
+  const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
+  if (invite) { send({ type: 'join', invite: invite[1] }); return; } // 'joined' opens the table
   if (currentTable) { show('table'); return; }
   show('lobby');
 }
 
 function enterTable(id, asWatcher) {
+  if (id !== currentTable) $('chat-log').replaceChildren();
   currentTable = id;
   watching = asWatcher;
   sessionStorage.setItem('goita.table', String(id));
@@ -242,6 +355,7 @@ function enterTable(id, asWatcher) {
 
 function leaveTable() {
   currentTable = 0;
+  $('chat-log').replaceChildren();
   view = null;
   choice = null;
   sessionStorage.removeItem('goita.table');
@@ -288,7 +402,7 @@ function renderTables() {
   const mine = seatTokens();
   for (const tb of tables) {
     // partners sit opposite: seats 1 and 3 against 2 and 4
-    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${s ? s.name : t('empty')}` }));
+    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${displayName(s, i)}` }));
     const row = el('div', { class: 'table-row' },
       el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesLabel(tb), title: tb.rules }), ...seats);
     if (mine[tb.id]) {
@@ -302,6 +416,22 @@ function renderTables() {
     box.append(el('button', { id: 'more-tables', type: 'button', text: t('more_tables', { n: lobbyTotal }),
       on: { click: () => send({ type: 'list', after: lobbyNext }) } }));
   }
+}
+
+// The quick-match queue's news: where this player waits (a 'queued' message), or null when it
+// waits no more.
+function showQueue(msg) {
+  clearInterval(quickTimer);
+  $('quick-status').hidden = !msg;
+  $('quick').disabled = !!msg;
+  if (!msg) return;
+  const until = Date.now() + msg.seconds_left * 1000;
+  const tick = () => {
+    const n = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    $('quick-text').textContent = t('queued', { waiting: msg.waiting, players: msg.players, n });
+  };
+  tick();
+  quickTimer = setInterval(tick, 1000);
 }
 
 // Shows a page of finished games: the first page replaces the list, an older one is added below.
@@ -326,6 +456,59 @@ function renderGames(games, older) {
 
 // ---- the table ----
 
+// One chat line, built of text nodes only: whatever was typed shows as typed.
+function addChat(line) {
+  const log = $('chat-log');
+  const who = line.seat >= 0 ? `${line.from} (${line.seat + 1})` : `${line.from} (${t('spectator')})`;
+  log.append(el('li', {}, el('span', { class: 'from', text: who }), line.text));
+  while (log.children.length > 50) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderInvite() {
+  $('invite-box').hidden = !view.invite;
+  if (view.invite) $('invite-link').value = `${location.origin}${location.pathname}#invite/${view.invite}`;
+}
+
+function copyInvite() {
+  const input = $('invite-link');
+  input.select();
+  const done = () => showNotice(t('copied'));
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, () => {});
+  else if (document.execCommand('copy')) done();
+}
+
+// The rematch part of the game-over box: the button for a seated player, who asked, and where
+// the rematch went.
+function rematchBox() {
+  const box = el('div', { class: 'rematch' });
+  const r = view.rematch;
+  clearInterval(rematchTimer);
+  if (r && r.table) {
+    box.append(el('span', { text: t('rematch_at', { n: r.table }) }),
+      el('button', { type: 'button', text: t('watch'), on: { click: () => { enterTable(r.table, true); send({ type: 'watch', table: r.table }); } } }));
+    return box;
+  }
+  if (view.seat >= 0) {
+    const asked = r && r.asked[view.seat];
+    box.append(el('button', { class: 'primary', type: 'button', text: t('rematch'), disabled: asked ? 'disabled' : undefined,
+      on: { click: () => send({ type: 'rematch', table: currentTable }) } }));
+  }
+  if (r) {
+    const names = r.asked.map((a, s) => (a ? seatName(s) : null)).filter((n) => n).join(', ');
+    const status = el('span', { class: 'muted' });
+    const until = Date.now() + (r.seconds_left || 0) * 1000;
+    const tick = () => {
+      const n = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      status.textContent = `${t('rematch_asked', { names })} ${t('rematch_left', { n })}`;
+    };
+    tick();
+    rematchTimer = setInterval(tick, 1000);
+    box.append(status);
+  }
+  return box;
+}
+
 // Which seat sits where on screen: the viewer at the bottom, the next seats counter-clockwise.
 function placement(players, base) {
   const spots = players === 4 ? ['bottom', 'right', 'top', 'left'] : players === 3 ? ['bottom', 'right', 'left'] : ['bottom', 'top'];
@@ -338,7 +521,7 @@ function sideOf(seat, players) { return players === 4 ? seat % 2 : seat; }
 
 function seatName(s) {
   const seat = view && view.seats[s];
-  return seat ? seat.name : `${t('seat')} ${s + 1}`;
+  return seat ? displayName(seat, s) : `${t('seat')} ${s + 1}`;
 }
 
 function renderTerritory(node, s) {
@@ -347,7 +530,7 @@ function renderTerritory(node, s) {
   if (s === undefined) return;
   const seat = view.seats[s];
   const g = view.game;
-  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${seat ? seat.name : t('empty')}` }));
+  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${displayName(seat, s)}` }));
   if (seat) {
     who.append(el('span', { class: 'muted', text: `${t('rating')}${seat.rating}` }));
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
@@ -480,6 +663,7 @@ function renderCenter() {
         el('a', { href: `/records/${view.game_id}.txt`, download: '', text: t('download_txt') }), ' · ',
         el('a', { href: `#replay/${view.game_id}`, text: t('replay') })));
     }
+    box.append(rematchBox());
     c.append(box);
   }
 }
@@ -536,6 +720,7 @@ function renderTable() {
     tick();
     countdown = setInterval(tick, 1000);
   }
+  renderInvite();
   renderCenter();
   renderSeating();
   renderControls();
@@ -648,6 +833,7 @@ function applyLanguage() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
   $('lang').textContent = lang === 'ja' ? 'English' : '日本語';
+  if (me) setMe(me);
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
 }
@@ -669,9 +855,40 @@ function init() {
   $('opt-preset').addEventListener('change', onPresetChange);
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    send({ type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) });
+    const create = { type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) };
+    if ($('opt-private').checked) create.private = true;
+    send(create);
+  });
+  $('quick').addEventListener('click', () => {
+    const wait = Math.max(0, Math.min(300, Math.round(Number($('quick-wait').value)) || 0));
+    send({ type: 'quick', rules: rulesText(), wait_seconds: wait, level: $('quick-level').value });
+  });
+  $('quick-cancel').addEventListener('click', () => send({ type: 'quick_cancel' }));
+  $('invite-copy').addEventListener('click', copyInvite);
+  $('chat-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('chat-text').value.trim();
+    if (!text || !currentTable) return;
+    send({ type: 'chat', table: currentTable, text });
+    $('chat-text').value = '';
   });
   $('refresh-games').addEventListener('click', () => send({ type: 'games' }));
+  $('refresh-leaders').addEventListener('click', () => send({ type: 'leaderboard' }));
+  const account = (type) => {
+    const name = $('acct-name').value.trim();
+    const password = $('acct-password').value;
+    if (!name || !password) return;
+    send({ type, name, password });
+    $('acct-password').value = '';
+  };
+  $('account-form').addEventListener('submit', (e) => { e.preventDefault(); account('register'); });
+  $('login').addEventListener('click', () => account('login'));
+  $('logout').addEventListener('click', () => {
+    localStorage.removeItem('goita.player');
+    localStorage.removeItem('goita.name');
+    localStorage.removeItem('goita.seats');
+    send({ type: 'hello' });
+  });
   $('back').addEventListener('click', () => { send({ type: 'leave' }); leaveTable(); });
   $('replay-back').addEventListener('click', () => { history.replaceState(null, '', location.pathname); replay = null; route(); });
   $('r-prev').addEventListener('click', () => stepReplay(0, -1));

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "goita/status.h"
 #include "goita/rng.h"
 #include "goita/rules.h"
 
@@ -27,14 +28,14 @@ typedef struct goita_draw_result {
 /* Runs a drawing method for players 2-4. Methods B and C choose teams and need 4 players.
  * Seating: player 0 stays in seat 0 with the partner opposite (seat 2); the other pair takes
  * seats 1 and 3 in player order. Returns GOITA_OK or GOITA_EINVAL. */
-int goita_draw_run(goita_draw_method method, int players, goita_rng *rng,
+GOITA_API int goita_draw_run(goita_draw_method method, int players, goita_rng *rng,
                    goita_draw_result *out);
 
 /* Like goita_draw_run, but the pieces drawn are given: marks[i] is the i-th piece taken, in
  * player order round after round (only players still tied take part in a later round).
  * For tests and for replaying a physical draw. Returns GOITA_EINVAL when the marks run out
  * or are impossible for the method. */
-int goita_draw_scripted(goita_draw_method method, int players, const uint8_t *marks,
+GOITA_API int goita_draw_scripted(goita_draw_method method, int players, const uint8_t *marks,
                         int nmarks, goita_draw_result *out);
 
 #ifdef __cplusplus

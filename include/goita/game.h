@@ -2,6 +2,7 @@
 #ifndef GOITA_GAME_H
 #define GOITA_GAME_H
 
+#include "goita/status.h"
 #include "goita/draw.h"
 #include "goita/rng.h"
 #include "goita/round.h"
@@ -30,28 +31,28 @@ typedef struct goita_game {
 
 /* Starts a game: runs the draw of rules->draw and deals the first round.
  * Returns GOITA_OK or GOITA_EINVAL for invalid rules. */
-int goita_game_start(goita_game *game, const goita_rules *rules, uint64_t seed, goita_error *err);
+GOITA_API int goita_game_start(goita_game *game, const goita_rules *rules, uint64_t seed, goita_error *err);
 
 /* Applies a move to the current round; when the round ends, scores it and decides whether
  * the game is over. Returns the status of goita_round_apply. */
-int goita_game_apply(goita_game *game, goita_move move, goita_error *err);
+GOITA_API int goita_game_apply(goita_game *game, goita_move move, goita_error *err);
 
 /* Deals the next round after the current one is over, with the dealer the rules give
  * (the same dealer after a redeal). Returns GOITA_ESTATE if the round is not over and
  * GOITA_EOVER if the game is. */
-int goita_game_next_round(goita_game *game, goita_error *err);
+GOITA_API int goita_game_next_round(goita_game *game, goita_error *err);
 
 /* Replaces the current round's deal with given hands: for replaying records and setting up
  * positions. Only before any move of the round. The dealer must be the one the game gives,
  * except in the first round, whose dealer a draw at the table may have chosen. */
-int goita_game_set_deal(goita_game *game, int dealer, const uint8_t hands[][GOITA_MAX_HAND],
+GOITA_API int goita_game_set_deal(goita_game *game, int dealer, const uint8_t hands[][GOITA_MAX_HAND],
                         goita_error *err);
 
 /* Returns the dealer of the round that follows the current (finished) round. */
-int goita_game_next_dealer(const goita_game *game);
+GOITA_API int goita_game_next_dealer(const goita_game *game);
 
 /* Fills view with what seat may know of the game: the round view plus scores. */
-int goita_game_view(const goita_game *game, int seat, goita_view *view);
+GOITA_API int goita_game_view(const goita_game *game, int seat, goita_view *view);
 
 #ifdef __cplusplus
 }

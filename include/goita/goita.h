@@ -28,7 +28,7 @@ extern "C" {
 
 /* Returns the library's version string, which may differ from the header's when linked
  * against another build. */
-const char *goita_version(void);
+GOITA_API const char *goita_version(void);
 
 #ifdef __cplusplus
 }

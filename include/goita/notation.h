@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "goita/status.h"
 #include "goita/round.h"
 #include "goita/view.h"
 
@@ -17,16 +18,16 @@ extern "C" {
 
 /* Reads one move token ("113", "2p"; decisions "3r" / "3g") with seats written 1-4.
  * Returns GOITA_OK or GOITA_EPARSE. The token is only read, not checked against a round. */
-int goita_move_parse(const char *text, size_t len, goita_move *move);
+GOITA_API int goita_move_parse(const char *text, size_t len, goita_move *move);
 
 /* Writes a move token with its seat as 1-4 (a play's block written in the open).
  * Returns the length or GOITA_ENOSPACE. */
-int goita_move_format(goita_move move, char *buf, size_t size);
+GOITA_API int goita_move_format(goita_move move, char *buf, size_t size);
 
 /* Reads a full-information history string into round (under rules) and applies every
  * move with full checks. On error the round is left untouched and err names the token
  * (err->position is its 0-based index among the comma-separated tokens) and the reason. */
-int goita_history_parse(goita_round *round, const goita_rules *rules, const char *text,
+GOITA_API int goita_history_parse(goita_round *round, const goita_rules *rules, const char *text,
                         goita_error *err);
 
 /* Viewer argument of goita_history_parse_view: work out who the string was written for. */
@@ -39,7 +40,7 @@ int goita_history_parse(goita_round *round, const goita_rules *rules, const char
  * observer when there is none). A full string reads too. The string must be consistent
  * with some deal of the hidden pieces under the rules: every move is checked as the round
  * would check it. Errors as goita_history_parse; view is untouched on error. */
-int goita_history_parse_view(goita_view *view, const goita_rules *rules, const char *text, int viewer,
+GOITA_API int goita_history_parse_view(goita_view *view, const goita_rules *rules, const char *text, int viewer,
                              goita_error *err);
 
 /* Writes what view shows as a history string: the viewer's hand as dealt, each other hand as
@@ -47,11 +48,11 @@ int goita_history_parse_view(goita_view *view, const goita_rules *rules, const c
  * with x, and others' face-down blocks as x. A finishing play is always written in the open.
  * For goita_round_view(round, seat) this is goita-core's toHiddenString(seat). Returns the
  * length or GOITA_ENOSPACE. */
-int goita_history_format_view(const goita_view *view, char *buf, size_t size);
+GOITA_API int goita_history_format_view(const goita_view *view, char *buf, size_t size);
 
 /* Writes the round as a full-information history string (hands as dealt, sorted; every
  * face-down piece in the open). Returns the length or GOITA_ENOSPACE. */
-int goita_history_format(const goita_round *round, char *buf, size_t size);
+GOITA_API int goita_history_format(const goita_round *round, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

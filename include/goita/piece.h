@@ -2,6 +2,8 @@
 #ifndef GOITA_PIECE_H
 #define GOITA_PIECE_H
 
+#include "goita/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,25 +30,25 @@ typedef enum goita_kind {
 #define GOITA_PIECES 32
 
 /* Returns the kind of a mark (9 -> king), or GOITA_NONE for anything but 1-9. */
-int goita_mark_kind(int mark);
+GOITA_API int goita_mark_kind(int mark);
 
 /* Returns the score value of a kind (king 50 ... pawn 10), 0 for GOITA_NONE. */
-int goita_kind_value(int kind);
+GOITA_API int goita_kind_value(int kind);
 
 /* Returns how many pieces of a kind the full 32-piece set holds (king 2 ... pawn 10). */
-int goita_kind_total(int kind);
+GOITA_API int goita_kind_total(int kind);
 
 /* Returns the dealer-draw rank of a mark (王 1, 玉 2, 飛 3 ... し 9; lower is higher), 0 if invalid. */
-int goita_mark_draw_rank(int mark);
+GOITA_API int goita_mark_draw_rank(int mark);
 
 /* Returns the kanji of a mark as UTF-8 ("王", "玉", "飛" ... "し"), or "?" for an invalid mark. */
-const char *goita_mark_kanji(int mark);
+GOITA_API const char *goita_mark_kanji(int mark);
 
 /* Returns the English name of a mark ("king", "rook" ... "pawn"; 9 is also "king"). */
-const char *goita_mark_english(int mark);
+GOITA_API const char *goita_mark_english(int mark);
 
 /* Returns a one-letter ASCII symbol for a mark (K, k for 玉, R, B, G, S, N, L, P). */
-char goita_mark_ascii(int mark);
+GOITA_API char goita_mark_ascii(int mark);
 
 #ifdef __cplusplus
 }

@@ -34,35 +34,35 @@ typedef struct goita_player_info {
   double ms;                           /* time taken */
 } goita_player_info;
 
-/* Creates a player from a spec. Returns GOITA_OK, or GOITA_EPARSE / GOITA_EVALUE with err
- * naming the unknown level, parameter or bad value. */
-int goita_player_new(goita_player **player, const char *spec, goita_error *err);
+/* Creates a player from a spec. Returns GOITA_OK, GOITA_EPARSE / GOITA_EVALUE with err
+ * naming the unknown level, parameter or bad value, or GOITA_ENOMEM when memory runs out. */
+GOITA_API int goita_player_new(goita_player **player, const char *spec, goita_error *err);
 
 /* Frees a player (NULL is allowed). */
-void goita_player_free(goita_player *player);
+GOITA_API void goita_player_free(goita_player *player);
 
 /* Returns the player's spec written in full (every parameter), e.g.
  * "sampler:samples=48,infer=off,solve=24,rollouts=4". */
-const char *goita_player_spec(const goita_player *player);
+GOITA_API const char *goita_player_spec(const goita_player *player);
 
 /* Changes one parameter ("samples=64", "ms=500") of a player. Returns GOITA_OK, or the errors
  * of goita_player_new; on error the player is unchanged. */
-int goita_player_set(goita_player *player, const char *setting, goita_error *err);
+GOITA_API int goita_player_set(goita_player *player, const char *setting, goita_error *err);
 
 /* Sets the seed of the player's random choices (default 0). */
-void goita_player_seed(goita_player *player, uint64_t seed);
+GOITA_API void goita_player_seed(goita_player *player, uint64_t seed);
 
 /* Chooses a move for the seat of view, which must be that seat's turn. info, when not NULL,
  * receives what the player thought. Returns GOITA_OK, GOITA_ETURN when it is not the view's
  * seat's turn (or the view is an observer's), GOITA_EOVER when the round is over. */
-int goita_player_choose(goita_player *player, const goita_view *view, goita_move *move,
+GOITA_API int goita_player_choose(goita_player *player, const goita_view *view, goita_move *move,
                         goita_player_info *info);
 
 /* The levels, weakest first, as a NULL-terminated list of names. */
-const char *const *goita_player_levels(void);
+GOITA_API const char *const *goita_player_levels(void);
 
 /* Returns a one-line description of a level and its parameters, or NULL for an unknown name. */
-const char *goita_player_describe(const char *level);
+GOITA_API const char *goita_player_describe(const char *level);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "goita/status.h"
 #include "goita/game.h"
 
 #ifdef __cplusplus
@@ -48,27 +49,27 @@ typedef struct goita_record {
 } goita_record;
 
 /* Starts an empty record of game (rules, seed, first dealer); names and engines empty. */
-void goita_record_init(goita_record *rec, const goita_game *game);
+GOITA_API void goita_record_init(goita_record *rec, const goita_game *game);
 
 /* Appends the game's current round (finished or not) with its scores. A record's rounds
  * are finished except perhaps the last; adding after an unfinished round replaces it, so a
  * caller may save a round in progress and again once it ends. Times may be NULL.
- * Returns GOITA_OK, GOITA_ENOSPACE when memory runs out, or GOITA_EVALUE for a time too long. */
-int goita_record_add_round(goita_record *rec, const goita_game *game, const char *started,
+ * Returns GOITA_OK, GOITA_ENOMEM when memory runs out, or GOITA_EVALUE for a time too long. */
+GOITA_API int goita_record_add_round(goita_record *rec, const goita_game *game, const char *started,
                            const char *finished, goita_error *err);
 
 /* Releases the rounds; the record is empty afterwards. */
-void goita_record_free(goita_record *rec);
+GOITA_API void goita_record_free(goita_record *rec);
 
 /* Writes the record as JSON into a new string (free it with free()). Returns GOITA_OK or
- * GOITA_ENOSPACE. */
-int goita_record_write_json(const goita_record *rec, char **json, goita_error *err);
+ * GOITA_ENOMEM. */
+GOITA_API int goita_record_write_json(const goita_record *rec, char **json, goita_error *err);
 
 /* Reads a JSON record (len bytes of text) and replays it. Unknown fields, wrong types,
  * malformed history strings, deals that do not match the seed, scores or results that do not
  * follow from the moves: each is an error that names the field (e.g. rounds[2].history) and
  * the reason. On error rec is left empty (initialised, nothing to free). */
-int goita_record_read_json(goita_record *rec, const char *text, size_t len, goita_error *err);
+GOITA_API int goita_record_read_json(goita_record *rec, const char *text, size_t len, goita_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "goita/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,19 +16,19 @@ typedef struct goita_rng {
 } goita_rng;
 
 /* Seeds the generator; equal seeds give equal sequences on every platform. */
-void goita_rng_seed(goita_rng *rng, uint64_t seed);
+GOITA_API void goita_rng_seed(goita_rng *rng, uint64_t seed);
 
 /* Returns the next 64 random bits. */
-uint64_t goita_rng_next(goita_rng *rng);
+GOITA_API uint64_t goita_rng_next(goita_rng *rng);
 
 /* Returns a uniform integer in [0, bound) without modulo bias; bound must be > 0. */
-uint32_t goita_rng_below(goita_rng *rng, uint32_t bound);
+GOITA_API uint32_t goita_rng_below(goita_rng *rng, uint32_t bound);
 
 /* Shuffles n bytes in place (Fisher-Yates). */
-void goita_rng_shuffle(goita_rng *rng, uint8_t *items, int n);
+GOITA_API void goita_rng_shuffle(goita_rng *rng, uint8_t *items, int n);
 
 /* Returns splitmix64 of x: used to derive independent seeds from one seed. */
-uint64_t goita_seed_mix(uint64_t x);
+GOITA_API uint64_t goita_seed_mix(uint64_t x);
 
 #ifdef __cplusplus
 }

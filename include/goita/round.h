@@ -97,29 +97,29 @@ static inline int goita_next_seat(const goita_round *round, int seat) {
 /* Shuffles the set with a generator seeded by seed, deals every seat its hand (and, with
  * 2 players, sets 8 aside), then applies the deal rules (teyaku, 5 pawns) of RULES.md 3.
  * Returns GOITA_OK or GOITA_EINVAL for invalid rules or dealer. */
-int goita_round_deal(goita_round *round, const goita_rules *rules, int dealer, uint64_t seed);
+GOITA_API int goita_round_deal(goita_round *round, const goita_rules *rules, int dealer, uint64_t seed);
 
 /* Like goita_round_deal with the hands given as marks (hands[seat][i], each hand exactly
  * the rules' hand size). Marks are 1-9 (8 王, 9 玉); counts must fit the set. Returns
  * GOITA_OK or GOITA_EDEAL with err saying which seat and piece are wrong. */
-int goita_round_setup(goita_round *round, const goita_rules *rules, int dealer,
+GOITA_API int goita_round_setup(goita_round *round, const goita_rules *rules, int dealer,
                       const uint8_t hands[][GOITA_MAX_HAND], goita_error *err);
 
 /* Writes every legal move of the seat to move into out (room for GOITA_MAX_LEGAL) and
  * returns their number: 0 once the round is over. Plays come ordered by block, then attack,
  * with kings as mark 8; a pass, when allowed, comes first. */
-int goita_round_legal_moves(const goita_round *round, goita_move *out);
+GOITA_API int goita_round_legal_moves(const goita_round *round, goita_move *out);
 
 /* Returns GOITA_OK when move is legal now, else GOITA_EOVER, GOITA_ETURN or GOITA_EILLEGAL
  * with err saying why. */
-int goita_round_check(const goita_round *round, goita_move move, goita_error *err);
+GOITA_API int goita_round_check(const goita_round *round, goita_move move, goita_error *err);
 
 /* Checks then applies a move. On error the round is unchanged. */
-int goita_round_apply(goita_round *round, goita_move move, goita_error *err);
+GOITA_API int goita_round_apply(goita_round *round, goita_move move, goita_error *err);
 
 /* Applies a move known to be legal (from goita_round_legal_moves) without checking it:
  * the fast path for playouts and search. */
-void goita_round_apply_unchecked(goita_round *round, goita_move move);
+GOITA_API void goita_round_apply_unchecked(goita_round *round, goita_move move);
 
 /* Returns true once the round has ended (see round->result). */
 static inline bool goita_round_over(const goita_round *round) {
@@ -146,7 +146,7 @@ static inline goita_move goita_move_decide(int seat, bool redeal) {
 }
 
 /* Returns whether two moves are the same move of the game (kings 8 and 9 compare equal). */
-bool goita_move_equal(goita_move a, goita_move b);
+GOITA_API bool goita_move_equal(goita_move a, goita_move b);
 
 #ifdef __cplusplus
 }

@@ -104,7 +104,7 @@ typedef struct goita_rules {
 #define GOITA_MAX_PLAYS (GOITA_MAX_HAND / 2)
 
 /* Sets every option to its default (4 players, seed 000 readings). */
-void goita_rules_default(goita_rules *rules);
+GOITA_API void goita_rules_default(goita_rules *rules);
 
 /* Reads option text ("name=value,name=value", spaces allowed around names and values) over
  * the defaults. Returns GOITA_OK, or GOITA_EOPTION / GOITA_EVALUE with err naming the option
@@ -113,40 +113,40 @@ void goita_rules_default(goita_rules *rules);
  * (RULES.md 11); the options after it override it. For 3 and 2 players teyaku and goshi
  * default to off. With scale=ones the numbers of target and double_goshi=points:N are read
  * in that scale (target=15 is 150 points). */
-int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err);
+GOITA_API int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err);
 
 /* Writes every option as text that goita_rules_parse reads back to the same rules.
  * Returns the length written (like snprintf), or GOITA_ENOSPACE when size is too small. */
-int goita_rules_format(const goita_rules *rules, char *buf, size_t size);
+GOITA_API int goita_rules_format(const goita_rules *rules, char *buf, size_t size);
 
 /* Checks that the values are in range and consistent. Returns GOITA_OK or GOITA_EVALUE. */
-int goita_rules_validate(const goita_rules *rules, goita_error *err);
+GOITA_API int goita_rules_validate(const goita_rules *rules, goita_error *err);
 
 /* Returns the name of the preset (RULES.md 11) these rules are exactly, or NULL. */
-const char *goita_rules_preset(const goita_rules *rules);
+GOITA_API const char *goita_rules_preset(const goita_rules *rules);
 
 /* Returns the names of the presets, NULL-terminated. */
-const char *const *goita_rules_preset_names(void);
+GOITA_API const char *const *goita_rules_preset_names(void);
 
 /* Returns points as the rules' scale shows them (150 reads 15 with scale=ones). */
-int goita_rules_shown_points(const goita_rules *rules, int points);
+GOITA_API int goita_rules_shown_points(const goita_rules *rules, int points);
 
 /* Returns how many pieces are set aside unseen each round: 8 with 2 players, 2 with 3 players
  * and three_player_set_aside=random, else 0. */
-int goita_rules_set_aside(const goita_rules *rules);
+GOITA_API int goita_rules_set_aside(const goita_rules *rules);
 
 /* Returns how many pieces each player holds (8, 10 or 12). */
-int goita_rules_hand_size(const goita_rules *rules);
+GOITA_API int goita_rules_hand_size(const goita_rules *rules);
 
 /* Returns the number of scoring sides: 2 teams with 4 players, else one side per player. */
-int goita_rules_sides(const goita_rules *rules);
+GOITA_API int goita_rules_sides(const goita_rules *rules);
 
 /* Returns the scoring side of a seat: seat % 2 with 4 players, else the seat itself. */
-int goita_rules_side_of(const goita_rules *rules, int seat);
+GOITA_API int goita_rules_side_of(const goita_rules *rules, int seat);
 
 /* Returns the number of pieces of a kind in the set these rules deal from
  * (the 3-player game removes two pawns unless it sets aside two random pieces). */
-int goita_rules_kind_total(const goita_rules *rules, int kind);
+GOITA_API int goita_rules_kind_total(const goita_rules *rules, int kind);
 
 #ifdef __cplusplus
 }

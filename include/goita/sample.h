@@ -4,6 +4,7 @@
 #ifndef GOITA_SAMPLE_H
 #define GOITA_SAMPLE_H
 
+#include "goita/status.h"
 #include "goita/rng.h"
 #include "goita/round.h"
 #include "goita/view.h"
@@ -20,10 +21,10 @@ extern "C" {
  * may not lie face-down, every move being legal). When rejection keeps failing (a very
  * constrained view) it falls back to one consistent deal. Returns GOITA_OK, GOITA_EINVAL for
  * an observer's view, or GOITA_ESTATE when no deal agrees with the view (err says why). */
-int goita_view_sample(const goita_view *view, goita_rng *rng, goita_round *out, goita_error *err);
+GOITA_API int goita_view_sample(const goita_view *view, goita_rng *rng, goita_round *out, goita_error *err);
 
 /* Returns whether two views show the same (rules, scores and round index aside). */
-bool goita_view_same(const goita_view *a, const goita_view *b);
+GOITA_API bool goita_view_same(const goita_view *a, const goita_view *b);
 
 #ifdef __cplusplus
 }

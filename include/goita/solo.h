@@ -41,39 +41,39 @@ typedef struct goita_solo {
 extern const uint8_t goita_solo_corners[4];
 
 /* Returns the 1-5 value of a kind in the solo game (king 5 ... pawn 1). */
-int goita_solo_value(int kind);
+GOITA_API int goita_solo_value(int kind);
 
 /* Deals a new game from seed: four guards of four different kinds at the corners (redrawn
  * until they differ), the other 28 pieces face-down. */
-void goita_solo_start(goita_solo *solo, uint64_t seed);
+GOITA_API void goita_solo_start(goita_solo *solo, uint64_t seed);
 
 /* Sets up a game from a full grid of 32 marks whose corner cells hold the guards.
  * Returns GOITA_EDEAL when the pieces are not exactly the set or the guards repeat a kind. */
-int goita_solo_setup(goita_solo *solo, const uint8_t grid[GOITA_SOLO_CELLS], goita_error *err);
+GOITA_API int goita_solo_setup(goita_solo *solo, const uint8_t grid[GOITA_SOLO_CELLS], goita_error *err);
 
 /* Turns the face-down pieces at cells a and b (when one face-down piece is left, pass it
  * as both a and b), then takes the pairs now visible. Moves to GOITA_SOLO_CHOOSE when three
  * of a kind are visible, to GOITA_SOLO_REMOVE when nothing paired. */
-int goita_solo_turn(goita_solo *solo, int a, int b, goita_error *err);
+GOITA_API int goita_solo_turn(goita_solo *solo, int a, int b, goita_error *err);
 
 /* In GOITA_SOLO_CHOOSE: takes the pieces at cells a and b (two of the three visible). */
-int goita_solo_choose(goita_solo *solo, int a, int b, goita_error *err);
+GOITA_API int goita_solo_choose(goita_solo *solo, int a, int b, goita_error *err);
 
 /* In GOITA_SOLO_REMOVE: removes the piece at cell (visible or face-down) to the discard. */
-int goita_solo_remove(goita_solo *solo, int cell, goita_error *err);
+GOITA_API int goita_solo_remove(goita_solo *solo, int cell, goita_error *err);
 
 /* Returns whether cell is face-up now (a guard or a piece turned this turn). */
-bool goita_solo_visible(const goita_solo *solo, int cell);
+GOITA_API bool goita_solo_visible(const goita_solo *solo, int cell);
 
 /* Returns the number of face-down pieces on the grid. */
-int goita_solo_face_down(const goita_solo *solo);
+GOITA_API int goita_solo_face_down(const goita_solo *solo);
 
 /* Copies what the player may see: the grid with face-down pieces as 0 (empty cells are
  * told apart by goita_solo_occupied). */
-void goita_solo_view(const goita_solo *solo, uint8_t grid[GOITA_SOLO_CELLS]);
+GOITA_API void goita_solo_view(const goita_solo *solo, uint8_t grid[GOITA_SOLO_CELLS]);
 
 /* Returns a bit set of the cells that hold a piece. */
-uint32_t goita_solo_occupied(const goita_solo *solo);
+GOITA_API uint32_t goita_solo_occupied(const goita_solo *solo);
 
 /* What a player with perfect memory knows beyond the view: the mark of every face-down piece
  * it has seen (0 = never seen). */
@@ -84,7 +84,7 @@ typedef struct goita_solo_memory {
 /* Updates a memory after the start and after every step: records the guards, the pieces shown
  * by the latest turn and the pieces visible now, and forgets emptied cells. Reads only what the
  * player has seen. Start from a zeroed memory. */
-void goita_solo_remember(goita_solo_memory *memory, const goita_solo *solo);
+GOITA_API void goita_solo_remember(goita_solo_memory *memory, const goita_solo *solo);
 
 /* One step of the game: turn cells a and b, choose the pair a and b, or remove cell a. */
 typedef struct goita_solo_action {
@@ -97,14 +97,14 @@ typedef struct goita_solo_action {
  * knows, not by cell) is valued by `rollouts` simulated continuations of a base strategy over
  * the unseen pieces, and the best is taken. Reads only the view and the memory; the same seed
  * gives the same step. Returns GOITA_ESTATE when the game is over. */
-int goita_solo_advise(const goita_solo *solo, const goita_solo_memory *memory, uint64_t seed, int rollouts,
+GOITA_API int goita_solo_advise(const goita_solo *solo, const goita_solo_memory *memory, uint64_t seed, int rollouts,
                       goita_solo_action *action, goita_error *err);
 
 /* Applies an action (goita_solo_turn, _choose or _remove by its phase). */
-int goita_solo_apply(goita_solo *solo, const goita_solo_action *action, goita_error *err);
+GOITA_API int goita_solo_apply(goita_solo *solo, const goita_solo_action *action, goita_error *err);
 
 /* Plays a whole game from its current state with goita_solo_advise and returns the final score. */
-int goita_solo_play_best(goita_solo *solo, uint64_t seed, int rollouts);
+GOITA_API int goita_solo_play_best(goita_solo *solo, uint64_t seed, int rollouts);
 
 #ifdef __cplusplus
 }

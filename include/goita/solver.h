@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "goita/status.h"
 #include "goita/round.h"
 
 #ifdef __cplusplus
@@ -56,26 +57,26 @@ typedef struct goita_solve_result {
 } goita_solve_result;
 
 /* Fills options with the defaults: exact value, root only, no limits. */
-void goita_solve_options_default(goita_solve_options *options);
+GOITA_API void goita_solve_options_default(goita_solve_options *options);
 
 /* Creates a solver whose transposition table takes at most table_bytes (at least 64 KiB is
- * used). Returns GOITA_OK, or GOITA_EINVAL when the memory cannot be had. */
-int goita_solver_new(goita_solver **solver, size_t table_bytes);
+ * used). Returns GOITA_OK, or GOITA_ENOMEM when the memory cannot be had. */
+GOITA_API int goita_solver_new(goita_solver **solver, size_t table_bytes);
 
 /* Frees a solver (NULL is allowed). */
-void goita_solver_free(goita_solver *solver);
+GOITA_API void goita_solver_free(goita_solver *solver);
 
 /* Forgets everything the table holds. */
-void goita_solver_clear(goita_solver *solver);
+GOITA_API void goita_solver_clear(goita_solver *solver);
 
 /* Returns the number of positions the table holds room for. */
-size_t goita_solver_table_entries(const goita_solver *solver);
+GOITA_API size_t goita_solver_table_entries(const goita_solver *solver);
 
 /* Solves the position of round (in play, in a 5-pawn decision, or over). A decision's
  * value is that of its best choice (a redeal is worth 0). Returns GOITA_OK with result
  * filled, or GOITA_EINVAL for a NULL argument. When a limit stops the search, result holds
  * the bounds proven so far and complete is 0. */
-int goita_solve(goita_solver *solver, const goita_round *round, const goita_solve_options *options,
+GOITA_API int goita_solve(goita_solver *solver, const goita_round *round, const goita_solve_options *options,
                 goita_solve_result *result);
 
 #ifdef __cplusplus

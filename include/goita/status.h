@@ -6,6 +6,14 @@
 extern "C" {
 #endif
 
+/* Marks the library's public functions: the library is built with hidden visibility, so only
+ * what carries GOITA_API is exported from the shared library. */
+#if defined(__GNUC__)
+#define GOITA_API __attribute__((visibility("default")))
+#else
+#define GOITA_API
+#endif
+
 /* One table for every error: name, code and message. */
 #define GOITA_STATUS_MAP(X)                                              \
   X(OK, 0, "success")                                                    \
@@ -18,7 +26,8 @@ extern "C" {
   X(EOVER, -7, "the round or game is over")                              \
   X(ENOSPACE, -8, "output buffer too small")                             \
   X(EDEAL, -9, "invalid deal")                                           \
-  X(ESTATE, -10, "operation not valid in this state")
+  X(ESTATE, -10, "operation not valid in this state")                   \
+  X(ENOMEM, -11, "out of memory")
 
 typedef enum goita_status {
 #define GOITA__STATUS_ENUM(name, code, msg) GOITA_##name = (code),
@@ -27,10 +36,10 @@ typedef enum goita_status {
 } goita_status;
 
 /* Returns the message for a status code ("unknown status" for a code not in the table). */
-const char *goita_strerror(int status);
+GOITA_API const char *goita_strerror(int status);
 
 /* Returns the name of a status code without prefix ("EILLEGAL"), or "UNKNOWN". */
-const char *goita_err_name(int status);
+GOITA_API const char *goita_err_name(int status);
 
 /* Details of a failure: the status, where it happened (token index, character offset or
  * option number, -1 when not applicable) and a sentence naming what was wrong. */
@@ -41,7 +50,7 @@ typedef struct goita_error {
 } goita_error;
 
 /* Fills err (when not NULL) and returns status. Used by the library; a caller may use it too. */
-int goita_error_set(goita_error *err, int status, int position, const char *fmt, ...)
+GOITA_API int goita_error_set(goita_error *err, int status, int position, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif

@@ -3,6 +3,7 @@
 #ifndef GOITA_VIEW_H
 #define GOITA_VIEW_H
 
+#include "goita/status.h"
 #include "goita/round.h"
 
 #ifdef __cplusplus
@@ -47,11 +48,11 @@ typedef struct goita_view {
 
 /* Fills view with what seat (0..players-1, or GOITA_OBSERVER) may know of round.
  * Returns GOITA_OK or GOITA_EINVAL for a seat out of range. */
-int goita_round_view(const goita_round *round, int seat, goita_view *view);
+GOITA_API int goita_round_view(const goita_round *round, int seat, goita_view *view);
 
 /* Writes the viewer's legal moves (it must be the viewer's turn) into out, computed from the
  * view alone, and returns their number; the same list goita_round_legal_moves gives. */
-int goita_view_legal_moves(const goita_view *view, goita_move *out);
+GOITA_API int goita_view_legal_moves(const goita_view *view, goita_move *out);
 
 #ifdef __cplusplus
 }

@@ -11,13 +11,20 @@
 #define HELP_WIDTH 100 /* help lines wrap before this column */
 #define OPTION_COLUMN 24 /* where an option's meaning starts */
 
+/* The space between a program's name and its command's, none for a program with no commands
+ * (name NULL, as goita-load). */
+static const char *gap(const cli_command *c) { return c->name ? " " : ""; }
+
+/* The command's name, "" for a program with no commands. */
+static const char *command_name(const cli_command *c) { return c->name ? c->name : ""; }
+
 int cli_usage_error(const cli_command *c, const char *fmt, ...) {
-  fprintf(stderr, "%s %s: ", c->program, c->name);
+  fprintf(stderr, "%s%s%s: ", c->program, gap(c), command_name(c));
   va_list ap;
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fprintf(stderr, " (try: %s %s --help)\n", c->program, c->name);
+  fprintf(stderr, " (try: %s%s%s --help)\n", c->program, gap(c), command_name(c));
   return 2;
 }
 
@@ -109,7 +116,7 @@ static int print_item(const char *item, int at, int indent) {
 
 /* The usage line: every option with its value, then the operands. */
 static void print_usage(const cli_command *c) {
-  int at = printf("usage: %s %s", c->program, c->name);
+  int at = printf("usage: %s%s%s", c->program, gap(c), command_name(c));
   const int indent = at + 1;
   for (size_t i = 0; i < c->noptions; i++) {
     const cli_option *o = &c->options[i];

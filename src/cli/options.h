@@ -37,7 +37,7 @@ typedef struct cli_option {
 /* A command's table and its help text. */
 typedef struct cli_command {
   const char *program;         /* "goita" */
-  const char *name;            /* "watch" */
+  const char *name;            /* "watch"; NULL for a program without commands (goita-load) */
   const char *operands;        /* what follows the options in the usage line ("HISTORY"); NULL */
   const char *about;           /* what the command does; lines end with \n */
   const char *notes;           /* after the options, what values mean; NULL for none */

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "hub_internal.h"
+#include "secret.h"
 
 /* A computer player's answer takes well under a second; one missing for this long is lost. */
 #define THINK_GIVE_UP_MS 60000
@@ -20,6 +21,9 @@ void srv_hub_options_default(srv_hub_options *o) {
   o->player_rate_burst = 20;
   o->waiting_table_expiry_ms = 5 * 60 * 1000;
   o->seat_grace_ms = 60 * 1000;
+  o->chat_burst = 5;
+  o->chat_interval_ms = 2000;
+  o->rematch_wait_ms = 30000;
 }
 
 void hub_send_text(srv_hub *h, uint64_t client, char *text) {
@@ -74,10 +78,12 @@ void srv_hub_free(srv_hub *h) {
   hub_map_free(&h->table_index);
   hub_map_free(&h->client_index);
   hub_map_free(&h->seat_index);
+  hub_map_free(&h->invite_index);
   hub_map_free(&h->player_index);
   free(h->lobby_dirty);
   free(h->lobby_removed);
   free(h->tables);
+  hub_quick_free(h);
   free(h->clients);
   free(h);
 }
@@ -123,21 +129,44 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
   hub_detach(h, c);
+  hub_quick_forget(h, id);
   hub_map_del(&h->client_index, id);
   const int at = (int)(c - h->clients);
   *c = h->clients[--h->nclients];
   if (at < h->nclients) hub_map_put(&h->client_index, c->id, (uint64_t)at); /* an existing key: no memory needed */
 }
 
-/* Requests that cost the server work for others (a save, a broadcast, a page of rows) come out
- * of the sender's bucket; moves are paced by the game, pings and hellos by the network layer. */
+/* Requests that cost the server work for others (a save, a broadcast, a page of rows, a
+ * password hash) come out of the sender's bucket; moves are paced by the game, chat lines by
+ * their own bucket (hub_chat.c), pings and hellos by the network layer. */
 static bool costs(int type) {
-  return type == SRV_LIST || type == SRV_CREATE || type == SRV_SIT || type == SRV_RESUME || type == SRV_LEAVE ||
-         type == SRV_BOT || type == SRV_START || type == SRV_WATCH || type == SRV_GAMES;
+  switch (type) {
+  case SRV_LIST:
+  case SRV_CREATE:
+  case SRV_SIT:
+  case SRV_RESUME:
+  case SRV_LEAVE:
+  case SRV_BOT:
+  case SRV_START:
+  case SRV_WATCH:
+  case SRV_GAMES:
+  case SRV_REGISTER:
+  case SRV_LOGIN:
+  case SRV_LEADERBOARD:
+  case SRV_HISTORY:
+  case SRV_JOIN:
+  case SRV_QUICK:
+  case SRV_QUICK_CANCEL:
+  case SRV_REMATCH:
+    return true;
+  default:
+    return false;
+  }
 }
 
-static const char *const request_names[] = {"hello", "list", "create", "sit",   "resume", "leave",
-                                            "bot",   "start", "move",  "watch", "games",  "ping"};
+static const char *const request_names[] = {
+    "hello", "list", "create", "sit", "resume", "leave", "bot", "start", "move", "watch", "games", "ping",
+    "register", "login", "leaderboard", "history", "join", "quick", "quick_cancel", "rematch", "chat"};
 
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
@@ -145,15 +174,15 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   srv_request r;
   char err[256];
   if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
+    srv_secret_wipe(r.password, sizeof r.password);
     hub_send_error(h, id, r.type >= 0 ? request_names[r.type] : NULL, "%s", err);
     return;
   }
-  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT;
-  if (needs_player && !c->player) {
-    hub_send_error(h, id, request_names[r.type], "say hello first");
-    return;
-  }
+  /* The bucket first, so a refused flood makes no player rows; then a guest's row is made on
+   * its first request that needs one. */
   if (costs(r.type) && !hub_rate_take(h, c, request_names[r.type])) return;
+  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
+  if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
   switch (r.type) {
   case SRV_HELLO:
     hub_do_hello(h, c, &r);
@@ -188,10 +217,38 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   case SRV_GAMES:
     hub_do_games(h, c, &r);
     break;
+  case SRV_REGISTER:
+    hub_do_register(h, c, &r);
+    break;
+  case SRV_LOGIN:
+    hub_do_login(h, c, &r);
+    break;
+  case SRV_LEADERBOARD:
+    hub_do_leaderboard(h, c);
+    break;
+  case SRV_HISTORY:
+    hub_do_history(h, c, &r);
+    break;
+  case SRV_JOIN:
+    hub_do_join(h, c, &r);
+    break;
+  case SRV_QUICK:
+    hub_do_quick(h, c, &r);
+    break;
+  case SRV_QUICK_CANCEL:
+    hub_do_quick_cancel(h, c);
+    break;
+  case SRV_REMATCH:
+    hub_do_rematch(h, c, &r);
+    break;
+  case SRV_CHAT:
+    hub_do_chat(h, c, &r);
+    break;
   default:
     hub_send_json(h, id, json_pack("{s:s}", "type", "pong"));
     break;
   }
+  srv_secret_wipe(r.password, sizeof r.password);
 }
 
 void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
@@ -215,6 +272,8 @@ static bool unattended(const hub_table *t) {
 }
 
 void srv_hub_tick(srv_hub *h) {
+  hub_quick_tick(h);
+  hub_rematch_tick(h);
   const int64_t now = h->io.now_ms(h->io.ctx);
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];

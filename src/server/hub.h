@@ -45,6 +45,9 @@ typedef struct srv_hub_options {
   int player_rate_burst;       /* ... and how many may come at once */
   int waiting_table_expiry_ms; /* a waiting table with no person seated is removed after this */
   int seat_grace_ms;           /* a gone person's waiting seat is freed, or playing seat stood in */
+  int chat_burst;       /* chat lines a connection may send at once */
+  int chat_interval_ms; /* and then one every this many milliseconds */
+  int rematch_wait_ms;  /* how long a rematch waits for everyone before it starts with those who asked */
 } srv_hub_options;
 
 void srv_hub_options_default(srv_hub_options *options);

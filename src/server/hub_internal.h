@@ -1,5 +1,4 @@
-/* The hub's own parts, shared by its files (hub.c, hub_view.c, hub_table.c, hub_restore.c,
- * hub_requests.c); nothing outside the hub includes this. */
+/* The hub's own parts, shared by its files (hub*.c); nothing outside the hub includes this. */
 #ifndef GOITA_SERVER_HUB_INTERNAL_H
 #define GOITA_SERVER_HUB_INTERNAL_H
 
@@ -12,10 +11,10 @@
 
 typedef struct hub_seat {
   int64_t player; /* 0: empty */
-  char name[SRV_NAME_SIZE];
+  char name[SRV_NAME_SIZE]; /* a computer's is "Computer 2 · expert" (hub_bot_seat_name) */
   char bot[SRV_LEVEL_SIZE]; /* level of a computer player, "" for a person */
-  double rating;
-  char token[SRV_TOKEN_SIZE];
+  double rating, deviation;
+  char token[SRV_TOKEN_HASH_SIZE]; /* the seat token's hash (secret.h): the token itself is never kept */
   uint64_t client; /* the connection acting for the seat, 0 when none */
   int64_t gone_since_ms; /* a person's seat with no connection: since when (0 otherwise) */
   bool stand_in;         /* a computer player moves for its gone holder until they resume */
@@ -46,15 +45,25 @@ typedef struct hub_table {
   int64_t empty_since_ms; /* waiting with no person seated: since when (0 otherwise) */
   bool lobby_dirty;       /* its lobby row changed since the last tick */
   bool announced;         /* lobby listeners may know it (a "created" went out, or restored) */
+  char invite[SRV_TOKEN_SIZE]; /* a private table's invite code, "" for a table in the lobby */
+  struct {
+    bool asked[GOITA_MAX_SEATS]; /* seats whose players asked for a rematch (hub_rematch.c) */
+    int64_t deadline_ms;         /* when those who asked get it anyway, 0 until someone asks */
+    int64_t table;               /* the rematch's table once made */
+  } rematch;
+  struct hub_chat *chat; /* the last lines said at the table (hub_chat.c), NULL before the first */
 } hub_table;
 
 typedef struct hub_client {
   uint64_t id;
-  int64_t player; /* 0 until hello */
+  int64_t player; /* 0 until it has a player row (hub_client_player) */
+  char guest[SRV_TOKEN_HASH_SIZE]; /* after a hello without a token: the new token's hash, until a row is made */
   char name[SRV_NAME_SIZE];
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
+  int64_t invited;     /* the private table it gave the invite code of (or created) */
+  int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
 } hub_client;
 
 /* A hash map from a 64-bit key to a 64-bit value (hub_map.c). */
@@ -75,6 +84,15 @@ typedef struct hub_player {
   int64_t refilled_ms;
 } hub_player;
 
+/* Wrong passwords for one account, which slow down the next tries (hub_players.c). */
+typedef struct hub_login_guard {
+  char account[SRV_NAME_SIZE];
+  int failures;
+  int64_t last_ms, until_ms; /* the last failure; no try before until_ms */
+} hub_login_guard;
+
+#define HUB_LOGIN_GUARDS 64
+
 struct srv_hub {
   srv_store *store;
   srv_hub_io io;
@@ -85,15 +103,20 @@ struct srv_hub {
   int nclients, capclients;
   long moves;
   int open_tables;        /* tables not over */
+  int listed_tables;      /* of those, the ones the lobby lists (not private) */
   hub_map table_index;    /* table id -> hub_table * */
   hub_map client_index;   /* client id -> its position in clients */
-  hub_map seat_index;     /* a seat token's first 16 hex digits -> its table's id */
-  hub_map player_index;   /* player id -> hub_player * */
+  hub_map seat_index;     /* a seat token hash's first 16 hex digits -> its table's id */
+  hub_map invite_index;   /* a private table's invite code's first 16 hex digits -> its id */
+  hub_map player_index;   /* player id, or a guest's key (hub_rate_key) -> hub_player * */
   int64_t *lobby_dirty;   /* tables whose lobby row changed since the last tick */
   int nlobby_dirty, caplobby_dirty;
   int64_t *lobby_removed; /* tables gone from memory since the last tick */
   int nlobby_removed, caplobby_removed;
   int64_t prune_ms;       /* when idle players' entries are next dropped */
+  hub_login_guard login_guards[HUB_LOGIN_GUARDS];
+  struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
+  int nqueue, capqueue;
 };
 
 static inline int players_of(const hub_table *t) { return t->rules.players; }
@@ -143,17 +166,31 @@ void hub_map_free(hub_map *m);
 /* Indexes a table's seat tokens (at its creation, restore, or after a token changes), or drops
  * them (before it is freed or a token changes). */
 void hub_index_seats(srv_hub *h, const hub_table *t);
-/* The first 16 hex digits of a seat token as a number: tokens are random, so it is a fine key. */
+/* The first 16 hex digits of a seat token's hash or of an invite code as a number: both are
+ * random, so it is a fine key. */
 uint64_t hub_token_key(const char *token);
 void hub_unindex_seats(srv_hub *h, const hub_table *t);
 
 /* ---- per-player limits (hub_limits.c) ---- */
 
-/* The player's entry, made when missing; NULL when out of memory. */
+/* The entry of a player (or of a guest's key, hub_rate_key), made when missing; NULL for 0 or
+ * when out of memory. */
 hub_player *hub_player_get(srv_hub *h, int64_t player);
+
+/* Whose request bucket a client draws from: its player's id, or before a guest has a player row
+ * a key made from its pending token's hash (with the top bit set, so it is never a player id);
+ * 0 before hello. */
+int64_t hub_rate_key(const hub_client *c);
 
 /* Takes one request from the sender's bucket; false (with the error sent) when it is empty. */
 bool hub_rate_take(srv_hub *h, hub_client *c, const char *request);
+
+/* A guest got its player row: the bucket it drew from as a guest becomes the player's, so
+ * becoming a player does not refill it. */
+void hub_rate_adopt(srv_hub *h, const char guest[SRV_TOKEN_HASH_SIZE], int64_t player);
+
+/* Whether a player may own one more open table (max_tables_per_player); 0 (no owner) always may. */
+bool hub_table_room(srv_hub *h, int64_t player);
 
 /* Counts a table as open for its owner, or no longer (once it is over). */
 void hub_count_open(srv_hub *h, hub_table *t, int delta);
@@ -163,8 +200,8 @@ void hub_players_prune(srv_hub *h);
 
 /* ---- table lifecycle (hub_lifecycle.c) ---- */
 
-/* Empties a waiting table's seat, with a new token (the old one no longer opens it), and saves
- * it; returns 0, or -1 (the seat unchanged) when the store refuses. */
+/* Empties a waiting table's seat, token hash and all (the old token no longer opens it), and
+ * saves it; returns 0, or -1 (the seat unchanged) when the store refuses. */
 int hub_free_seat(srv_hub *h, hub_table *t, int seat);
 
 /* A person's seat lost its connection: its grace period starts. */
@@ -223,7 +260,27 @@ void hub_record_names(hub_table *t);
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);
 
+/* Players (hub_players.c). */
+
+/* Makes sure the client has a player row, creating a guest's on its first action that needs one
+ * (and telling it with a `player` message). Returns false after sending the request an error. */
+bool hub_client_player(srv_hub *h, hub_client *c, const char *request);
+
+/* Sends a client its player as stored now: {"type":"player","player":{...}}. */
+void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
+
+/* Names a computer's seat "Computer N · level" (N counted from 1), so seats of one level differ. */
+void hub_bot_seat_name(hub_seat *s, int seat);
+
 void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_leaderboard(srv_hub *h, hub_client *c);
+
+void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r);
 
@@ -242,5 +299,76 @@ void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* ---- what quick matches and rematches share with the requests (hub_requests.c) ---- */
+
+/* Makes a new table, saved, added to the hub and announced to the lobby (when listed): rules as
+ * option text ("" for the default), a private one with an invite code, owned by a player (0:
+ * none) who must have room for it (hub_table_room). Returns it, or NULL with the reason in err. */
+hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                            char *err, size_t errsize);
+
+/* Puts a client's player in a seat (not saved, no client bound) with a new seat token: the
+ * seat keeps its hash, token receives the token itself for the `seated` reply. */
+void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token[SRV_TOKEN_SIZE]);
+
+/* Puts a computer player of a level in seat number index (named after it; not saved); returns
+ * -1 when the store fails. */
+int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level);
+
+/* Binds a client to its seat at a table: the seat's token hash is indexed for resume, a
+ * stand-in there stops, the client gets `seated` with the seat token (the one it was given or
+ * showed), the table its state and the client the table's chat. */
+void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token);
+
+/* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,
+ * or -1 with the reason in err (nothing changed). */
+int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize);
+
+/* Makes a client a spectator of a table (its state and chat sent); request names the request
+ * for an error. */
+void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request);
+
+/* ---- private tables (hub_invite.c) ---- */
+
+/* Whether the lobby lists a table: one not over and not private. The one place that decides,
+ * for the whole list and its changes alike. */
+bool hub_table_listed(const hub_table *t);
+
+/* Whether a client may watch a table or sit at it by its number: a listed table, or a private
+ * one it gave the invite code of or holds a seat at. */
+bool hub_table_open_to(const hub_table *t, const hub_client *c);
+
+void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* ---- the quick-match queue (hub_quick.c) ---- */
+
+void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_quick_cancel(srv_hub *h, hub_client *c);
+
+/* Takes a client's place out of the queue (a cancel, a disconnect); returns whether it had one. */
+bool hub_quick_forget(srv_hub *h, uint64_t client);
+
+/* Seats those whose wait is over, with computer players in the seats no one waited for. */
+void hub_quick_tick(srv_hub *h);
+
+void hub_quick_free(srv_hub *h);
+
+/* ---- rematches (hub_rematch.c) ---- */
+
+void hub_do_rematch(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Makes the rematches whose wait is over. */
+void hub_rematch_tick(srv_hub *h);
+
+/* ---- table chat (hub_chat.c) ---- */
+
+void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Sends a client that has just come to a table the lines said there before it came. */
+void hub_chat_history(srv_hub *h, const hub_table *t, uint64_t client);
+
+void hub_chat_free(hub_table *t);
 
 #endif

@@ -32,11 +32,9 @@ void hub_seat_gone(srv_hub *h, hub_table *t, int seat) {
 int hub_free_seat(srv_hub *h, hub_table *t, int seat) {
   const hub_seat old = t->seats[seat];
   hub_unindex_seats(h, t);
-  hub_seat *s = &t->seats[seat];
-  memset(s, 0, sizeof *s);
-  hub_new_token(h, s->token); /* the old token no longer opens the seat */
+  memset(&t->seats[seat], 0, sizeof t->seats[seat]); /* with its token's hash: the old token no longer opens it */
   const int status = hub_table_save(h, t);
-  if (status != 0) *s = old;
+  if (status != 0) t->seats[seat] = old;
   hub_index_seats(h, t);
   if (status != 0) return -1;
   if (!hub_has_person(t) && !t->empty_since_ms) t->empty_since_ms = h->io.now_ms(h->io.ctx);

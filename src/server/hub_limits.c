@@ -1,11 +1,37 @@
 /* Per-player limits inside the hub (docs/SERVER.md "Limits"): how many open tables a player
  * may have created, and a token bucket for the requests that cost the server work for others.
  * Both are per player, not per connection, so a player's many sockets share them; the network
- * layer limits each connection besides. Time comes from the hub's clock, so tests use a fake. */
+ * layer limits each connection besides. A guest has no player row until it acts (hub_players.c):
+ * until then its bucket is keyed on its pending identity, the hash of the token its hello was
+ * given, which only that connection holds, and the row inherits the bucket. Time comes from
+ * the hub's clock, so tests use a fake. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "hub_internal.h"
+
+int64_t hub_rate_key(const hub_client *c) {
+  if (c->player) return c->player;
+  if (!c->guest[0]) return 0;
+  return (int64_t)(hub_token_key(c->guest) | UINT64_C(1) << 63);
+}
+
+void hub_rate_adopt(srv_hub *h, const char guest[SRV_TOKEN_HASH_SIZE], int64_t player) {
+  const uint64_t key = hub_token_key(guest) | UINT64_C(1) << 63;
+  uint64_t ptr;
+  if (!hub_map_get(&h->player_index, key, &ptr)) return;
+  hub_map_del(&h->player_index, key);
+  /* A row found by the guest's token may have a bucket already (another connection's): that one counts. */
+  if (hub_map_get(&h->player_index, (uint64_t)player, NULL) || hub_map_put(&h->player_index, (uint64_t)player, ptr) != 0)
+    free((hub_player *)(uintptr_t)ptr);
+}
+
+bool hub_table_room(srv_hub *h, int64_t player) {
+  const int most = h->options.max_tables_per_player;
+  if (!player || most <= 0) return true;
+  const hub_player *p = hub_player_get(h, player);
+  return !p || p->open_tables < most;
+}
 
 hub_player *hub_player_get(srv_hub *h, int64_t player) {
   if (!player) return NULL;
@@ -32,7 +58,7 @@ static void refill(const srv_hub *h, hub_player *p, int64_t now) {
 
 bool hub_rate_take(srv_hub *h, hub_client *c, const char *request) {
   const int rate = h->options.player_rate_per_second;
-  hub_player *p = rate > 0 ? hub_player_get(h, c->player) : NULL;
+  hub_player *p = rate > 0 ? hub_player_get(h, hub_rate_key(c)) : NULL;
   if (!p) return true; /* no limit set, or before hello: the network layer's limit applies */
   refill(h, p, h->io.now_ms(h->io.ctx));
   if (p->tokens_milli >= 1000) {
@@ -47,6 +73,7 @@ bool hub_rate_take(srv_hub *h, hub_client *c, const char *request) {
 
 void hub_count_open(srv_hub *h, hub_table *t, int delta) {
   h->open_tables += delta;
+  if (!t->invite[0]) h->listed_tables += delta;
   hub_player *p = hub_player_get(h, t->owner);
   if (p) p->open_tables += delta;
 }

@@ -1,7 +1,8 @@
-/* The lobby (docs/SERVER.md "The lobby"): a page of the open tables on request, then only what
+/* The lobby (docs/SERVER.md "The lobby"): a page of the listed tables on request, then only what
  * changes: one small "lobby" event per table that was created, changed or removed, at most one
- * per table per tick. Finished games come page by page too. What a message costs does not grow
- * with the number of tables. */
+ * per table per tick. Which tables are listed (open, not private) is hub_table_listed's to say,
+ * for the pages and the events alike. Finished games come page by page too. What a message
+ * costs does not grow with the number of tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,16 +51,16 @@ void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
   int i = first_after(h, r->cursor), n = 0;
   int64_t last = 0;
   for (; i < h->ntables && n < limit; i++) {
-    if (h->tables[i]->status == SRV_OVER) continue;
+    if (!hub_table_listed(h->tables[i])) continue;
     json_array_append_new(rows, table_row(h->tables[i]));
     last = h->tables[i]->id;
     n++;
   }
-  while (i < h->ntables && h->tables[i]->status == SRV_OVER) i++; /* is there a next page? */
+  while (i < h->ntables && !hub_table_listed(h->tables[i])) i++; /* is there a next page? */
   json_t *next = i < h->ntables ? json_integer(last) : json_null();
   hub_send_json(h, c->id,
                 json_pack("{s:s, s:I, s:o, s:i, s:o}", "type", "tables", "after", (json_int_t)r->cursor, "tables",
-                          rows, "total", h->open_tables, "next", next));
+                          rows, "total", h->listed_tables, "next", next));
 }
 
 void hub_lobby_touch(srv_hub *h, hub_table *t) {
@@ -78,7 +79,7 @@ void hub_lobby_touch(srv_hub *h, hub_table *t) {
 /* Sends one event to every lobby listener. */
 static void send_event(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
   json_t *msg = json_pack("{s:s, s:s, s:o, s:i}", "type", "lobby", "event", event, "table", table, "total",
-                          h->open_tables);
+                          h->listed_tables);
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   if (!text) return;
@@ -98,7 +99,7 @@ void hub_lobby_flush(srv_hub *h) {
     hub_table *t = hub_table_get(h, h->lobby_dirty[i]);
     if (!t) continue; /* gone from memory: announced above if it had been announced */
     t->lobby_dirty = false;
-    if (t->status == SRV_OVER) {
+    if (!hub_table_listed(t)) { /* over, or private: listeners never see it or see it go */
       if (t->announced) send_event(h, listeners, n, "removed", json_pack("{s:I}", "id", (json_int_t)t->id));
       t->announced = false;
     } else {

@@ -1,52 +1,22 @@
-/* The requests clients send (docs/SERVER.md): hello, create, sit, resume, leave, bot, start,
- * move, watch. */
+/* The requests clients send about tables (docs/SERVER.md): create, sit, resume, leave, bot,
+ * start, move, watch; and what quick matches and rematches share with them: a new table, seats
+ * filled, a game started. Those about players are in hub_players.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hub_internal.h"
-
-void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
-  srv_player p;
-  char token[SRV_TOKEN_SIZE] = "";
-  if (r->token[0]) {
-    bool found = false;
-    if (srv_store_player_by_token(h->store, r->token, &p, &found) != 0) {
-      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-      return;
-    }
-    if (!found) {
-      hub_send_error(h, c->id, "hello", "unknown player_token: say hello without one to be a new player");
-      return;
-    }
-    memcpy(token, r->token, sizeof token);
-    if (r->name[0] && strcmp(r->name, p.name) != 0) {
-      if (srv_store_player_rename(h->store, p.id, r->name) != 0) {
-        hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-        return;
-      }
-      snprintf(p.name, sizeof p.name, "%s", r->name);
-    }
-  } else {
-    hub_new_token(h, token);
-    char name[SRV_NAME_SIZE];
-    snprintf(name, sizeof name, "%s", r->name[0] ? r->name : "Player");
-    if (srv_store_player_create(h->store, name, token, &p) != 0) {
-      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
-      return;
-    }
-  }
-  c->player = p.id;
-  snprintf(c->name, sizeof c->name, "%s", p.name);
-  hub_send_json(h, c->id,
-            json_pack("{s:s, s:{s:I, s:s, s:i, s:i}, s:s}", "type", "welcome", "player", "id", (json_int_t)p.id, "name",
-                      p.name, "rating", (int)(p.rating + 0.5), "games", p.games, "player_token", token));
-}
+#include "ratings.h"
+#include "secret.h"
 
 static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, int64_t id, int seat) {
   hub_table *t = hub_table_get(h, id);
   if (!t) {
     hub_send_error(h, c->id, request, "no table %lld", (long long)id);
+    return NULL;
+  }
+  if (!hub_table_open_to(t, c)) {
+    hub_send_error(h, c->id, request, "table %lld is private: join it with its invite code", (long long)id);
     return NULL;
   }
   if (t->status != SRV_WAITING) {
@@ -70,54 +40,68 @@ static bool save_table(srv_hub *h, hub_client *c, const char *request, const hub
   return false;
 }
 
-void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
+hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                            char *err, size_t errsize) {
   if (h->open_tables >= h->options.max_tables) {
-    hub_send_error(h, c->id, "create", "the server has %d open tables, its most", h->open_tables);
-    return;
+    snprintf(err, errsize, "the server has %d open tables, its most", h->open_tables);
+    return NULL;
   }
-  const hub_player *owner = hub_player_get(h, c->player);
-  const int most = h->options.max_tables_per_player;
-  if (owner && most > 0 && owner->open_tables >= most) {
-    hub_send_error(h, c->id, "create",
-                   "you already have %d open tables (at most %d a player): play or leave one, or wait until it "
-                   "expires",
-                   owner->open_tables, most);
-    return;
+  if (!hub_table_room(h, owner)) {
+    const hub_player *p = hub_player_get(h, owner);
+    snprintf(err, errsize,
+             "you already have %d open tables (at most %d a player): play or leave one, or wait until it expires",
+             p ? p->open_tables : 0, h->options.max_tables_per_player);
+    return NULL;
   }
   hub_table *t = calloc(1, sizeof *t);
   if (!t) {
-    hub_send_error(h, c->id, "create", "out of memory");
-    return;
+    snprintf(err, errsize, "out of memory");
+    return NULL;
   }
   goita_rules_default(&t->rules);
   goita_error gerr;
-  if ((r->rules[0] && goita_rules_parse(&t->rules, r->rules, &gerr) != GOITA_OK) ||
+  if ((rules[0] && goita_rules_parse(&t->rules, rules, &gerr) != GOITA_OK) ||
       goita_rules_validate(&t->rules, &gerr) != GOITA_OK) {
-    hub_send_error(h, c->id, "create", "rules: %s", gerr.message);
+    snprintf(err, errsize, "rules: %s", gerr.message);
     free(t);
-    return;
+    return NULL;
   }
   goita_rules_format(&t->rules, t->rules_text, sizeof t->rules_text);
   h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
   t->seed &= (UINT64_C(1) << 62) - 1; /* kept positive as an SQLite integer */
-  t->turn_seconds = r->turn_seconds;
+  t->turn_seconds = turn_seconds;
   t->status = SRV_WAITING;
   t->thinking_version = -1;
-  t->owner = c->player;
+  t->owner = owner;
   t->empty_since_ms = h->io.now_ms(h->io.ctx);
-  for (int s = 0; s < GOITA_MAX_SEATS; s++) hub_new_token(h, t->seats[s].token);
+  if (private_table) hub_new_token(h, t->invite);
   srv_table_row row;
   hub_table_row(t, &row);
   if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, hub_table_add(h, t) != 0)) {
-    hub_send_error(h, c->id, "create", "not saved: %s", srv_store_error(h->store));
+    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     free(t);
-    return;
+    return NULL;
   }
-  hub_send_json(h, c->id, json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id));
-  hub_lobby_touch(h, t);
+  hub_lobby_touch(h, t); /* a "created" event at the next tick, for a listed table */
+  return t;
 }
 
-static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
+void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
+  char err[256];
+  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
+  if (!t) {
+    hub_send_error(h, c->id, "create", "%s", err);
+    return;
+  }
+  json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
+  if (created && t->invite[0]) {
+    c->invited = t->id; /* its creator may sit at a private table */
+    json_object_set_new(created, "invite", json_string(t->invite));
+  }
+  hub_send_json(h, c->id, created);
+}
+
+void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token) {
   if (c->table && (c->table != t->id || c->seat != seat)) hub_detach(h, c);
   hub_seat *s = &t->seats[seat];
   if (s->client && s->client != c->id) { /* the seat moves to the newer connection */
@@ -130,12 +114,15 @@ static void take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat) {
   }
   s->client = c->id;
   s->gone_since_ms = 0;
+  t->empty_since_ms = 0; /* a person sits: the table does not wait empty */
+  hub_index_seats(h, t); /* its token's hash, new or the same, finds the table for resume */
   c->table = t->id;
   c->seat = seat;
   if (s->stand_in) hub_stand_in_stop(h, t, seat);
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
-                                "seat_token", s->token));
+                                "seat_token", token));
   hub_broadcast_state(h, t);
+  hub_chat_history(h, t, c->id);
 }
 
 void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -147,27 +134,36 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
-  seat->player = c->player;
-  snprintf(seat->name, sizeof seat->name, "%s", c->name);
-  seat->bot[0] = '\0';
-  srv_player p;
-  seat->rating = srv_store_player_get(h->store, c->player, &p) == 0 ? p.rating : 1500;
+  char token[SRV_TOKEN_SIZE];
+  hub_seat_person(h, seat, c, token);
   if (!save_table(h, c, "sit", t)) {
-    memset(seat->name, 0, sizeof seat->name);
-    seat->player = 0;
+    memset(seat, 0, sizeof *seat);
     return;
   }
-  t->empty_since_ms = 0;
-  take_seat(h, c, t, r->seat);
+  hub_take_seat(h, c, t, r->seat, token);
   hub_lobby_touch(h, t);
 }
 
+void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token[SRV_TOKEN_SIZE]) {
+  memset(seat, 0, sizeof *seat);
+  hub_new_token(h, token);
+  srv_token_hash(token, seat->token);
+  seat->player = c->player;
+  snprintf(seat->name, sizeof seat->name, "%s", c->name);
+  srv_player p;
+  const bool known = srv_store_player_get(h->store, c->player, &p) == 0;
+  seat->rating = known ? p.rating : SRV_RATING_START;
+  seat->deviation = known ? p.deviation : SRV_DEVIATION_START;
+}
+
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
+  char hash[SRV_TOKEN_HASH_SIZE];
+  srv_token_hash(r->token, hash); /* seats keep only their token's hash, and are indexed by it */
   uint64_t id;
-  hub_table *t = hub_map_get(&h->seat_index, hub_token_key(r->token), &id) ? hub_table_get(h, (int64_t)id) : NULL;
+  hub_table *t = hub_map_get(&h->seat_index, hub_token_key(hash), &id) ? hub_table_get(h, (int64_t)id) : NULL;
   for (int s = 0; t && s < players_of(t); s++)
-    if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, r->token) == 0) {
-      take_seat(h, c, t, s);
+    if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, hash) == 0) {
+      hub_take_seat(h, c, t, s, r->token);
       return;
     }
   hub_send_error(h, c->id, "resume", "no seat has this seat_token (the game may be over)");
@@ -193,46 +189,45 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
   hub_send_json(h, c->id, json_pack("{s:s}", "type", "left"));
 }
 
+int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level) {
+  srv_player p;
+  if (srv_store_bot_player(h->store, level, &p) != 0) return -1;
+  memset(seat, 0, sizeof *seat);
+  seat->player = p.id;
+  snprintf(seat->bot, sizeof seat->bot, "%s", level);
+  hub_bot_seat_name(seat, index);
+  seat->rating = p.rating;
+  seat->deviation = p.deviation;
+  return 0;
+}
+
 void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "bot", r->table, r->seat);
   if (!t) return;
-  srv_player p;
-  if (srv_store_bot_player(h->store, r->level, &p) != 0) {
+  hub_seat *s = &t->seats[r->seat];
+  if (hub_seat_bot(h, s, r->seat, r->level) != 0) {
     hub_send_error(h, c->id, "bot", "%s", srv_store_error(h->store));
     return;
   }
-  hub_seat *s = &t->seats[r->seat];
-  s->player = p.id;
-  snprintf(s->name, sizeof s->name, "%s", p.name);
-  snprintf(s->bot, sizeof s->bot, "%s", r->level);
-  s->rating = p.rating;
   if (!save_table(h, c, "bot", t)) {
-    memset(s->name, 0, sizeof s->name);
-    memset(s->bot, 0, sizeof s->bot);
-    s->player = 0;
+    memset(s, 0, sizeof *s);
     return;
   }
   hub_broadcast_state(h, t);
   hub_lobby_touch(h, t);
 }
 
-void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
-  hub_table *t = waiting_table(h, c, "start", r->table, -1);
-  if (!t) return;
-  if (c->table != t->id || c->seat < 0) {
-    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
-    return;
-  }
+int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
   for (int s = 0; s < players_of(t); s++)
     if (!t->seats[s].player) {
-      hub_send_error(h, c->id, "start", "seat %d is empty: sit someone there or a computer player", s);
-      return;
+      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s);
+      return -1;
     }
   goita_game game;
   goita_error gerr;
   if (goita_game_start(&game, &t->rules, t->seed, &gerr) != GOITA_OK) {
-    hub_send_error(h, c->id, "start", "%s", gerr.message);
-    return;
+    snprintf(err, errsize, "%s", gerr.message);
+    return -1;
   }
   /* A draw that assigns seats (RULES.md 7) moves the players, in their joining order (the
    * seats they chose), to the seats it gives; their tokens go with them. */
@@ -245,11 +240,14 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_seat before[GOITA_MAX_SEATS];
   memcpy(before, t->seats, sizeof before);
   memcpy(t->seats, moved, sizeof moved);
+  for (int s = 0; s < players_of(t); s++)
+    if (t->seats[s].bot[0]) hub_bot_seat_name(&t->seats[s], s); /* named after the seat the draw gave */
   t->status = SRV_PLAYING;
-  if (!save_table(h, c, "start", t)) {
+  if (hub_table_save(h, t) != 0) {
+    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     memcpy(t->seats, before, sizeof t->seats);
     t->status = SRV_WAITING;
-    return;
+    return -1;
   }
   t->game = game;
   goita_record_init(&t->record, &t->game);
@@ -265,6 +263,18 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_broadcast_state(h, t);
   hub_lobby_touch(h, t);
   hub_schedule(h, t, false);
+  return 0;
+}
+
+void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
+  hub_table *t = waiting_table(h, c, "start", r->table, -1);
+  if (!t) return;
+  if (c->table != t->id || c->seat < 0) {
+    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
+    return;
+  }
+  char err[256];
+  if (hub_table_start(h, t, err, sizeof err) != 0) hub_send_error(h, c->id, "start", "%s", err);
 }
 
 void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -288,12 +298,20 @@ void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_error(h, c->id, "watch", "no table %lld", (long long)r->table);
     return;
   }
+  if (!hub_table_open_to(t, c)) {
+    hub_send_error(h, c->id, "watch", "table %lld is private: join it with its invite code", (long long)r->table);
+    return;
+  }
+  hub_watch(h, c, t, "watch");
+}
+
+void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request) {
   if (c->table) hub_detach(h, c);
   if (t->nwatchers == t->capwatchers) {
     const int cap = t->capwatchers ? 2 * t->capwatchers : 4;
     uint64_t *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
     if (!grown) {
-      hub_send_error(h, c->id, "watch", "out of memory");
+      hub_send_error(h, c->id, request, "out of memory");
       return;
     }
     t->watchers = grown;
@@ -304,4 +322,5 @@ void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
   c->seat = -1;
   hub_send_state(h, t, c->id, -1);
   hub_lobby_touch(h, t);
+  hub_chat_history(h, t, c->id);
 }

@@ -30,16 +30,18 @@ static void restore_move(void *arg, const char *text) {
   if (round_over(t)) hub_round_finished(c->h, t, false);
 }
 
-static int seat_from_store(srv_hub *h, hub_seat *seat, const srv_seat_row *row) {
+static int seat_from_store(srv_hub *h, hub_seat *seat, int index, const srv_seat_row *row) {
   memset(seat, 0, sizeof *seat);
-  memcpy(seat->token, row->token, SRV_TOKEN_SIZE);
+  memcpy(seat->token, row->token, SRV_TOKEN_HASH_SIZE);
   seat->player = row->player;
   if (!row->player) return 0;
   srv_player p;
   if (srv_store_player_get(h->store, row->player, &p) != 0) return -1;
   snprintf(seat->name, sizeof seat->name, "%s", p.name);
   snprintf(seat->bot, sizeof seat->bot, "%s", p.bot);
+  if (seat->bot[0]) hub_bot_seat_name(seat, index);
   seat->rating = p.rating;
+  seat->deviation = p.deviation;
   seat->stand_in = row->stand_in;
   /* Every connection went with the old process: a person's grace period starts now. */
   if (!p.bot[0]) {
@@ -70,9 +72,10 @@ static void restore_table(void *arg, const srv_table_row *row) {
   t->turn_seconds = row->turn_seconds;
   t->status = row->status;
   t->owner = row->owner;
-  t->announced = true; /* no listener yet: the first list shows it */
   t->thinking_version = -1;
   snprintf(t->rules_text, sizeof t->rules_text, "%s", row->rules);
+  memcpy(t->invite, row->invite, SRV_TOKEN_SIZE);
+  t->announced = hub_table_listed(t); /* no listener yet: the first list shows it */
   goita_error gerr;
   goita_rules_default(&t->rules);
   if (goita_rules_parse(&t->rules, t->rules_text, &gerr) != GOITA_OK) {
@@ -82,7 +85,7 @@ static void restore_table(void *arg, const srv_table_row *row) {
     return;
   }
   for (int s = 0; s < GOITA_MAX_SEATS; s++) {
-    if (seat_from_store(c->h, &t->seats[s], &row->seats[s]) != 0) {
+    if (seat_from_store(c->h, &t->seats[s], s, &row->seats[s]) != 0) {
       snprintf(c->err, c->errsize, "table %lld: %s", (long long)t->id, srv_store_error(c->h->store));
       c->failed = 1;
       hub_table_free(t);

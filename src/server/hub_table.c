@@ -1,11 +1,11 @@
 /* A table's game: saving and applying moves, computer players' turns and turn timers, rounds
  * and the next deal, the finished game with its record and ratings. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hub_internal.h"
+#include "ratings.h"
 
 void hub_table_row(const hub_table *t, srv_table_row *row) {
   memset(row, 0, sizeof *row);
@@ -18,8 +18,9 @@ void hub_table_row(const hub_table *t, srv_table_row *row) {
   for (int s = 0; s < GOITA_MAX_SEATS; s++) {
     row->seats[s].player = t->seats[s].player;
     row->seats[s].stand_in = t->seats[s].stand_in;
-    memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_SIZE);
+    memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_HASH_SIZE);
   }
+  memcpy(row->invite, t->invite, SRV_TOKEN_SIZE);
 }
 
 int hub_table_save(srv_hub *h, const hub_table *t) {
@@ -30,6 +31,7 @@ int hub_table_save(srv_hub *h, const hub_table *t) {
 
 void hub_table_free(hub_table *t) {
   goita_record_free(&t->record);
+  hub_chat_free(t);
   free(t->watchers);
   free(t);
 }
@@ -50,6 +52,7 @@ int hub_table_add(srv_hub *h, hub_table *t) {
   h->tables[at] = t;
   h->ntables++;
   hub_index_seats(h, t);
+  if (t->invite[0]) hub_map_put(&h->invite_index, hub_token_key(t->invite), (uint64_t)t->id);
   if (t->status != SRV_OVER) hub_count_open(h, t, 1);
   return 0;
 }
@@ -77,6 +80,9 @@ void hub_table_remove(srv_hub *h, int i) {
     if (c && c->table == t->id) c->table = 0;
   }
   hub_unindex_seats(h, t);
+  uint64_t invited;
+  if (t->invite[0] && hub_map_get(&h->invite_index, hub_token_key(t->invite), &invited) && invited == (uint64_t)t->id)
+    hub_map_del(&h->invite_index, hub_token_key(t->invite));
   hub_map_del(&h->table_index, (uint64_t)t->id);
   memmove(&h->tables[i], &h->tables[i + 1], (size_t)(h->ntables - i - 1) * sizeof *h->tables);
   h->ntables--;
@@ -130,31 +136,47 @@ void hub_arm_timer(srv_hub *h, hub_table *t) {
   t->deadline_ms = h->io.now_ms(h->io.ctx) + (int64_t)t->turn_seconds * 1000;
 }
 
-/* Elo over sides (docs/SERVER.md): each side's rating is its players' mean; the winning side
- * beats every other side; each player moves by K times the sum of (result - expected). */
-static void new_ratings(const hub_table *t, double out[GOITA_MAX_SEATS]) {
-  const double k = 32;
-  const int players = players_of(t), sides = goita_rules_sides(&t->rules);
-  double side_rating[GOITA_MAX_SEATS] = {0};
-  int side_size[GOITA_MAX_SEATS] = {0};
-  for (int s = 0; s < players; s++) {
+/* The place of each side at the end (0 first): the winner first, then the others by their
+ * scores, equal scores sharing a place. */
+static int side_rank(const hub_table *t, int side) {
+  const int winner = t->game.winner_side, sides = goita_rules_sides(&t->rules);
+  if (side == winner) return 0;
+  int rank = 1;
+  for (int other = 0; other < sides; other++)
+    if (other != winner && other != side && t->game.score[other] > t->game.score[side]) rank++;
+  return rank;
+}
+
+/* Rates the game (ratings.c) into the game's row: each seat's player as stored now (another
+ * table may have moved a computer level's rating since it sat down), written once per player. */
+static void rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
+  srv_rating_seat seats[GOITA_MAX_SEATS];
+  srv_rating_result results[GOITA_MAX_SEATS];
+  for (int s = 0; s < players_of(t); s++) {
+    srv_player p;
+    const bool stored = srv_store_player_get(h->store, t->seats[s].player, &p) == 0;
     const int side = goita_rules_side_of(&t->rules, s);
-    side_rating[side] += t->seats[s].rating;
-    side_size[side]++;
+    seats[s] = (srv_rating_seat){.entity = t->seats[s].player, .side = side, .rank = side_rank(t, side),
+                                 .rating = stored ? p.rating : t->seats[s].rating,
+                                 .deviation = stored ? p.deviation : t->seats[s].deviation};
   }
-  for (int side = 0; side < sides; side++)
-    if (side_size[side]) side_rating[side] /= side_size[side];
-  const int winner = t->game.winner_side;
-  for (int s = 0; s < players; s++) {
-    const int side = goita_rules_side_of(&t->rules, s);
-    double change = 0;
-    for (int other = 0; other < sides; other++) {
-      if (other == side || (side != winner && other != winner)) continue;
-      const double expected = 1 / (1 + pow(10, (side_rating[other] - side_rating[side]) / 400));
-      change += k * ((side == winner ? 1.0 : 0.0) - expected);
-    }
-    out[s] = t->seats[s].rating + change;
+  srv_ratings_update(seats, players_of(t), results);
+  for (int s = 0; s < players_of(t); s++) {
+    bool first = true;
+    for (int before = 0; before < s; before++) first &= seats[before].entity != seats[s].entity;
+    game->rated[s] = results[s].rated && first;
+    game->rating_before[s] = seats[s].rating;
+    game->deviation_before[s] = seats[s].deviation;
+    game->ratings[s] = results[s].rating;
+    game->deviations[s] = results[s].deviation;
   }
+}
+
+/* Tells every connection of a player who took part in the game its new rating. */
+static void announce_ratings(srv_hub *h, const srv_game_row *game) {
+  for (int i = 0; i < h->nclients; i++)
+    for (int s = 0; s < game->nplayers; s++)
+      if (game->rated[s] && h->clients[i].player == game->players[s]) hub_send_player(h, h->clients[i].id, game->players[s]);
 }
 
 int hub_record_texts(const hub_table *t, char **json, char **histories) {
@@ -191,22 +213,24 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   memset(&game, 0, sizeof game);
   game.table = t->id;
   game.nplayers = players_of(t);
-  double ratings[GOITA_MAX_SEATS];
-  new_ratings(t, ratings);
   for (int s = 0; s < players_of(t); s++) {
     game.players[s] = t->seats[s].player;
     snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
-    game.ratings[s] = ratings[s];
   }
+  rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
   t->save_retry_ms = 0;
   if (srv_store_game_finish(h->store, &game, json, histories) == 0) {
     t->status = SRV_OVER;
     t->game_id = game.id;
-    for (int s = 0; s < players_of(t); s++) t->seats[s].rating = ratings[s];
+    for (int s = 0; s < players_of(t); s++) {
+      t->seats[s].rating = game.ratings[s];
+      t->seats[s].deviation = game.deviations[s];
+    }
     hub_count_open(h, t, -1);
     hub_lobby_touch(h, t);
+    announce_ratings(h, &game);
   }
   free(json);
   free(histories);

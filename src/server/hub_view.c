@@ -25,6 +25,11 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
   }
   info->game_id = t->game_id;
   info->previous_round = spectator && t->previous_round[0] ? t->previous_round : NULL;
+  info->invite = t->invite[0] ? t->invite : NULL; /* all at a private table got there with it */
+  info->rematch.seconds_left = t->rematch.deadline_ms ? (int)((t->rematch.deadline_ms - now + 999) / 1000) : -1;
+  if (info->rematch.seconds_left < -1) info->rematch.seconds_left = 0;
+  info->rematch.table = t->rematch.table;
+  memcpy(info->rematch.asked, t->rematch.asked, sizeof info->rematch.asked);
 }
 
 /* Sends one client the table as it may see it: a seat's view, or the observer's. */

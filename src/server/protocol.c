@@ -5,7 +5,24 @@
 
 #include "protocol.h"
 
-typedef enum field_kind { F_NAME, F_TOKEN, F_TEXT, F_SECONDS, F_TABLE, F_SEAT, F_LEVEL, F_MOVE, F_CURSOR, F_LIMIT } field_kind;
+typedef enum field_kind {
+  F_NAME,
+  F_TOKEN,
+  F_TEXT,
+  F_SECONDS,
+  F_TABLE,
+  F_SEAT,
+  F_LEVEL,
+  F_MOVE,
+  F_PASSWORD,
+  F_PLAYER,
+  F_PRIVATE,
+  F_INVITE,
+  F_WAIT,
+  F_CHAT,
+  F_CURSOR,
+  F_LIMIT
+} field_kind;
 
 typedef struct field_spec {
   const char *name;
@@ -22,7 +39,9 @@ typedef struct request_spec {
 static const request_spec requests[] = {
     {"hello", SRV_HELLO, {{"name", F_NAME, false}, {"player_token", F_TOKEN, false}}},
     {"list", SRV_LIST, {{"after", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
-    {"create", SRV_CREATE, {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}}},
+    {"create",
+     SRV_CREATE,
+     {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}}},
     {"sit", SRV_SIT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}}},
     {"resume", SRV_RESUME, {{"seat_token", F_TOKEN, true}}},
     {"leave", SRV_LEAVE, {{0}}},
@@ -32,6 +51,15 @@ static const request_spec requests[] = {
     {"watch", SRV_WATCH, {{"table", F_TABLE, true}}},
     {"games", SRV_GAMES, {{"before", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
     {"ping", SRV_PING, {{0}}},
+    {"register", SRV_REGISTER, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
+    {"login", SRV_LOGIN, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
+    {"leaderboard", SRV_LEADERBOARD, {{0}}},
+    {"history", SRV_HISTORY, {{"player", F_PLAYER, true}}},
+    {"join", SRV_JOIN, {{"invite", F_INVITE, true}}},
+    {"quick", SRV_QUICK, {{"rules", F_TEXT, false}, {"wait_seconds", F_WAIT, false}, {"level", F_LEVEL, false}}},
+    {"quick_cancel", SRV_QUICK_CANCEL, {{0}}},
+    {"rematch", SRV_REMATCH, {{"table", F_TABLE, true}}},
+    {"chat", SRV_CHAT, {{"table", F_TABLE, true}, {"text", F_CHAT, true}}},
 };
 
 static int bad(char *err, size_t size, const char *fmt, const char *field) {
@@ -65,17 +93,64 @@ static bool is_level(const char *s) {
   return false;
 }
 
+/* Whether a character may not be in a chat line: the C0 and C1 controls and DEL (no line
+ * breaks or escapes reach another screen), the line and paragraph separators, and the
+ * bidirectional embeddings, overrides and isolates that would make a line read as something
+ * else. */
+static bool chat_refuses(uint32_t c) {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+/* Reads a chat line: 1 to SRV_CHAT_CHARS characters (code points of the UTF-8 jansson has
+ * already checked), not only spaces, none that chat_refuses. Returns 0, or -1 with the reason. */
+static int read_chat(const char *s, const char *field, char *out, char *err, size_t size) {
+  int chars = 0;
+  bool visible = false;
+  for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
+    const int n = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+    uint32_t c = n == 1 ? *p : (uint32_t)(*p & (0x7f >> n));
+    for (int i = 1; i < n; i++) c = c << 6 | (p[i] & 0x3fu);
+    if (chat_refuses(c)) {
+      snprintf(err, size, "field \"%s\": control characters are not allowed (U+%04X at character %d)", field,
+               (unsigned)c, chars + 1);
+      return -1;
+    }
+    visible |= c != ' ';
+    p += n;
+  }
+  if (!visible) return bad(err, size, "field \"%s\": empty", field);
+  if (chars > SRV_CHAT_CHARS) {
+    snprintf(err, size, "field \"%s\": at most %d characters (this has %d)", field, SRV_CHAT_CHARS, chars);
+    return -1;
+  }
+  snprintf(out, SRV_CHAT_SIZE, "%s", s);
+  return 0;
+}
+
 static int read_field(const field_spec *f, json_t *value, srv_request *req, char *err, size_t size) {
   switch (f->kind) {
+  case F_PRIVATE:
+    if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
+    req->private_table = json_is_true(value);
+    return 0;
+  case F_INVITE:
+  case F_CHAT:
   case F_NAME:
   case F_TOKEN:
   case F_TEXT:
   case F_LEVEL:
-  case F_MOVE: {
+  case F_MOVE:
+  case F_PASSWORD: {
     if (!json_is_string(value)) return bad(err, size, "field \"%s\": expected a string", f->name);
     const char *s = json_string_value(value);
     if (strlen(s) != json_string_length(value)) return bad(err, size, "field \"%s\": contains a zero byte", f->name);
-    if (f->kind == F_NAME) {
+    if (f->kind == F_CHAT) return read_chat(s, f->name, req->text, err, size);
+    if (f->kind == F_INVITE) {
+      if (!is_token(s))
+        return bad(err, size, "field \"%s\": expected an invite code of 32 lowercase hex digits", f->name);
+      snprintf(req->invite, sizeof req->invite, "%s", s);
+    } else if (f->kind == F_NAME) {
       if (!is_name(s)) return bad(err, size, "field \"%s\": expected 1 to 39 bytes, no control characters", f->name);
       snprintf(req->name, sizeof req->name, "%s", s);
     } else if (f->kind == F_TOKEN) {
@@ -84,6 +159,10 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_TEXT) {
       if (strlen(s) >= sizeof req->rules) return bad(err, size, "field \"%s\": too long", f->name);
       snprintf(req->rules, sizeof req->rules, "%s", s);
+    } else if (f->kind == F_PASSWORD) {
+      if (strlen(s) < SRV_PASSWORD_MIN || strlen(s) > SRV_PASSWORD_MAX)
+        return bad(err, size, "field \"%s\": expected 8 to 128 bytes", f->name);
+      snprintf(req->password, sizeof req->password, "%s", s);
     } else if (f->kind == F_LEVEL) {
       if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, sampler, expert)", f->name);
       snprintf(req->level, sizeof req->level, "%s", s);
@@ -106,9 +185,15 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_LIMIT) {
       if (v < 1 || v > SRV_MAX_PAGE) return bad(err, size, "field \"%s\": expected 1 to 200 rows", f->name);
       req->limit = (int)v;
+    } else if (f->kind == F_WAIT) {
+      if (v < 0 || v > 300) return bad(err, size, "field \"%s\": expected 0 to 300 seconds", f->name);
+      req->wait_seconds = (int)v;
     } else if (f->kind == F_TABLE) {
       if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a table number", f->name);
       req->table = (int64_t)v;
+    } else if (f->kind == F_PLAYER) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
+      req->player = (int64_t)v;
     } else {
       if (v < 0 || v >= GOITA_MAX_SEATS) return bad(err, size, "field \"%s\": expected a seat from 0 to 3", f->name);
       req->seat = (int)v;
@@ -121,6 +206,7 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
 int srv_request_parse(const char *text, size_t len, srv_request *req, char *err, size_t size) {
   memset(req, 0, sizeof *req);
   req->type = -1;
+  req->wait_seconds = -1;
   if (len > SRV_MAX_REQUEST) {
     snprintf(err, size, "message too long: %zu bytes (at most %d)", len, SRV_MAX_REQUEST);
     return -1;
@@ -321,5 +407,14 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
   if (v) json_object_set_new(msg, "game", game_json(v));
   if (t->game_id > 0) json_object_set_new(msg, "game_id", json_integer(t->game_id));
   if (t->previous_round) json_object_set_new(msg, "previous_round", json_string(t->previous_round));
+  if (t->invite) json_object_set_new(msg, "invite", json_string(t->invite));
+  if (t->rematch.seconds_left >= 0 || t->rematch.table) {
+    json_t *asked = json_array();
+    for (int s = 0; s < t->players; s++) json_array_append_new(asked, json_boolean(t->rematch.asked[s]));
+    json_t *rematch = json_pack("{s:o}", "asked", asked);
+    if (t->rematch.seconds_left >= 0) json_object_set_new(rematch, "seconds_left", json_integer(t->rematch.seconds_left));
+    if (t->rematch.table) json_object_set_new(rematch, "table", json_integer(t->rematch.table));
+    json_object_set_new(msg, "rematch", rematch);
+  }
   return dump(msg);
 }

@@ -5,10 +5,12 @@
 #ifndef GOITA_SERVER_PROTOCOL_H
 #define GOITA_SERVER_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "goita/goita.h"
+#include "secret.h"
 #include "store.h"
 
 /* The largest message a client may send. */
@@ -30,8 +32,22 @@ typedef enum srv_request_type {
   SRV_MOVE,   /* table, move */
   SRV_WATCH,  /* table */
   SRV_GAMES,  /* before, limit: a page of the finished games, newest first */
-  SRV_PING
+  SRV_PING,
+  SRV_REGISTER,    /* name, password: claim a name for this player */
+  SRV_LOGIN,       /* name, password: be the player who claimed the name (another device) */
+  SRV_LEADERBOARD, /* the best rated players */
+  SRV_HISTORY,     /* player: a player's newest rating changes */
+  SRV_JOIN,         /* invite: watch a private table, and be let sit at it */
+  SRV_QUICK,        /* rules, wait_seconds, level: wait for a quick match */
+  SRV_QUICK_CANCEL, /* leave the quick-match queue */
+  SRV_REMATCH,      /* table: the same seats again at a new table, after a game */
+  SRV_CHAT          /* table, text: a line to everyone at the table */
 } srv_request_type;
+
+/* A chat line: at most this many characters (Unicode code points), so at most four times as
+ * many bytes of UTF-8. */
+#define SRV_CHAT_CHARS 200
+#define SRV_CHAT_SIZE (4 * SRV_CHAT_CHARS + 1)
 
 typedef struct srv_request {
   int type;
@@ -46,6 +62,12 @@ typedef struct srv_request {
   char move_text[16];
   int64_t cursor; /* list: tables after this id; games: games before this id (0: from the start) */
   int limit;      /* rows in a page, 0 when not given */
+  char password[SRV_PASSWORD_MAX + 1];
+  int64_t player;
+  bool private_table;           /* create: "private": true */
+  char invite[SRV_TOKEN_SIZE];  /* join */
+  int wait_seconds;             /* quick: -1 when not given */
+  char text[SRV_CHAT_SIZE];     /* chat */
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
@@ -69,6 +91,12 @@ typedef struct srv_table_info {
   } seats[GOITA_MAX_SEATS];
   int64_t game_id;                /* once the game is over and saved */
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */
+  const char *invite;             /* a private table's invite code, NULL for a listed table */
+  struct {
+    bool asked[GOITA_MAX_SEATS]; /* seats whose players asked for a rematch */
+    int seconds_left;            /* until the rematch starts with those who asked; -1: none asked */
+    int64_t table;               /* the rematch's table once it exists, else 0 */
+  } rematch;
 } srv_table_info;
 
 /* The state message for one viewer (a seat, or -1 for a spectator): table information and,

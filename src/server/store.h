@@ -15,19 +15,22 @@ typedef struct srv_store srv_store;
 
 #define SRV_NAME_SIZE 40
 #define SRV_TOKEN_SIZE 33 /* 32 hex digits and the terminating zero */
+#define SRV_TOKEN_HASH_SIZE 65 /* a token's hash (secret.h): 64 hex digits and the zero */
+#define SRV_PASSWORD_HASH_SIZE 128 /* an argon2id string (secret.h) */
 #define SRV_LEVEL_SIZE 24
 
 typedef struct srv_player {
   int64_t id;
   char name[SRV_NAME_SIZE];
   char bot[SRV_LEVEL_SIZE]; /* a computer player's level; "" for a person */
-  double rating;
+  double rating, deviation; /* ratings.h */
   int games;
+  bool registered; /* has claimed its name with a password */
 } srv_player;
 
 typedef struct srv_seat_row {
   int64_t player; /* 0 when empty */
-  char token[SRV_TOKEN_SIZE]; /* the secret that lets its holder act for the seat */
+  char token[SRV_TOKEN_HASH_SIZE]; /* the hash of the secret that lets its holder act for the seat */
   bool stand_in; /* a computer player moves for the gone person until they resume */
 } srv_seat_row;
 
@@ -42,6 +45,7 @@ typedef struct srv_table_row {
   char created[GOITA_RECORD_TIME_SIZE];
   int64_t owner;      /* the player who created it, 0 when unknown */
   srv_seat_row seats[GOITA_MAX_SEATS];
+  char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
 } srv_table_row;
 
 /* Opens (creating when needed) the database at path, in WAL mode. */
@@ -53,13 +57,33 @@ int srv_store_limit_bytes(srv_store *store, long long bytes);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
 
-/* Players. A person is found by the secret player token its browser keeps; computer players
- * by level (one rated player per level). */
-int srv_store_player_by_token(srv_store *store, const char *token, srv_player *out, bool *found);
-int srv_store_player_create(srv_store *store, const char *name, const char *token, srv_player *out);
+/* Players. A person is found by the hash of a secret player token its browser keeps (one per
+ * device it has used), or by its claimed name (its account: the name folded to lowercase);
+ * computer players by level (one rated player per level). No plain token reaches the store. */
+int srv_store_player_by_token(srv_store *store, const char *token_hash, srv_player *out, bool *found);
+int srv_store_player_create(srv_store *store, const char *name, const char *token_hash, srv_player *out);
 int srv_store_player_rename(srv_store *store, int64_t id, const char *name);
 int srv_store_bot_player(srv_store *store, const char *level, srv_player *out);
 int srv_store_player_get(srv_store *store, int64_t id, srv_player *out);
+/* A further device's token for a player (after a login). */
+int srv_store_player_token_add(srv_store *store, int64_t id, const char *token_hash);
+/* The player holding an account, with its password hash. */
+int srv_store_account(srv_store *store, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
+                      bool *found);
+/* Claims a name for a player: its display name, its account (unique) and its password hash. */
+int srv_store_player_register(srv_store *store, int64_t id, const char *name, const char *account,
+                              const char *password_hash);
+/* The best rated players who have played, best first: at most max, their number in *count. */
+int srv_store_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
+
+/* One game's change to one player's rating. */
+typedef struct srv_rating_row {
+  int64_t game;
+  char time[GOITA_RECORD_TIME_SIZE];
+  double rating_before, rating_after, deviation_before, deviation_after;
+} srv_rating_row;
+/* A player's newest rating changes, newest first: at most max, their number in *count. */
+int srv_store_rating_history(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
 
 /* Tables. */
 int srv_store_table_create(srv_store *store, srv_table_row *row); /* sets row->id */
@@ -81,13 +105,18 @@ typedef struct srv_game_row {
   int64_t players[GOITA_MAX_SEATS];
   char names[GOITA_MAX_SEATS][SRV_NAME_SIZE];
   double ratings[GOITA_MAX_SEATS]; /* after the game */
+  /* What the game did to each seat's player: rated[s] is set for the one seat of each rated
+   * player whose rating, deviation, game count and history row are written (a computer level
+   * with two seats on a side is written once; one on two sides not at all). */
+  bool rated[GOITA_MAX_SEATS];
+  double rating_before[GOITA_MAX_SEATS], deviation_before[GOITA_MAX_SEATS], deviations[GOITA_MAX_SEATS];
   int score[2];                    /* per team */
   char rules[512];                 /* the table's rule options as text */
   char ended[16];                  /* "" when played to its end, "abandoned" when no person was left */
 } srv_game_row;
 
-/* A finished game: its record (JSON) and history strings, the players' new ratings, and the
- * table closed, all in one transaction. Sets game->id. */
+/* A finished game: its record (JSON) and history strings, the players' new ratings with their
+ * history rows, and the table closed, all in one transaction. Sets game->id. */
 int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
 /* A game no person plays any more: its record up to the last move, its players with their
  * ratings unchanged, ended "abandoned", and the table closed, in one transaction. Sets game->id. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "secret.h"
 #include "store.h"
 
 struct srv_store {
@@ -42,7 +43,29 @@ static const char *const migrations[] = {
     "  game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
     "  player INTEGER NOT NULL REFERENCES players(id), name TEXT NOT NULL, rating_after REAL NOT NULL,"
     "  PRIMARY KEY (game, seat));",
-    /* 2 (lobby): who created a table (open tables per player), why a table or game ended
+    /* 2: tokens only as hashes, several per player (one per device); claimed names with
+     * passwords; rating deviations and the rating history; computers named as such */
+    "CREATE TABLE player_tokens ("
+    "  token TEXT PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(id),"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+    "INSERT INTO player_tokens (token, player) SELECT goita_token_hash(token), id FROM players WHERE token IS NOT NULL;"
+    "UPDATE players SET token = NULL;"
+    "UPDATE seats SET token = goita_token_hash(token) WHERE token != '';"
+    "ALTER TABLE players ADD COLUMN deviation REAL NOT NULL DEFAULT 350;"
+    "ALTER TABLE players ADD COLUMN account TEXT;"
+    "ALTER TABLE players ADD COLUMN password TEXT;"
+    "CREATE UNIQUE INDEX players_account ON players(account);"
+    "CREATE INDEX players_rating ON players(rating);"
+    "UPDATE players SET name = 'Computer · ' || bot WHERE bot IS NOT NULL;"
+    "CREATE TABLE rating_history ("
+    "  player INTEGER NOT NULL REFERENCES players(id), game INTEGER NOT NULL REFERENCES games(id),"
+    "  rating_before REAL NOT NULL, rating_after REAL NOT NULL,"
+    "  deviation_before REAL NOT NULL, deviation_after REAL NOT NULL,"
+    "  time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+    "  PRIMARY KEY (player, game));",
+    /* 3: private tables, kept out of the lobby, joined by their invite code (NULL: listed) */
+    "ALTER TABLE tables ADD COLUMN invite TEXT;",
+    /* 4 (lobby): who created a table (open tables per player), why a table or game ended
      * without a winner ("expired", "abandoned"), and which seats a computer stands in for */
     "ALTER TABLE tables ADD COLUMN owner INTEGER;"
     "ALTER TABLE tables ADD COLUMN ended TEXT;"
@@ -52,6 +75,20 @@ static const char *const migrations[] = {
 
 /* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
 static int migrate(srv_store *s);
+
+/* goita_token_hash(text): the SQL face of srv_token_hash, for migration 2, which hashes the
+ * tokens an older database kept in plain text. */
+static void sql_token_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const unsigned char *token = sqlite3_value_text(argv[0]);
+  if (!token) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  char hash[SRV_TOKEN_HASH_SIZE];
+  srv_token_hash((const char *)token, hash);
+  sqlite3_result_text(ctx, hash, -1, SQLITE_TRANSIENT);
+}
 
 static int fail(srv_store *s, const char *what) {
   snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
@@ -71,10 +108,14 @@ int srv_store_open(srv_store **out, const char *path) {
     return -1;
   }
   sqlite3_busy_timeout(s->db, 5000);
+  sqlite3_create_function(s->db, "goita_token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_token_hash, NULL,
+                          NULL);
   /* WAL with synchronous=NORMAL: a commit survives the process being killed (it is in the
    * log, which the next open replays); only a power cut may lose the last commits. */
-  if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", NULL, NULL,
-                   NULL) != SQLITE_OK ||
+  /* secure_delete: what a row held is zeroed when it changes, so the plain tokens an older
+   * database kept are gone from the file once migration 2 has hashed them. */
+  if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                   " PRAGMA secure_delete=ON;", NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_exec(s->db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL,
                    NULL) != SQLITE_OK) {
     fail(s, "creating the schema");
@@ -142,6 +183,8 @@ static int migrate(srv_store *s) {
       return -1;
     }
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "committing a migration");
+    /* the migrated pages go into the main file now, over the old ones (plain tokens) */
+    sqlite3_exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
   }
   return 0;
 }
@@ -156,9 +199,11 @@ static void read_player(sqlite3_stmt *st, srv_player *p) {
   copy_text(p->bot, sizeof p->bot, sqlite3_column_text(st, 2));
   p->rating = sqlite3_column_double(st, 3);
   p->games = sqlite3_column_int(st, 4);
+  p->deviation = sqlite3_column_double(st, 5);
+  p->registered = sqlite3_column_type(st, 6) != SQLITE_NULL;
 }
 
-#define PLAYER_COLUMNS "id, name, bot, rating, games"
+#define PLAYER_COLUMNS "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account"
 
 /* Runs a query for at most one player. */
 static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *found) {
@@ -170,14 +215,15 @@ static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *fou
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a player");
 }
 
-int srv_store_player_by_token(srv_store *s, const char *token, srv_player *out, bool *found) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE token = ?");
-  if (st) sqlite3_bind_text(st, 1, token, -1, SQLITE_TRANSIENT);
+int srv_store_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
+  sqlite3_stmt *st =
+      prepare(s, "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = ?");
+  if (st) sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_TRANSIENT);
   return one_player(s, st, out, found);
 }
 
 int srv_store_player_get(srv_store *s, int64_t id, srv_player *out) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?");
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?");
   if (st) sqlite3_bind_int64(st, 1, id);
   bool found = false;
   if (one_player(s, st, out, &found) != 0) return -1;
@@ -195,14 +241,41 @@ static int run(srv_store *s, sqlite3_stmt *st, const char *what) {
   return rc == SQLITE_DONE ? 0 : fail(s, what);
 }
 
-int srv_store_player_create(srv_store *s, const char *name, const char *token, srv_player *out) {
-  sqlite3_stmt *st = prepare(s, "INSERT INTO players (name, token) VALUES (?, ?)");
+static int begin(srv_store *s) {
+  return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
+}
+
+/* Commits, or rolls back after a failure (keeping the first error's text). */
+static int end(srv_store *s, int status) {
+  if (status == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
+  if (status == 0) fail(s, "committing");
+  sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+  return -1;
+}
+
+/* Adds a token hash for a player, inside the caller's transaction or alone. */
+static int add_token(srv_store *s, int64_t id, const char *token_hash) {
+  sqlite3_stmt *st = prepare(s, "INSERT INTO player_tokens (token, player) VALUES (?, ?)");
   if (st) {
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, token, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, id);
   }
-  if (run(s, st, "saving a player") != 0) return -1;
-  return srv_store_player_get(s, sqlite3_last_insert_rowid(s->db), out);
+  return run(s, st, "saving a player's token");
+}
+
+int srv_store_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
+  if (begin(s) != 0) return -1;
+  sqlite3_stmt *st = prepare(s, "INSERT INTO players (name) VALUES (?)");
+  if (st) sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+  int status = run(s, st, "saving a player");
+  const int64_t id = sqlite3_last_insert_rowid(s->db);
+  if (status == 0) status = add_token(s, id, token_hash);
+  if (end(s, status) != 0) return -1;
+  return srv_store_player_get(s, id, out);
+}
+
+int srv_store_player_token_add(srv_store *s, int64_t id, const char *token_hash) {
+  return add_token(s, id, token_hash);
 }
 
 int srv_store_player_rename(srv_store *s, int64_t id, const char *name) {
@@ -214,14 +287,75 @@ int srv_store_player_rename(srv_store *s, int64_t id, const char *name) {
   return run(s, st, "renaming a player");
 }
 
+int srv_store_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
+                      bool *found) {
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS ", p.password FROM players p WHERE p.account = ?");
+  if (!st) return -1;
+  sqlite3_bind_text(st, 1, account, -1, SQLITE_TRANSIENT);
+  const int rc = sqlite3_step(st);
+  *found = rc == SQLITE_ROW;
+  if (*found) {
+    read_player(st, out);
+    copy_text(password_hash, SRV_PASSWORD_HASH_SIZE, sqlite3_column_text(st, 7));
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading an account");
+}
+
+int srv_store_player_register(srv_store *s, int64_t id, const char *name, const char *account,
+                              const char *password_hash) {
+  sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ?, account = ?, password = ? WHERE id = ?");
+  if (st) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, account, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, password_hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, id);
+  }
+  return run(s, st, "saving the name");
+}
+
+int srv_store_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  *count = 0;
+  sqlite3_stmt *st =
+      prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
+  if (!st) return -1;
+  sqlite3_bind_int(st, 1, max);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) read_player(st, &rows[(*count)++]);
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the leaderboard");
+}
+
+int srv_store_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  *count = 0;
+  sqlite3_stmt *st = prepare(s,
+                             "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
+                             "FROM rating_history WHERE player = ? ORDER BY game DESC LIMIT ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, player);
+  sqlite3_bind_int(st, 2, max);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+    srv_rating_row *r = &rows[(*count)++];
+    r->game = sqlite3_column_int64(st, 0);
+    copy_text(r->time, sizeof r->time, sqlite3_column_text(st, 1));
+    r->rating_before = sqlite3_column_double(st, 2);
+    r->rating_after = sqlite3_column_double(st, 3);
+    r->deviation_before = sqlite3_column_double(st, 4);
+    r->deviation_after = sqlite3_column_double(st, 5);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the rating history");
+}
+
 int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players WHERE bot = ?");
+  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = ?");
   if (st) sqlite3_bind_text(st, 1, level, -1, SQLITE_TRANSIENT);
   bool found = false;
   if (one_player(s, st, out, &found) != 0) return -1;
   if (found) return 0;
   char name[SRV_NAME_SIZE];
-  snprintf(name, sizeof name, "%s (computer)", level);
+  snprintf(name, sizeof name, "Computer · %s", level);
   st = prepare(s, "INSERT INTO players (name, bot) VALUES (?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -229,18 +363,6 @@ int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
   }
   if (run(s, st, "saving a computer player") != 0) return -1;
   return srv_store_player_get(s, sqlite3_last_insert_rowid(s->db), out);
-}
-
-static int begin(srv_store *s) {
-  return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
-}
-
-/* Commits, or rolls back after a failure (keeping the first error's text). */
-static int end(srv_store *s, int status) {
-  if (status == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
-  if (status == 0) fail(s, "committing");
-  sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-  return -1;
 }
 
 static int write_seats(srv_store *s, const srv_table_row *row) {
@@ -264,16 +386,21 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
 
 int srv_store_table_create(srv_store *s, srv_table_row *row) {
   if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, owner) VALUES (?, ?, ?, ?, ?)");
+  sqlite3_stmt *st =
+      prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
     sqlite3_bind_int(st, 3, row->turn_seconds);
     sqlite3_bind_int(st, 4, row->status);
-    if (row->owner)
-      sqlite3_bind_int64(st, 5, row->owner);
+    if (row->invite[0])
+      sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
     else
       sqlite3_bind_null(st, 5);
+    if (row->owner)
+      sqlite3_bind_int64(st, 6, row->owner);
+    else
+      sqlite3_bind_null(st, 6);
   }
   int status = run(s, st, "saving a table");
   if (status == 0) {
@@ -306,7 +433,8 @@ int srv_store_table_end(srv_store *s, int64_t table, const char *reason) {
 
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   sqlite3_stmt *st = prepare(
-      s, "SELECT id, rules, seed, turn_seconds, status, created, owner FROM tables WHERE status != 2 ORDER BY id");
+      s, "SELECT id, rules, seed, turn_seconds, status, created, invite, owner FROM tables WHERE status != 2 "
+         "ORDER BY id");
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -318,7 +446,8 @@ int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
     row.turn_seconds = sqlite3_column_int(st, 3);
     row.status = sqlite3_column_int(st, 4);
     copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
-    row.owner = sqlite3_column_int64(st, 6);
+    copy_text(row.invite, sizeof row.invite, sqlite3_column_text(st, 6));
+    row.owner = sqlite3_column_int64(st, 7);
     sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token, stand_in FROM seats WHERE table_id = ?");
     if (!seats) break;
     sqlite3_bind_int64(seats, 1, row.id);
@@ -356,6 +485,30 @@ int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const cha
   return rc == SQLITE_DONE ? 0 : fail(s, "reading the moves");
 }
 
+/* Writes what a game did to seat i's player: its new rating and deviation, one more game, and
+ * a history row. */
+static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game) {
+  sqlite3_stmt *st = prepare(s, "UPDATE players SET rating = ?, deviation = ?, games = games + 1 WHERE id = ?");
+  if (st) {
+    sqlite3_bind_double(st, 1, g->ratings[i]);
+    sqlite3_bind_double(st, 2, g->deviations[i]);
+    sqlite3_bind_int64(st, 3, g->players[i]);
+  }
+  if (run(s, st, "saving a rating") != 0) return -1;
+  st = prepare(s,
+               "INSERT INTO rating_history (player, game, rating_before, rating_after, deviation_before, "
+               "deviation_after) VALUES (?, ?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, g->players[i]);
+    sqlite3_bind_int64(st, 2, game);
+    sqlite3_bind_double(st, 3, g->rating_before[i]);
+    sqlite3_bind_double(st, 4, g->ratings[i]);
+    sqlite3_bind_double(st, 5, g->deviation_before[i]);
+    sqlite3_bind_double(st, 6, g->deviations[i]);
+  }
+  return run(s, st, "saving a rating's history");
+}
+
 int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories) VALUES (?, ?, ?, ?, ?)");
@@ -378,13 +531,7 @@ int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json
       sqlite3_bind_double(st, 5, g->ratings[i]);
     }
     status = run(s, st, "saving a game's players");
-    if (status != 0) break;
-    st = prepare(s, "UPDATE players SET rating = ?, games = games + 1 WHERE id = ?");
-    if (st) {
-      sqlite3_bind_double(st, 1, g->ratings[i]);
-      sqlite3_bind_int64(st, 2, g->players[i]);
-    }
-    status = run(s, st, "saving a rating");
+    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, game);
   }
   if (status == 0) {
     st = prepare(s, "UPDATE tables SET status = 2 WHERE id = ?");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # goita serve: option errors, a database it cannot open, then the kill-and-restart test
 # (tests/e2e/restart.js) and, given "browser", a whole round in four Chromium pages
-# (tests/e2e/round.js).
+# (tests/e2e/round.js) and the ways to play: quick match, rematch, invite link, chat
+# (tests/e2e/modes.js).
 # Usage: serve.sh PATH_TO_GOITA [browser]
 . "$(dirname "$0")/common.sh"
 e2e=$(cd "$(dirname "$0")/../e2e" && pwd)
@@ -28,6 +29,7 @@ if [ "${2:-}" = browser ]; then
   trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
   for _ in $(seq 50); do grep -q "goita serve: http" "$tmp/serve.out" && break; sleep 0.1; done
   node "$e2e/round.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" || fail "a round in four browsers"
+  node "$e2e/modes.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" || fail "quick match, rematch, invite link and chat in browsers"
   kill -TERM $server
   wait $server || fail "the server did not stop cleanly on SIGTERM (exit $?): $(tail -5 "$tmp/serve.out")"
 fi

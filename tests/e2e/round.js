@@ -5,40 +5,11 @@
 'use strict';
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
+const { text, act } = require('./ui');
 
 const url = process.argv[2];
 const screenshot = process.argv[3];
 const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
-
-async function text(page, selector) { return (await page.textContent(selector)) || ''; }
-
-// One step for a page whose turn it is: a 5-pawn decision, a pass (now and then), or a block
-// then an attack from the pieces the client lets it click. Returns whether it acted.
-async function act(page, rng) {
-  const enabled = page.locator('#hand button.tile:not([disabled])');
-  const buttons = page.locator('#actions button');
-  const prompt = await text(page, '#prompt');
-  if (/Your partner has five pawns/.test(prompt)) {
-    await buttons.filter({ hasText: 'Play on' }).click();
-    return true;
-  }
-  if (!/Choose|Answer/.test(prompt)) return false;
-  const pass = buttons.filter({ hasText: 'Pass' });
-  if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) {
-    await pass.click();
-    return true;
-  }
-  if ((await enabled.count()) === 0) {
-    if (await pass.count()) { await pass.click(); return true; }
-    return false;
-  }
-  await enabled.first().click();
-  await page.waitForSelector('#hand button.tile.chosen');
-  const second = page.locator('#hand button.tile:not([disabled]):not(.chosen)');
-  if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
-  await second.first().click();
-  return true;
-}
 
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -88,7 +59,7 @@ async function act(page, rng) {
   while (!(await roundOver())) {
     if (++steps > 400) fail('the round did not end');
     let acted = false;
-    for (let i = 0; i < 4 && !acted; i++) acted = await act(pages[i], rng);
+    for (let i = 0; i < 4 && !acted; i++) acted = await act(pages[i], rng, fail);
     if (!acted) { await pages[0].waitForTimeout(100); continue; }
     await pages[0].waitForTimeout(60);
     if (screenshot && steps === 9) {

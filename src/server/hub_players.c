@@ -1,0 +1,284 @@
+/* Players (docs/SERVER.md "Players"): guests known by a token and saved only once they act,
+ * names claimed with a password and logins from other devices, names kept for computers, the
+ * leaderboard and each player's rating history. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hub_internal.h"
+#include "ratings.h"
+#include "secret.h"
+
+/* Logins: this many wrong passwords for one name are free; then each further try waits twice as
+ * long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A quiet name is forgiven after
+ * LOGIN_FORGET_MS. */
+#define LOGIN_FREE_FAILURES 3
+#define LOGIN_WAIT_MAX_MS 300000
+#define LOGIN_FORGET_MS 900000
+
+#define HISTORY_ROWS 20
+#define LEADERBOARD_ROWS 50
+
+/* Copies a name without the spaces around it. */
+static void trim_name(const char *name, char out[SRV_NAME_SIZE]) {
+  while (*name == ' ') name++;
+  size_t n = strlen(name);
+  while (n > 0 && name[n - 1] == ' ') n--;
+  if (n >= SRV_NAME_SIZE) n = SRV_NAME_SIZE - 1;
+  memcpy(out, name, n);
+  out[n] = '\0';
+}
+
+/* The account a name claims: trimmed and with ASCII letters in lowercase, so "Ann", "ann " and
+ * "ANN" are one account. */
+static void account_of(const char *name, char out[SRV_NAME_SIZE]) {
+  trim_name(name, out);
+  for (char *p = out; *p; p++)
+    if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+}
+
+/* Whether a name is kept for computer players: "Computer" followed by anything but a letter
+ * ("Computer 2 · expert", "computer"), anything with "(computer)" in it (the older
+ * "expert (computer)"), or the client's Japanese label. */
+static bool name_reserved(const char *name) {
+  char key[SRV_NAME_SIZE];
+  account_of(name, key);
+  if (strncmp(key, "computer", 8) == 0) {
+    const char next = key[8]; /* lowercase already */
+    if (!(next >= 'a' && next <= 'z')) return true;
+  }
+  return strstr(key, "(computer)") != NULL || strncmp(key, "コンピュータ", strlen("コンピュータ")) == 0;
+}
+
+/* Checks a name a person asks for: not a computer's, not claimed by another player. Returns
+ * false after sending the request an error. */
+static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self) {
+  if (name_reserved(name)) {
+    hub_send_error(h, c->id, request, "the name \"%s\" is kept for computer players: choose another", name);
+    return false;
+  }
+  char account[SRV_NAME_SIZE], password[SRV_PASSWORD_HASH_SIZE];
+  account_of(name, account);
+  srv_player owner;
+  bool found = false;
+  if (srv_store_account(h->store, account, &owner, password, &found) != 0) {
+    hub_send_error(h, c->id, request, "%s", srv_store_error(h->store));
+    return false;
+  }
+  if (found && owner.id != self) {
+    hub_send_error(h, c->id, request, "the name \"%s\" is registered: log in with its password, or choose another",
+                   name);
+    return false;
+  }
+  return true;
+}
+
+static json_t *player_json(const srv_player *p) {
+  json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:i, s:b}", "id", (json_int_t)p->id, "name", p->name, "rating",
+                        (int)(p->rating + 0.5), "deviation", (int)(p->deviation + 0.5), "games", p->games, "registered",
+                        p->registered);
+  if (o && p->bot[0]) json_object_set_new(o, "bot", json_string(p->bot));
+  return o;
+}
+
+static void send_welcome(srv_hub *h, hub_client *c, const srv_player *p, const char *token) {
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:s}", "type", "welcome", "player", player_json(p), "player_token", token));
+}
+
+void hub_send_player(srv_hub *h, uint64_t client, int64_t player) {
+  srv_player p;
+  if (srv_store_player_get(h->store, player, &p) != 0) return;
+  hub_send_json(h, client, json_pack("{s:s, s:o}", "type", "player", "player", player_json(&p)));
+}
+
+bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
+  if (c->player) return true;
+  if (!c->guest[0]) {
+    hub_send_error(h, c->id, request, "say hello first");
+    return false;
+  }
+  srv_player p;
+  bool found = false; /* another connection with the same token may have made the row */
+  if (srv_store_player_by_token(h->store, c->guest, &p, &found) != 0 ||
+      (!found && srv_store_player_create(h->store, c->name, c->guest, &p) != 0)) {
+    hub_send_error(h, c->id, request, "%s", srv_store_error(h->store));
+    return false;
+  }
+  c->player = p.id;
+  hub_rate_adopt(h, c->guest, p.id);
+  c->guest[0] = '\0';
+  hub_send_player(h, c->id, p.id);
+  return true;
+}
+
+void hub_bot_seat_name(hub_seat *s, int seat) {
+  snprintf(s->name, sizeof s->name, "Computer %d · %s", seat + 1, s->bot);
+}
+
+/* A hello with a player token: the player comes back, renamed if it asks (a claimed name
+ * stays). */
+static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const char *name) {
+  char hash[SRV_TOKEN_HASH_SIZE];
+  srv_token_hash(r->token, hash);
+  srv_player p;
+  bool found = false;
+  if (srv_store_player_by_token(h->store, hash, &p, &found) != 0) {
+    hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
+    return;
+  }
+  if (!found) {
+    hub_send_error(h, c->id, "hello", "unknown player_token: say hello without one to be a new player");
+    return;
+  }
+  if (name[0] && !p.registered && strcmp(name, p.name) != 0) {
+    if (!name_allowed(h, c, "hello", name, p.id)) return;
+    if (srv_store_player_rename(h->store, p.id, name) != 0) {
+      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
+      return;
+    }
+    snprintf(p.name, sizeof p.name, "%s", name);
+  }
+  c->player = p.id;
+  c->guest[0] = '\0';
+  snprintf(c->name, sizeof c->name, "%s", p.name);
+  send_welcome(h, c, &p, r->token);
+}
+
+void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
+  char name[SRV_NAME_SIZE];
+  trim_name(r->name, name);
+  if (r->token[0]) {
+    hello_again(h, c, r, name);
+    return;
+  }
+  /* A new guest: a token now, a row only when it does something that needs one. */
+  if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
+  char token[SRV_TOKEN_SIZE];
+  hub_new_token(h, token);
+  c->player = 0;
+  srv_token_hash(token, c->guest);
+  snprintf(c->name, sizeof c->name, "%s", name[0] ? name : "Player");
+  const srv_player guest = {.name = "", .rating = SRV_RATING_START, .deviation = SRV_DEVIATION_START};
+  srv_player p = guest;
+  snprintf(p.name, sizeof p.name, "%s", c->name);
+  send_welcome(h, c, &p, token);
+}
+
+void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
+  if (!hub_client_player(h, c, "register")) return;
+  srv_player p;
+  if (srv_store_player_get(h->store, c->player, &p) != 0) {
+    hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
+    return;
+  }
+  if (p.registered) {
+    hub_send_error(h, c->id, "register", "you have claimed the name \"%s\" already", p.name);
+    return;
+  }
+  char name[SRV_NAME_SIZE], account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+  trim_name(r->name, name);
+  account_of(name, account);
+  if (!name_allowed(h, c, "register", name, p.id)) return;
+  if (srv_password_hash(r->password, hash) != 0) {
+    hub_send_error(h, c->id, "register", "out of memory");
+    return;
+  }
+  if (srv_store_player_register(h->store, p.id, name, account, hash) != 0) {
+    hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
+    return;
+  }
+  snprintf(c->name, sizeof c->name, "%s", name);
+  hub_send_player(h, c->id, p.id);
+}
+
+/* The guard of an account's wrong passwords, or a free (or the stalest) slot for it. */
+static hub_login_guard *login_guard(srv_hub *h, const char *account, int64_t now) {
+  hub_login_guard *free_slot = NULL;
+  for (int i = 0; i < HUB_LOGIN_GUARDS; i++) {
+    hub_login_guard *g = &h->login_guards[i];
+    if (g->account[0] && now - g->last_ms > LOGIN_FORGET_MS && now >= g->until_ms) memset(g, 0, sizeof *g);
+    if (g->account[0] && strcmp(g->account, account) == 0) return g;
+    if (!free_slot || !g->account[0] || (free_slot->account[0] && g->last_ms < free_slot->last_ms)) free_slot = g;
+  }
+  memset(free_slot, 0, sizeof *free_slot);
+  snprintf(free_slot->account, sizeof free_slot->account, "%s", account);
+  return free_slot;
+}
+
+/* Counts a wrong password; from the free ones on, the next try must wait. */
+static void login_failed(hub_login_guard *g, int64_t now) {
+  g->failures++;
+  g->last_ms = now;
+  const int over = g->failures - LOGIN_FREE_FAILURES;
+  if (over >= 0) {
+    int64_t wait = INT64_C(1000) << (over < 9 ? over : 9);
+    g->until_ms = now + (wait < LOGIN_WAIT_MAX_MS ? wait : LOGIN_WAIT_MAX_MS);
+  }
+}
+
+void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
+  char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
+  account_of(r->name, account);
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  hub_login_guard *g = login_guard(h, account, now);
+  if (now < g->until_ms) {
+    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
+                   (long long)((g->until_ms - now + 999) / 1000));
+    return;
+  }
+  srv_player p;
+  bool found = false;
+  if (srv_store_account(h->store, account, &p, hash, &found) != 0) {
+    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    return;
+  }
+  if (!found || !srv_password_check(hash, r->password)) {
+    login_failed(g, now);
+    hub_send_error(h, c->id, "login", "wrong name or password");
+    return;
+  }
+  memset(g, 0, sizeof *g);
+  char token[SRV_TOKEN_SIZE], token_hash[SRV_TOKEN_HASH_SIZE];
+  hub_new_token(h, token); /* this device's own token: the others' keep working */
+  srv_token_hash(token, token_hash);
+  if (srv_store_player_token_add(h->store, p.id, token_hash) != 0) {
+    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    return;
+  }
+  c->player = p.id;
+  c->guest[0] = '\0';
+  snprintf(c->name, sizeof c->name, "%s", p.name);
+  send_welcome(h, c, &p, token);
+}
+
+void hub_do_leaderboard(srv_hub *h, hub_client *c) {
+  srv_player rows[LEADERBOARD_ROWS];
+  int n = 0;
+  if (srv_store_leaderboard(h->store, rows, LEADERBOARD_ROWS, &n) != 0) {
+    hub_send_error(h, c->id, "leaderboard", "%s", srv_store_error(h->store));
+    return;
+  }
+  json_t *list = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(list, player_json(&rows[i]));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o}", "type", "leaderboard", "players", list));
+}
+
+void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
+  srv_player p;
+  srv_rating_row rows[HISTORY_ROWS];
+  int n = 0;
+  if (srv_store_player_get(h->store, r->player, &p) != 0) {
+    hub_send_error(h, c->id, "history", "no player %lld", (long long)r->player);
+    return;
+  }
+  if (srv_store_rating_history(h->store, r->player, rows, HISTORY_ROWS, &n) != 0) {
+    hub_send_error(h, c->id, "history", "%s", srv_store_error(h->store));
+    return;
+  }
+  json_t *list = json_array();
+  for (int i = 0; i < n; i++)
+    json_array_append_new(list, json_pack("{s:I, s:s, s:f, s:f, s:f, s:f}", "game", (json_int_t)rows[i].game, "time",
+                                          rows[i].time, "rating_before", rows[i].rating_before, "rating_after",
+                                          rows[i].rating_after, "deviation_before", rows[i].deviation_before,
+                                          "deviation_after", rows[i].deviation_after));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", "history", "player", player_json(&p), "games", list));
+}

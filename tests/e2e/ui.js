@@ -1,0 +1,35 @@
+// What the Chromium tests do at the browser client's table (round.js, modes.js).
+'use strict';
+
+async function text(page, selector) { return (await page.textContent(selector)) || ''; }
+
+// One step for a page whose turn it is: a 5-pawn decision, a pass (now and then), or a block
+// then an attack from the pieces the client lets it click. Returns whether it acted; fail(why)
+// ends the test.
+async function act(page, rng, fail) {
+  const enabled = page.locator('#hand button.tile:not([disabled])');
+  const buttons = page.locator('#actions button');
+  const prompt = await text(page, '#prompt');
+  if (/Your partner has five pawns/.test(prompt)) {
+    await buttons.filter({ hasText: 'Play on' }).click();
+    return true;
+  }
+  if (!/Choose|Answer/.test(prompt)) return false;
+  const pass = buttons.filter({ hasText: 'Pass' });
+  if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) {
+    await pass.click();
+    return true;
+  }
+  if ((await enabled.count()) === 0) {
+    if (await pass.count()) { await pass.click(); return true; }
+    return false;
+  }
+  await enabled.first().click();
+  await page.waitForSelector('#hand button.tile.chosen');
+  const second = page.locator('#hand button.tile:not([disabled]):not(.chosen)');
+  if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
+  await second.first().click();
+  return true;
+}
+
+module.exports = { text, act };
