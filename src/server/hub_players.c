@@ -111,7 +111,10 @@ bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
 }
 
 void hub_bot_seat_name(hub_seat *s, int seat) {
-  snprintf(s->name, sizeof s->name, "Computer %d · %s", seat + 1, s->bot);
+  /* A seat number as one byte (seats are 0-3) lets the compiler see that the name always fits,
+   * which an unoptimised build's -Wformat-truncation cannot tell from an int. */
+  const unsigned char number = (unsigned char)(seat + 1);
+  snprintf(s->name, sizeof s->name, "Computer %u · %s", (unsigned)number, s->bot);
 }
 
 /* A hello with a player token: the player comes back, renamed if it asks (a claimed name
