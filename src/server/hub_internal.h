@@ -108,7 +108,7 @@ struct srv_hub {
   hub_map client_index;   /* client id -> its position in clients */
   hub_map seat_index;     /* a seat token hash's first 16 hex digits -> its table's id */
   hub_map invite_index;   /* a private table's invite code's first 16 hex digits -> its id */
-  hub_map player_index;   /* player id, or a guest's key (hub_rate_key) -> hub_player * */
+  hub_map player_index;   /* player id, or a guest's bucket key (hub_limits.c) -> hub_player * */
   int64_t *lobby_dirty;   /* tables whose lobby row changed since the last tick */
   int nlobby_dirty, caplobby_dirty;
   int64_t *lobby_removed; /* tables gone from memory since the last tick */
@@ -173,14 +173,9 @@ void hub_unindex_seats(srv_hub *h, const hub_table *t);
 
 /* ---- per-player limits (hub_limits.c) ---- */
 
-/* The entry of a player (or of a guest's key, hub_rate_key), made when missing; NULL for 0 or
+/* The entry of a player (or of a guest's bucket, hub_limits.c), made when missing; NULL for 0 or
  * when out of memory. */
 hub_player *hub_player_get(srv_hub *h, int64_t player);
-
-/* Whose request bucket a client draws from: its player's id, or before a guest has a player row
- * a key made from its pending token's hash (with the top bit set, so it is never a player id);
- * 0 before hello. */
-int64_t hub_rate_key(const hub_client *c);
 
 /* Takes one request from the sender's bucket; false (with the error sent) when it is empty. */
 bool hub_rate_take(srv_hub *h, hub_client *c, const char *request);

@@ -1,4 +1,4 @@
-/* Per-player limits inside the hub (docs/SERVER.md "Limits"): how many open tables a player
+/* Per-player limits inside the hub (docs/SERVER.md "Per-player limits"): how many open tables a player
  * may have created, and a token bucket for the requests that cost the server work for others.
  * Both are per player, not per connection, so a player's many sockets share them; the network
  * layer limits each connection besides. A guest has no player row until it acts (hub_players.c):
@@ -10,19 +10,25 @@
 
 #include "hub_internal.h"
 
-int64_t hub_rate_key(const hub_client *c) {
+/* The key of a guest's bucket: its pending token's hash with the top bit set, which no player id
+ * has. */
+static uint64_t guest_key(const char guest[SRV_TOKEN_HASH_SIZE]) { return hub_token_key(guest) | UINT64_C(1) << 63; }
+
+/* Whose request bucket a client draws from: its player's id, or before a guest has a player row
+ * its guest key; 0 before hello. */
+static int64_t rate_key(const hub_client *c) {
   if (c->player) return c->player;
-  if (!c->guest[0]) return 0;
-  return (int64_t)(hub_token_key(c->guest) | UINT64_C(1) << 63);
+  return c->guest[0] ? (int64_t)guest_key(c->guest) : 0;
 }
 
 void hub_rate_adopt(srv_hub *h, const char guest[SRV_TOKEN_HASH_SIZE], int64_t player) {
-  const uint64_t key = hub_token_key(guest) | UINT64_C(1) << 63;
+  const uint64_t key = guest_key(guest);
   uint64_t ptr;
   if (!hub_map_get(&h->player_index, key, &ptr)) return;
   hub_map_del(&h->player_index, key);
   /* A row found by the guest's token may have a bucket already (another connection's): that one counts. */
-  if (hub_map_get(&h->player_index, (uint64_t)player, NULL) || hub_map_put(&h->player_index, (uint64_t)player, ptr) != 0)
+  const uint64_t key_of_player = (uint64_t)player;
+  if (hub_map_get(&h->player_index, key_of_player, NULL) || hub_map_put(&h->player_index, key_of_player, ptr) != 0)
     free((hub_player *)(uintptr_t)ptr);
 }
 
@@ -58,7 +64,7 @@ static void refill(const srv_hub *h, hub_player *p, int64_t now) {
 
 bool hub_rate_take(srv_hub *h, hub_client *c, const char *request) {
   const int rate = h->options.player_rate_per_second;
-  hub_player *p = rate > 0 ? hub_player_get(h, hub_rate_key(c)) : NULL;
+  hub_player *p = rate > 0 ? hub_player_get(h, rate_key(c)) : NULL;
   if (!p) return true; /* no limit set, or before hello: the network layer's limit applies */
   refill(h, p, h->io.now_ms(h->io.ctx));
   if (p->tokens_milli >= 1000) {
