@@ -12,6 +12,7 @@
 
 #include "goita/goita.h"
 #include "hub.h"
+#include "hub_internal.h"
 #include "protocol.h"
 #include "ratings.h"
 #include "secret.h"
@@ -34,6 +35,13 @@ typedef struct client_state {
   int players;    /* player messages received */
   int errors;
   char last_error[256];
+  int received;        /* messages of any type */
+  size_t last_len;     /* the last message's length in bytes */
+  int lobby_events;    /* "lobby" messages */
+  size_t largest_lobby; /* the longest "lobby" message, in bytes */
+  json_int_t last_removed; /* the table of the last "removed" event */
+  int created_events;
+  json_t *last_lobby;
   char invite[SRV_TOKEN_SIZE]; /* from "created" */
   json_t *queued;              /* the last "queued" */
   json_t *chat;                /* the last "chat" */
@@ -52,6 +60,9 @@ static struct {
   goita_rng rng;
   long messages, scanned;
   bool scan;
+  srv_hub_options options;
+  int64_t counted_table;           /* think jobs for this table are counted per seat */
+  int seat_jobs[GOITA_MAX_SEATS];
 } w;
 
 static void scan_message(uint64_t client, const char *text, json_t *msg);
@@ -69,6 +80,8 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   cr_assert(msg, "the hub sent something that is not JSON: %s", text);
   w.messages++;
   client_state *c = &w.clients[client];
+  c->received++;
+  c->last_len = len;
   const char *type = json_string_value(json_object_get(msg, "type"));
   cr_assert(type, "a message without a type: %s", text);
   if (strcmp(type, "seated") == 0) {
@@ -86,6 +99,15 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "error") == 0) {
     c->errors++;
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
+  } else if (strcmp(type, "lobby") == 0) {
+    c->lobby_events++;
+    if (len > c->largest_lobby) c->largest_lobby = len;
+    json_decref(c->last_lobby);
+    c->last_lobby = json_incref(msg);
+    const char *event = json_string_value(json_object_get(msg, "event"));
+    json_t *id = json_object_get(json_object_get(msg, "table"), "id");
+    if (strcmp(event, "removed") == 0) c->last_removed = json_integer_value(id);
+    if (strcmp(event, "created") == 0) c->created_events++;
   } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
     snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
   } else if (strcmp(type, "queued") == 0) {
@@ -109,6 +131,7 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
 
 static void fake_think(void *ctx, const srv_think_job *job) {
   (void)ctx;
+  if (job->table == w.counted_table) w.seat_jobs[job->view.seat]++;
   cr_assert_lt(w.njobs, MAX_JOBS);
   w.jobs[w.njobs++] = *job;
 }
@@ -126,10 +149,10 @@ static int64_t fake_now(void *ctx) {
 
 static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now};
 
+/* Opens the hub with w.options: tests that are not about limits run with none. */
 static void open_hub(int round_pause_ms) {
   cr_assert_eq(srv_store_open(&w.store, w.db), 0);
-  srv_hub_options o;
-  srv_hub_options_default(&o);
+  srv_hub_options o = w.options;
   o.round_pause_ms = round_pause_ms;
   char err[256] = "";
   cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
@@ -145,11 +168,12 @@ static void close_hub(void) {
   for (int i = 0; i <= MAX_CLIENTS; i++) {
     json_decref(w.clients[i].last);
     json_decref(w.clients[i].last_state);
+    json_decref(w.clients[i].last_lobby);
     json_decref(w.clients[i].player);
     json_decref(w.clients[i].queued);
     json_decref(w.clients[i].chat);
     json_decref(w.clients[i].chat_history);
-    w.clients[i].last = w.clients[i].last_state = w.clients[i].player = NULL;
+    w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
   }
 }
@@ -161,6 +185,9 @@ static void setup(void) {
   unlink(w.db);
   goita_rng_seed(&w.rng, 42);
   w.now = 1000000;
+  srv_hub_options_default(&w.options);
+  w.options.max_tables_per_player = 0;
+  w.options.player_rate_per_second = 0;
   open_hub(0);
   for (int i = 0; i <= MAX_CLIENTS; i++) w.clients[i].seat = -1;
 }
@@ -739,8 +766,13 @@ Test(server, schema_migrations_bring_old_databases_up_and_refuse_newer_ones) {
   cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
   cr_expect_eq(sqlite3_column_int(st, 0), 1, "one version row");
   const int newest = sqlite3_column_int(st, 1);
-  cr_expect_geq(newest, 2);
+  cr_expect_geq(newest, 4);
   sqlite3_finalize(st);
+  /* every migration ran, the lobby's (4) after the players' (2) and the modes' (3) */
+  cr_expect_eq(sqlite3_exec(db, "SELECT invite, owner, ended FROM tables; SELECT stand_in FROM seats;"
+                                "SELECT ended FROM games; SELECT token FROM player_tokens",
+                            NULL, NULL, NULL),
+               SQLITE_OK, "%s", sqlite3_errmsg(db));
   cr_assert_eq(sqlite3_exec(db, "UPDATE schema_version SET version = version + 1", NULL, NULL, NULL), SQLITE_OK);
   sqlite3_close(db);
   srv_store *store = NULL;
@@ -754,6 +786,365 @@ Test(server, schema_migrations_bring_old_databases_up_and_refuse_newer_ones) {
   connect_client(2, "bob");
   say(2, "{\"type\":\"list\"}");
   cr_expect_eq(json_array_size(json_object_get(w.clients[2].last, "tables")), 1);
+}
+
+/* ---- the lobby, per-player limits and the table lifecycle ---- */
+
+static const char *last_type(uint64_t id) {
+  return w.clients[id].last ? json_string_value(json_object_get(w.clients[id].last, "type")) : "";
+}
+
+static int create_table(uint64_t id) {
+  say(id, "{\"type\":\"create\"}");
+  cr_assert_str_eq(last_type(id), "created", "%s", w.clients[id].last_error);
+  return (int)json_integer_value(json_object_get(w.clients[id].last, "table"));
+}
+
+/* The lobby's row of a table as a page from `list` shows it, or NULL when it is not listed. */
+static json_t *listed(uint64_t id, int table) {
+  say(id, "{\"type\":\"list\",\"after\":%d,\"limit\":1}", table - 1);
+  json_t *row = json_array_get(json_object_get(w.clients[id].last, "tables"), 0);
+  return row && json_integer_value(json_object_get(row, "id")) == table ? row : NULL;
+}
+
+static json_int_t total_tables(uint64_t id) {
+  say(id, "{\"type\":\"list\",\"limit\":1}");
+  return json_integer_value(json_object_get(w.clients[id].last, "total"));
+}
+
+static const char *last_event(uint64_t id, json_int_t *table) {
+  json_t *e = w.clients[id].last_lobby;
+  if (table) *table = e ? json_integer_value(json_object_get(json_object_get(e, "table"), "id")) : 0;
+  return e ? json_string_value(json_object_get(e, "event")) : "";
+}
+
+/* With 3,000 tables, `list` sends one page and the total; another page comes on request; and
+ * from then on a listener gets one small event per changed table per tick, not the list. */
+Test(server, lobby_sends_pages_then_only_changes) {
+  enum { TABLES = 3000 };
+  connect_client(1, "Ann");
+  int first = 0, last = 0;
+  for (int i = 0; i < TABLES; i++) {
+    last = create_table(1);
+    if (!first) first = last;
+  }
+  srv_hub_tick(w.hub); /* nobody listens yet */
+  srv_hub_connect(w.hub, 2);
+  say(2, "{\"type\":\"list\"}");
+  json_t *page = w.clients[2].last;
+  cr_assert_str_eq(last_type(2), "tables");
+  cr_assert_eq(json_array_size(json_object_get(page, "tables")), 50, "a page has 50 tables unless asked");
+  cr_assert_eq(json_integer_value(json_object_get(page, "total")), TABLES);
+  cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(page, "tables"), 0), "id")), first);
+  const json_int_t next = json_integer_value(json_object_get(page, "next"));
+  cr_assert_eq(next, first + 49);
+  cr_assert_lt(w.clients[2].last_len, 25000, "a page of 50 tables takes %zu bytes", w.clients[2].last_len);
+  say(2, "{\"type\":\"list\",\"after\":%lld,\"limit\":200}", (long long)next);
+  page = w.clients[2].last;
+  cr_assert_eq(json_array_size(json_object_get(page, "tables")), 200);
+  cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(page, "tables"), 0), "id")), next + 1);
+  say(2, "{\"type\":\"list\",\"after\":%d}", last - 1);
+  cr_assert_eq(json_array_size(json_object_get(w.clients[2].last, "tables")), 1);
+  cr_assert(json_is_null(json_object_get(w.clients[2].last, "next")), "the last page has no next");
+  say(2, "{\"type\":\"list\",\"limit\":201}");
+  cr_assert(strstr(w.clients[2].last_error, "expected 1 to 200 rows"), "%s", w.clients[2].last_error);
+
+  /* Two changes to one table in a tick: one "changed" event, of a few hundred bytes. */
+  connect_client(3, "Ben");
+  const int received = w.clients[2].received;
+  say(3, "{\"type\":\"sit\",\"table\":%d,\"seat\":1}", first + 10);
+  say(3, "{\"type\":\"bot\",\"table\":%d,\"seat\":0,\"level\":\"random\"}", first + 10);
+  cr_assert_eq(w.clients[2].received, received, "the lobby was sent something before the tick");
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[2].received, received + 1, "one change, one message");
+  json_int_t id;
+  cr_assert_str_eq(last_event(2, &id), "changed");
+  cr_assert_eq(id, first + 10);
+  json_t *seats = json_object_get(json_object_get(w.clients[2].last_lobby, "table"), "seats");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 1), "name")), "Ben");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 0), "bot")), "random");
+  cr_assert_lt(w.clients[2].largest_lobby, 600, "a lobby event takes %zu bytes", w.clients[2].largest_lobby);
+
+  /* A new table: "created"; its game over: "removed". */
+  const uint64_t ben[1] = {3};
+  const int table = table_with("", 0, ben, 1, "random");
+  srv_hub_tick(w.hub);
+  cr_assert_str_eq(last_event(2, &id), "created", "a table created and started in one tick is announced once");
+  cr_assert_eq(id, table);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(w.clients[2].last_lobby, "table"), "status")),
+                   "playing");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[2].last_lobby, "total")), TABLES + 1);
+  const int events = w.clients[2].lobby_events;
+  play_out(ben, 1);
+  srv_hub_tick(w.hub);
+  cr_assert_str_eq(last_event(2, &id), "removed");
+  cr_assert_eq(id, table);
+  cr_assert_eq(w.clients[2].lobby_events, events + 1, "moves are not lobby events");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[2].last_lobby, "total")), TABLES);
+  cr_assert_lt(w.clients[2].largest_lobby, 600);
+}
+
+/* Finished games come newest first, a page at a time, with a cursor to the next page. */
+Test(server, games_are_paged) {
+  const uint64_t ann[1] = {1};
+  connect_client(1, "Ann");
+  for (int game = 0; game < 3; game++) {
+    table_with("target=50", 0, ann, 1, "random");
+    play_out(ann, 1);
+  }
+  say(1, "{\"type\":\"games\",\"limit\":2}");
+  json_t *games = json_object_get(w.clients[1].last, "games");
+  cr_assert_eq(json_array_size(games), 2);
+  const json_int_t newest = json_integer_value(json_object_get(json_array_get(games, 0), "id"));
+  const json_int_t second = json_integer_value(json_object_get(json_array_get(games, 1), "id"));
+  cr_assert_gt(newest, second);
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].last, "next")), second);
+  say(1, "{\"type\":\"games\",\"before\":%lld,\"limit\":2}", (long long)second);
+  games = json_object_get(w.clients[1].last, "games");
+  cr_assert_eq(json_array_size(games), 1);
+  cr_assert_lt(json_integer_value(json_object_get(json_array_get(games, 0), "id")), second);
+  cr_assert(json_is_null(json_object_get(w.clients[1].last, "next")));
+  say(1, "{\"type\":\"games\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[1].last, "games")), 3);
+  cr_assert(json_is_null(json_object_get(w.clients[1].last, "next")));
+}
+
+/* One player floods `create`: three tables, then the table limit, then the request bucket say
+ * no. Another player's game goes on, a lobby listener gets three events for the flood and the
+ * events of others' tables as before, and the bucket fills again as the clock runs. */
+Test(server, per_player_limits_refuse_a_flood_and_nobody_else_notices) {
+  close_hub();
+  w.options.max_tables_per_player = 3;
+  w.options.player_rate_per_second = 5;
+  w.options.player_rate_burst = 20;
+  open_hub(0);
+  connect_client(1, "Flood");
+  connect_client(2, "Ben");
+  srv_hub_connect(w.hub, 3);
+  const uint64_t ben[1] = {2};
+  table_with("", 0, ben, 1, "random");
+  say(3, "{\"type\":\"list\"}");
+  srv_hub_tick(w.hub);
+  const int events = w.clients[3].created_events;
+  int created = 0, too_many_tables = 0, too_fast = 0, ben_moves = 0;
+  for (int i = 0; i < 100; i++) {
+    say(1, "{\"type\":\"create\"}");
+    if (strcmp(last_type(1), "created") == 0)
+      created++;
+    else if (strstr(w.clients[1].last_error, "you already have 3 open tables"))
+      too_many_tables++;
+    else if (strstr(w.clients[1].last_error, "too many requests: at most 5 a second"))
+      too_fast++;
+    else
+      cr_assert_fail("unexpected reply: %s", w.clients[1].last_error);
+    if (i % 5 == 0) { /* Ben's game goes on meanwhile */
+      run_jobs();
+      ben_moves += play_if_turn(2); /* asserts that the move is accepted */
+    }
+  }
+  cr_assert_eq(created, 3);
+  cr_assert_eq(too_many_tables, 17);
+  cr_assert_eq(too_fast, 80);
+  cr_assert_gt(ben_moves, 0, "Ben's game did not go on");
+  cr_assert_eq(w.clients[2].errors, 0, "%s", w.clients[2].last_error);
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[3].created_events, events + 3, "the listener got %d tables", w.clients[3].created_events - events);
+  connect_client(4, "Cat");
+  const int cat = create_table(4);
+  srv_hub_tick(w.hub);
+  json_int_t id;
+  cr_assert_str_eq(last_event(3, &id), "created");
+  cr_assert_eq(id, cat);
+  /* a second later there are 5 more requests in the flooder's bucket, and no more */
+  w.now += 1000;
+  for (int i = 0; i < 5; i++) {
+    say(1, "{\"type\":\"games\"}");
+    cr_assert_str_eq(last_type(1), "games", "%s", w.clients[1].last_error);
+  }
+  say(1, "{\"type\":\"games\"}");
+  cr_assert(strstr(w.clients[1].last_error, "too many requests"), "%s", w.clients[1].last_error);
+}
+
+static bool stood_in(uint64_t viewer, int seat) {
+  json_t *s = json_array_get(json_object_get(w.clients[viewer].last_state, "seats"), (size_t)seat);
+  return json_is_true(json_object_get(s, "stand_in"));
+}
+
+static void resume(uint64_t id, const char *token) {
+  srv_hub_connect(w.hub, id);
+  w.clients[id].errors = 0;
+  say(id, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", token);
+  cr_assert_eq(w.clients[id].errors, 0, "%s", w.clients[id].last_error);
+}
+
+/* The newest finished game's row. */
+static json_t *newest_game(uint64_t id) {
+  say(id, "{\"type\":\"games\",\"limit\":1}");
+  return json_array_get(json_object_get(w.clients[id].last, "games"), 0);
+}
+
+/* Plays table C (Cat at seat 0 as client 3, computers, and a stand-in at seat 1) until a think
+ * job for seat 1 is out; returns whether one came. */
+static bool until_stand_in_thinks(void) {
+  for (int steps = 0; steps < 2000; steps++) {
+    if (w.njobs > 0 && w.jobs[w.njobs - 1].view.seat == 1) return true;
+    if (w.njobs > 0) {
+      const srv_think_job job = w.jobs[--w.njobs];
+      goita_move moves[GOITA_MAX_LEGAL];
+      const int n = goita_view_legal_moves(&job.view, moves);
+      srv_hub_bot_move(w.hub, job.table, job.version, moves[goita_rng_below(&w.rng, (uint32_t)n)]);
+    } else if (!play_if_turn(3)) {
+      w.now += 1000; /* between rounds */
+      srv_hub_tick(w.hub);
+    }
+  }
+  return false;
+}
+
+/* The whole lifecycle with the fake clock, killed and restarted at each stage: a waiting table
+ * of computers and one whose person left expire; the person's seat is freed first; a gone player
+ * is replaced by a stand-in, which stops the moment they resume; a game whose only person left
+ * ends as abandoned and is stored so. */
+Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
+  const int grace = w.options.seat_grace_ms, expiry = w.options.waiting_table_expiry_ms;
+  for (uint64_t id = 1; id <= 5; id++) connect_client(id, (const char *[]){"", "Ann", "Ben", "Cat", "Dan", "Eve"}[id]);
+  srv_hub_connect(w.hub, 6); /* the lobby */
+  /* A: computers in every seat, nobody sits.  B: Ben sits, then goes. */
+  const int a = create_table(1);
+  for (int s = 0; s < 4; s++) say(1, "{\"type\":\"bot\",\"table\":%d,\"seat\":%d,\"level\":\"random\"}", a, s);
+  const int b = create_table(2);
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", b);
+  char ben[SRV_TOKEN_SIZE], cat[SRV_TOKEN_SIZE], dan[SRV_TOKEN_SIZE];
+  memcpy(ben, w.clients[2].seat_token, sizeof ben);
+  /* C: Cat and Dan with two computers; Dan goes.  D: Eve with three computers; Eve leaves. */
+  const uint64_t cd[2] = {3, 4}, eve[1] = {5};
+  const int c = table_with("", 0, cd, 2, "random");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[4].last_state, "seat")), 1, "Dan is not at seat 1");
+  w.counted_table = c;
+  memcpy(cat, w.clients[3].seat_token, sizeof cat);
+  memcpy(dan, w.clients[4].seat_token, sizeof dan);
+  const int d = table_with("", 0, eve, 1, "random");
+  say(6, "{\"type\":\"list\"}");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[6].last, "total")), 4);
+  srv_hub_disconnect(w.hub, 2);
+  srv_hub_disconnect(w.hub, 4);
+  say(5, "{\"type\":\"leave\"}");
+  run_jobs();
+
+  /* Within the grace period nothing changes. */
+  w.now += grace - 1000;
+  srv_hub_tick(w.hub);
+  cr_assert_not_null(json_array_get(json_object_get(listed(6, b), "seats"), 0), "Ben's seat was freed early");
+  cr_assert(!stood_in(3, 1), "Dan was replaced early");
+  cr_assert_not_null(listed(6, d), "Eve's game ended early");
+  /* Past it: Ben's waiting seat is free, Dan has a stand-in, Eve's game is abandoned. */
+  w.now += 2000;
+  srv_hub_tick(w.hub);
+  cr_assert(json_is_null(json_array_get(json_object_get(listed(6, b), "seats"), 0)), "Ben's seat was not freed");
+  cr_assert(stood_in(3, 1), "Dan has no stand-in");
+  cr_assert_null(listed(6, d), "the abandoned game is still in the lobby");
+  cr_assert_eq(w.clients[6].last_removed, d, "the lobby was not told");
+  json_t *game = newest_game(6);
+  cr_assert_str_eq(json_string_value(json_object_get(game, "ended")), "abandoned");
+  const json_int_t abandoned = json_integer_value(json_object_get(game, "id"));
+  char *record = NULL;
+  cr_assert_eq(srv_store_game_text(w.store, abandoned, false, &record), 0);
+  goita_record rec;
+  goita_error gerr;
+  cr_assert_eq(goita_record_read_json(&rec, record, strlen(record), &gerr), GOITA_OK, "%s", gerr.message);
+  cr_assert_gt(rec.nrounds, 0, "the abandoned game's record has its moves");
+  goita_record_free(&rec);
+  free(record);
+  srv_hub_connect(w.hub, 2);
+  say(2, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ben);
+  cr_assert(strstr(w.clients[2].last_error, "no seat has this seat_token"), "Ben's old token still opens the seat");
+  /* The stand-in moves for Dan, seeing only Dan's seat. */
+  cr_assert(until_stand_in_thinks(), "the stand-in never moved");
+  /* The waiting tables expire: A (empty from the start) first, then B (empty since Ben's seat
+   * was freed). */
+  const int64_t ben_freed = w.now;
+  w.now = ben_freed + expiry - 2000;
+  srv_hub_tick(w.hub);
+  cr_assert_null(listed(6, a), "the table of computers did not expire");
+  cr_assert_not_null(listed(6, b), "Ben's table expired before its time");
+  w.now = ben_freed + expiry;
+  srv_hub_tick(w.hub);
+  cr_assert_null(listed(6, b), "Ben's table did not expire");
+  cr_assert_eq(w.clients[6].last_removed, b);
+  const int e = create_table(1); /* E: empty when the server is killed */
+
+  /* Killed and restarted: the same lobby, the same stand-in. */
+  close_hub();
+  open_hub(0);
+  srv_hub_connect(w.hub, 6);
+  cr_assert_eq(total_tables(6), 2, "the lobby is not as it was");
+  cr_assert_not_null(listed(6, c));
+  cr_assert_not_null(listed(6, e));
+  cr_assert_eq(json_integer_value(json_object_get(newest_game(6), "id")), abandoned);
+  resume(3, cat);
+  cr_assert(stood_in(3, 1), "the stand-in is gone after the restart");
+  cr_assert(until_stand_in_thinks(), "the stand-in does not move after the restart");
+  /* E's clock started again with the server. */
+  w.now += expiry - 1000;
+  srv_hub_tick(w.hub);
+  cr_assert_not_null(listed(6, e));
+  w.now += 2000;
+  srv_hub_tick(w.hub);
+  cr_assert_null(listed(6, e), "the restored waiting table did not expire");
+
+  /* Killed again: only C is back; Dan comes back while his stand-in thinks, and it stops. */
+  close_hub();
+  open_hub(0);
+  srv_hub_connect(w.hub, 6);
+  cr_assert_eq(total_tables(6), 1);
+  cr_assert_not_null(listed(6, c));
+  resume(3, cat);
+  cr_assert(stood_in(3, 1));
+  cr_assert(until_stand_in_thinks());
+  const srv_think_job late = w.jobs[--w.njobs];
+  resume(4, dan);
+  cr_assert(!stood_in(3, 1), "the others still see a stand-in");
+  cr_assert_gt(json_array_size(json_object_get(json_object_get(w.clients[4].last_state, "game"), "legal")), 0);
+  char *before = game_text(4);
+  goita_move moves[GOITA_MAX_LEGAL];
+  cr_assert_gt(goita_view_legal_moves(&late.view, moves), 0);
+  srv_hub_bot_move(w.hub, late.table, late.version, moves[0]);
+  char *after = game_text(4);
+  cr_assert_str_eq(after, before, "the stand-in moved after Dan came back");
+  free(before);
+  free(after);
+
+  /* Killed once more: Dan's seat is his; he and Cat play the game to its end. */
+  close_hub();
+  open_hub(0);
+  resume(3, cat);
+  resume(4, dan);
+  cr_assert(!stood_in(3, 1), "the stand-in came back with the restart");
+  memset(w.seat_jobs, 0, sizeof w.seat_jobs);
+  play_out(cd, 2);
+  cr_assert_eq(w.seat_jobs[1], 0, "a stand-in was asked to move for Dan");
+  cr_assert_null(json_object_get(newest_game(3), "ended"), "a game played to its end is not abandoned");
+}
+
+/* The hub's index keeps every key findable through growth and deletions (deleted entries'
+ * followers are shifted back rather than left behind tombstones). */
+Test(server, index_finds_every_key_after_deletions) {
+  hub_map m = {0};
+  enum { KEYS = 20000 };
+  for (uint64_t k = 1; k <= KEYS; k++) cr_assert_eq(hub_map_put(&m, k * 7919, k), 0);
+  for (uint64_t k = 1; k <= KEYS; k += 2) hub_map_del(&m, k * 7919);
+  cr_assert_eq(m.count, KEYS / 2);
+  for (uint64_t k = 1; k <= KEYS; k++) {
+    uint64_t v = 0;
+    const bool found = hub_map_get(&m, k * 7919, &v);
+    cr_assert_eq(found, k % 2 == 0, "key %llu", (unsigned long long)k);
+    if (found) cr_assert_eq(v, k);
+  }
+  hub_map_put(&m, 2 * 7919, 42);
+  uint64_t v = 0;
+  cr_assert(hub_map_get(&m, 2 * 7919, &v) && v == 42, "a put replaces the value");
+  cr_assert_eq(m.count, KEYS / 2);
+  hub_map_free(&m);
 }
 
 /* ---- players ---- */
@@ -1394,4 +1785,140 @@ Test(server, chat_is_checked_limited_and_stays_at_its_table) {
   srv_hub_connect(w.hub, 6);
   say(6, "{\"type\":\"chat\",\"table\":%d,\"text\":\"hi\"}", table);
   expect_error(6, "say hello first");
+}
+
+/* ---- the lobby with private tables, quick matches, rematches and lazy guests ---- */
+
+/* A private table is in no page and in no lobby event, before or after a restart, and the
+ * lobby's total counts only the tables it lists. */
+Test(server, private_tables_stay_out_of_lobby_pages_and_events) {
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  srv_hub_connect(w.hub, 3); /* the lobby */
+  say(3, "{\"type\":\"list\"}");
+  say(1, "{\"type\":\"create\",\"private\":true}");
+  const int secret = (int)int_of(w.clients[1].last, "table");
+  say(1, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", secret);
+  say(2, "{\"type\":\"join\",\"invite\":\"%s\"}", w.clients[1].invite);
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[3].lobby_events, 0, "the lobby was told of a private table");
+  const int open = create_table(2);
+  srv_hub_tick(w.hub);
+  json_int_t id;
+  cr_assert_str_eq(last_event(3, &id), "created");
+  cr_assert_eq(id, open);
+  cr_assert_eq(w.clients[3].lobby_events, 1, "one event, for the listed table");
+  cr_assert_eq(int_of(w.clients[3].last_lobby, "total"), 1, "the total counts a private table");
+  cr_assert_eq(total_tables(3), 1);
+  cr_assert_null(listed(3, secret), "a page shows a private table");
+  close_hub();
+  open_hub(0);
+  srv_hub_connect(w.hub, 3);
+  w.clients[3].lobby_events = 0;
+  say(3, "{\"type\":\"list\"}");
+  cr_assert_eq(int_of(w.clients[3].last, "total"), 1);
+  cr_assert_eq(json_array_size(json_object_get(w.clients[3].last, "tables")), 1);
+  resume(1, w.clients[1].seat_token); /* a change at the restored private table */
+  say(1, "{\"type\":\"leave\"}");
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.clients[3].lobby_events, 0, "the lobby was told of a restored private table");
+}
+
+/* Quick matches and rematches are tables their owners count (max_tables_per_player), but a
+ * player at the limit does not keep one from the others: the table goes to someone with room.
+ * Only when everyone in it is at the limit is the quick match refused. */
+Test(server, quick_match_and_rematch_count_as_open_tables_without_blocking_others) {
+  close_hub();
+  w.options.max_tables_per_player = 3;
+  w.options.waiting_table_expiry_ms = 3600 * 1000; /* the waiting tables outlast the games */
+  open_hub(0);
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  for (int i = 0; i < 3; i++) create_table(1); /* Ann is at the limit */
+  say(1, "{\"type\":\"create\"}");
+  expect_error(1, "you already have 3 open tables");
+  quick(1, "target=50", 60, "random");
+  quick(2, "target=50", 0, "random");
+  const int table = w.clients[2].table;
+  cr_assert_gt(table, 0, "no quick match: %s", w.clients[2].last_error);
+  cr_assert_eq(w.clients[1].table, table, "Ann was left out");
+  const json_int_t ben = json_integer_value(json_object_get(w.clients[2].player, "id"));
+  cr_assert_eq(hub_table_get(w.hub, table)->owner, ben, "the quick match is not Ben's");
+  /* it counts for Ben: two more tables, then the limit */
+  create_table(2);
+  create_table(2);
+  say(2, "{\"type\":\"create\"}");
+  expect_error(2, "you already have 3 open tables");
+  /* a rematch goes to Ben too, and replaces the finished table in his count */
+  const uint64_t two[2] = {1, 2};
+  play_out(two, 2);
+  say(1, "{\"type\":\"rematch\",\"table\":%d}", table);
+  say(2, "{\"type\":\"rematch\",\"table\":%d}", table);
+  const int next = w.clients[1].table;
+  cr_assert_neq(next, table, "no rematch: %s / %s", w.clients[1].last_error, w.clients[2].last_error);
+  cr_assert_eq(hub_table_get(w.hub, next)->owner, ben);
+  play_out(two, 2);
+  /* both at the limit: the quick match says so to each */
+  create_table(2);
+  quick(1, "target=50", 60, "random");
+  quick(2, "target=50", 0, "random");
+  expect_error(1, "no table for the quick match: you already have 3 open tables");
+  expect_error(2, "no table for the quick match: you already have 3 open tables");
+  /* once his waiting tables expire Ben has room again */
+  w.now += w.options.waiting_table_expiry_ms;
+  srv_hub_tick(w.hub);
+  quick(2, "target=50", 0, "random");
+  cr_assert_str_eq(status_of(2), "playing", "Ben has room again but no quick match: %s", w.clients[2].last_error);
+}
+
+/* A guest without a player row draws from a bucket of its own (keyed on its pending token);
+ * when its first create makes the row, the row takes over that bucket rather than a full one. */
+Test(server, a_guest_is_rate_limited_before_and_after_its_row_is_made) {
+  close_hub();
+  w.options.player_rate_per_second = 5;
+  w.options.player_rate_burst = 20;
+  open_hub(0);
+  connect_client(1, "Guest");
+  for (int i = 0; i < 20; i++) {
+    say(1, "{\"type\":\"games\"}");
+    cr_assert_str_eq(last_type(1), "games", "%s", w.clients[1].last_error);
+  }
+  say(1, "{\"type\":\"create\"}");
+  expect_error(1, "too many requests");
+  cr_assert_eq(count_rows("SELECT count(*) FROM players"), 0, "a refused request made a player row");
+  connect_client(2, "Other"); /* another guest: its own bucket */
+  say(2, "{\"type\":\"games\"}");
+  cr_assert_str_eq(last_type(2), "games", "%s", w.clients[2].last_error);
+  w.now += 1000; /* five more */
+  create_table(1);
+  cr_assert_eq(count_rows("SELECT count(*) FROM players"), 1);
+  for (int i = 0; i < 4; i++) {
+    say(1, "{\"type\":\"games\"}");
+    cr_assert_str_eq(last_type(1), "games", "%s", w.clients[1].last_error);
+  }
+  say(1, "{\"type\":\"games\"}");
+  expect_error(1, "too many requests");
+}
+
+/* An abandoned game changes nobody's rating or game count and writes no rating history; a
+ * freed seat keeps no token hash in the store. */
+Test(server, abandoned_games_are_not_rated_and_freed_seats_keep_no_token) {
+  connect_client(1, "Eve");
+  connect_client(2, "Ben");
+  const uint64_t eve[1] = {1};
+  const int table = table_with("", 0, eve, 1, "random");
+  const int waiting = create_table(2);
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", waiting);
+  cr_assert_eq(count_rows("SELECT count(*) FROM seats WHERE token != ''"), 2);
+  run_jobs();
+  srv_hub_disconnect(w.hub, 1);
+  srv_hub_disconnect(w.hub, 2);
+  w.now += w.options.seat_grace_ms + 1000;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(count_rows("SELECT count(*) FROM games WHERE ended = 'abandoned'"), 1, "the game was not abandoned");
+  cr_assert_eq(count_rows("SELECT count(*) FROM rating_history"), 0, "an abandoned game was rated");
+  cr_assert_eq(count_rows("SELECT count(*) FROM players WHERE games != 0 OR rating != 1500"), 0,
+               "an abandoned game changed a player");
+  cr_assert_eq(count_rows("SELECT count(*) FROM seats WHERE token != ''"), 1, "the freed seat kept its token");
+  (void)table;
 }

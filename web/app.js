@@ -28,6 +28,8 @@ const TEXT = {
     finished: '終了', vs: '対', rating: 'R', start_needs: '全員そろうと開始できます', seconds: '残り {n} 秒',
     hand_count: '手駒 {n}', error: 'エラー', level_random: 'ランダム', level_rules: 'ルール', level_sampler: 'サンプラー',
     level_expert: 'エキスパート', new_round_soon: '次の局をまもなく配ります',
+    more_tables: 'さらに表示 (全 {n} 卓)', older_games: 'さらに前の対局', stand_in: '代打ち中 (コンピュータ)',
+    abandoned: '中断',
     password: 'パスワード (8文字以上)', register: 'この名前を登録', login: 'ログイン', logout: 'ログアウト',
     guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
     leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
@@ -61,6 +63,8 @@ const TEXT = {
     vs: 'vs', rating: 'R', start_needs: 'The game can start when every seat is filled',
     seconds: '{n} s left', hand_count: '{n} in hand', error: 'Error', level_random: 'random', level_rules: 'rules',
     level_sampler: 'sampler', level_expert: 'expert', new_round_soon: 'The next round is dealt in a moment',
+    more_tables: 'More ({n} tables in all)', older_games: 'Older games', stand_in: 'a computer stands in',
+    abandoned: 'abandoned',
     password: 'Password (8 or more characters)', register: 'Claim this name', login: 'Log in', logout: 'Log out',
     guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
     leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
@@ -121,6 +125,10 @@ let watching = sessionStorage.getItem('goita.watching') === '1';
 let choice = null;        // the block chosen for a play
 let noticeTimer = null;
 let countdown = null;
+// The lobby: the tables the server has listed or announced (docs/SERVER.md "The lobby"), by id,
+// kept up to date by its "lobby" events; the finished games shown so far.
+const lobbyTables = new Map();
+let lobbyTotal = 0, lobbyNext = null, gamesNext = null, lobbyRender = 0;
 
 let quickTimer = null;
 let rematchTimer = null;
@@ -207,10 +215,22 @@ function receive(msg) {
     case 'hello':
       break;
     case 'tables':
-      renderTables(msg.tables);
+      if (!msg.after) lobbyTables.clear(); // a first page starts the list afresh
+      for (const row of msg.tables) lobbyTables.set(row.id, row);
+      lobbyTotal = msg.total;
+      lobbyNext = msg.next;
+      renderTables();
+      break;
+    case 'lobby':
+      if (msg.event === 'removed') lobbyTables.delete(msg.table.id);
+      else lobbyTables.set(msg.table.id, msg.table);
+      lobbyTotal = msg.total;
+      // events come in bursts (one per changed table a tick): draw once per frame
+      if (!lobbyRender) lobbyRender = requestAnimationFrame(() => { lobbyRender = 0; renderTables(); });
       break;
     case 'games':
-      renderGames(msg.games);
+      gamesNext = msg.next;
+      renderGames(msg.games, !!msg.before);
       break;
     case 'created':
       if (msg.invite) saveInvite(msg.table, msg.invite);
@@ -341,7 +361,7 @@ function leaveTable() {
   sessionStorage.removeItem('goita.table');
   sessionStorage.removeItem('goita.watching');
   show('lobby');
-  send({ type: 'list' });
+  renderTables(); // kept up to date by the lobby's events meanwhile
   send({ type: 'games' });
 }
 
@@ -374,9 +394,10 @@ function onPresetChange() {
   $('opt-teyaku').checked = !french;
 }
 
-function renderTables(tables) {
+function renderTables() {
   const box = $('tables');
   box.replaceChildren();
+  const tables = [...lobbyTables.values()].sort((a, b) => a.id - b.id);
   if (!tables.length) box.append(el('p', { class: 'muted', text: t('no_tables') }));
   const mine = seatTokens();
   for (const tb of tables) {
@@ -390,6 +411,10 @@ function renderTables(tables) {
     }
     row.append(el('button', { type: 'button', text: t('watch'), on: { click: () => { enterTable(tb.id, true); send({ type: 'watch', table: tb.id }); } } }));
     box.append(row);
+  }
+  if (lobbyNext !== null) {
+    box.append(el('button', { id: 'more-tables', type: 'button', text: t('more_tables', { n: lobbyTotal }),
+      on: { click: () => send({ type: 'list', after: lobbyNext }) } }));
   }
 }
 
@@ -409,16 +434,23 @@ function showQueue(msg) {
   quickTimer = setInterval(tick, 1000);
 }
 
-function renderGames(games) {
+// Shows a page of finished games: the first page replaces the list, an older one is added below.
+function renderGames(games, older) {
   const box = $('games');
-  box.replaceChildren();
+  if (!older) box.replaceChildren();
+  const more = $('older-games');
+  if (more) more.remove();
   for (const g of games) {
     box.append(el('div', { class: 'game-row' },
-      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.finished }),
+      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.ended ? `${g.finished} (${t(g.ended)})` : g.finished }),
       el('span', { text: `${g.names.join(' / ')}  ${shownPoints(g.score[0], g.scale)} ${t('vs')} ${shownPoints(g.score[1], g.scale)}` }),
       el('a', { href: `#replay/${g.id}`, text: t('replay') }),
       el('a', { href: `/records/${g.id}.json`, download: '', text: 'JSON' }),
       el('a', { href: `/records/${g.id}.txt`, download: '', text: 'TXT' })));
+  }
+  if (gamesNext !== null) {
+    box.append(el('button', { id: 'older-games', type: 'button', text: t('older_games'),
+      on: { click: () => send({ type: 'games', before: gamesNext }) } }));
   }
 }
 
@@ -502,6 +534,7 @@ function renderTerritory(node, s) {
   if (seat) {
     who.append(el('span', { class: 'muted', text: `${t('rating')}${seat.rating}` }));
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
+    if (seat.stand_in) who.append(el('span', { class: 'muted stand-in', text: t('stand_in') }));
   }
   if (g && g.dealer === s) who.append(el('span', { class: 'dealer-mark', text: t('dealer') }));
   if (g) who.append(el('span', { class: 'count', text: t('hand_count', { n: g.sizes[s] }) }));

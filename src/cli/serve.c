@@ -70,6 +70,9 @@ int cmd_serve(int argc, char **argv) {
   uint64_t max_connections = (uint64_t)o.limits.max_connections, max_message = o.limits.max_message_bytes,
            rate = (uint64_t)o.limits.rate_per_second, burst = (uint64_t)o.limits.rate_burst,
            max_queued = o.limits.max_queued_bytes;
+  uint64_t tables_per_player = (uint64_t)o.hub.max_tables_per_player,
+           player_rate = (uint64_t)o.hub.player_rate_per_second, player_burst = (uint64_t)o.hub.player_rate_burst,
+           table_expiry = (uint64_t)o.hub.waiting_table_expiry_ms / 1000, seat_grace = (uint64_t)o.hub.seat_grace_ms / 1000;
   const cli_option options[] = {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
@@ -102,6 +105,17 @@ int cmd_serve(int argc, char **argv) {
        .help = "serve https and wss with this PEM certificate (chain); needs --tls-key", .fallback = "plain http"},
       {.name = "--tls-key", .kind = CLI_TEXT, .value = "FILE", .target = &o.tls_key,
        .help = "the certificate's PEM private key"},
+      {"--max-tables-per-player", CLI_UINT, "N", &tables_per_player,
+       "open tables one player may have created (0: no limit)", .hi = 1000},
+      {"--player-rate-per-second", CLI_UINT, "N", &player_rate,
+       "requests a second a player may make that cost (create, sit, bot, start, ...; 0: no limit)", .hi = 1000},
+      {"--player-rate-burst", CLI_UINT, "N", &player_burst, "how many such requests may come at once", .lo = 1,
+       .hi = 10000},
+      {"--waiting-table-expiry", CLI_UINT, "S", &table_expiry,
+       "a waiting table with no person seated is removed after this", .lo = 1, .hi = 86400, .unit = "s"},
+      {"--seat-grace", CLI_UINT, "S", &seat_grace,
+       "a gone person's waiting seat is freed, or their game seat stood in by a computer, after this", .lo = 1,
+       .hi = 86400, .unit = "s"},
   };
   const cli_command c = {
       .program = "goita",
@@ -129,6 +143,11 @@ int cmd_serve(int argc, char **argv) {
   o.limits.max_queued_bytes = (size_t)max_queued;
   if (!o.tls_cert != !o.tls_key)
     return cli_usage_error(&c, "--tls-cert and --tls-key go together: a certificate needs its key");
+  o.hub.max_tables_per_player = (int)tables_per_player;
+  o.hub.player_rate_per_second = (int)player_rate;
+  o.hub.player_rate_burst = (int)player_burst;
+  o.hub.waiting_table_expiry_ms = (int)table_expiry * 1000;
+  o.hub.seat_grace_ms = (int)seat_grace * 1000;
   if (!make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;

@@ -16,6 +16,11 @@ void srv_hub_options_default(srv_hub_options *o) {
   o->round_pause_ms = 4000;
   o->stand_in = "rules";
   o->max_tables = 10000;
+  o->max_tables_per_player = 3;
+  o->player_rate_per_second = 5;
+  o->player_rate_burst = 20;
+  o->waiting_table_expiry_ms = 5 * 60 * 1000;
+  o->seat_grace_ms = 60 * 1000;
   o->chat_burst = 5;
   o->chat_interval_ms = 2000;
   o->rematch_wait_ms = 30000;
@@ -56,20 +61,27 @@ void hub_utc_now(char out[GOITA_RECORD_TIME_SIZE]) {
 }
 
 hub_client *hub_client_get(srv_hub *h, uint64_t id) {
-  for (int i = 0; i < h->nclients; i++)
-    if (h->clients[i].id == id) return &h->clients[i];
-  return NULL;
+  uint64_t at;
+  return hub_map_get(&h->client_index, id, &at) ? &h->clients[at] : NULL;
 }
 
 hub_table *hub_table_get(srv_hub *h, int64_t id) {
-  for (int i = 0; i < h->ntables; i++)
-    if (h->tables[i]->id == id) return h->tables[i];
-  return NULL;
+  uint64_t ptr;
+  return hub_map_get(&h->table_index, (uint64_t)id, &ptr) ? (hub_table *)(uintptr_t)ptr : NULL;
 }
 
 void srv_hub_free(srv_hub *h) {
   if (!h) return;
   for (int i = 0; i < h->ntables; i++) hub_table_free(h->tables[i]);
+  for (size_t i = 0; i < h->player_index.cap; i++)
+    if (h->player_index.entries[i].used) free((hub_player *)(uintptr_t)h->player_index.entries[i].value);
+  hub_map_free(&h->table_index);
+  hub_map_free(&h->client_index);
+  hub_map_free(&h->seat_index);
+  hub_map_free(&h->invite_index);
+  hub_map_free(&h->player_index);
+  free(h->lobby_dirty);
+  free(h->lobby_removed);
   free(h->tables);
   hub_quick_free(h);
   free(h->clients);
@@ -84,13 +96,15 @@ void srv_hub_connect(srv_hub *h, uint64_t id) {
     h->clients = grown;
     h->capclients = cap;
   }
+  if (hub_map_put(&h->client_index, id, (uint64_t)h->nclients) != 0) return;
   h->clients[h->nclients++] = (hub_client){.id = id, .seat = -1};
 }
 
-static void stop_watching(hub_table *t, uint64_t client) {
+static void stop_watching(srv_hub *h, hub_table *t, uint64_t client) {
   for (int i = 0; i < t->nwatchers; i++)
     if (t->watchers[i] == client) {
       t->watchers[i] = t->watchers[--t->nwatchers];
+      hub_lobby_touch(h, t); /* the lobby shows how many watch */
       return;
     }
 }
@@ -99,10 +113,13 @@ static void stop_watching(hub_table *t, uint64_t client) {
 void hub_detach(srv_hub *h, hub_client *c) {
   hub_table *t = c->table ? hub_table_get(h, c->table) : NULL;
   if (t && c->seat >= 0) {
-    if (t->seats[c->seat].client == c->id) t->seats[c->seat].client = 0;
+    if (t->seats[c->seat].client == c->id) {
+      t->seats[c->seat].client = 0;
+      hub_seat_gone(h, t, c->seat);
+    }
     hub_broadcast_state(h, t); /* the others see the seat disconnected */
   } else if (t) {
-    stop_watching(t, c->id);
+    stop_watching(h, t, c->id);
   }
   c->table = 0;
   c->seat = -1;
@@ -113,7 +130,38 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   if (!c) return;
   hub_detach(h, c);
   hub_quick_forget(h, id);
+  hub_map_del(&h->client_index, id);
+  const int at = (int)(c - h->clients);
   *c = h->clients[--h->nclients];
+  if (at < h->nclients) hub_map_put(&h->client_index, c->id, (uint64_t)at); /* an existing key: no memory needed */
+}
+
+/* Requests that cost the server work for others (a save, a broadcast, a page of rows, a
+ * password hash) come out of the sender's bucket; moves are paced by the game, chat lines by
+ * their own bucket (hub_chat.c), pings and hellos by the network layer. */
+static bool costs(int type) {
+  switch (type) {
+  case SRV_LIST:
+  case SRV_CREATE:
+  case SRV_SIT:
+  case SRV_RESUME:
+  case SRV_LEAVE:
+  case SRV_BOT:
+  case SRV_START:
+  case SRV_WATCH:
+  case SRV_GAMES:
+  case SRV_REGISTER:
+  case SRV_LOGIN:
+  case SRV_LEADERBOARD:
+  case SRV_HISTORY:
+  case SRV_JOIN:
+  case SRV_QUICK:
+  case SRV_QUICK_CANCEL:
+  case SRV_REMATCH:
+    return true;
+  default:
+    return false;
+  }
 }
 
 static const char *const request_names[] = {
@@ -130,7 +178,9 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
     hub_send_error(h, id, r.type >= 0 ? request_names[r.type] : NULL, "%s", err);
     return;
   }
-  /* A guest's row is made on its first request that needs one. */
+  /* The bucket first, so a refused flood makes no player rows; then a guest's row is made on
+   * its first request that needs one. */
+  if (costs(r.type) && !hub_rate_take(h, c, request_names[r.type])) return;
   const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
   if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
   switch (r.type) {
@@ -138,8 +188,7 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
     hub_do_hello(h, c, &r);
     break;
   case SRV_LIST:
-    c->lobby = true;
-    hub_send_json(h, id, hub_tables_json(h));
+    hub_do_list(h, c, &r);
     break;
   case SRV_CREATE:
     hub_do_create(h, c, &r);
@@ -166,7 +215,7 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
     hub_do_watch(h, c, &r);
     break;
   case SRV_GAMES:
-    hub_do_games(h, c);
+    hub_do_games(h, c, &r);
     break;
   case SRV_REGISTER:
     hub_do_register(h, c, &r);
@@ -215,7 +264,7 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
 
 /* A finished table nobody sits at or watches any more is dropped from memory (its game is
  * saved). */
-static bool abandoned(const hub_table *t) {
+static bool unattended(const hub_table *t) {
   if (t->status != SRV_OVER || t->nwatchers) return false;
   for (int s = 0; s < GOITA_MAX_SEATS; s++)
     if (t->seats[s].client) return false;
@@ -228,20 +277,15 @@ void srv_hub_tick(srv_hub *h) {
   const int64_t now = h->io.now_ms(h->io.ctx);
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];
-    if (abandoned(t)) {
-      for (int c = 0; c < h->nclients; c++)
-        if (h->clients[c].table == t->id) h->clients[c].table = 0;
-      hub_table_free(t);
-      h->tables[i--] = h->tables[--h->ntables];
+    hub_lifecycle_tick(h, t, now);
+    if (unattended(t)) {
+      hub_table_remove(h, i--);
       continue;
     }
     if (t->status != SRV_PLAYING) continue;
     if (t->save_retry_ms && now >= t->save_retry_ms) {
       hub_finish_game(h, t);
-      if (t->status == SRV_OVER) {
-        hub_broadcast_state(h, t);
-        hub_broadcast_lobby(h);
-      }
+      if (t->status == SRV_OVER) hub_broadcast_state(h, t);
     } else if (t->next_round_ms && now >= t->next_round_ms) {
       hub_deal_next(h, t, true);
       hub_arm_timer(h, t);
@@ -255,14 +299,17 @@ void srv_hub_tick(srv_hub *h) {
       hub_schedule(h, t, true);
     }
   }
+  hub_lobby_flush(h);
+  if (now >= h->prune_ms) {
+    hub_players_prune(h);
+    h->prune_ms = now + 60000;
+  }
 }
 
 void srv_hub_stats_get(const srv_hub *h, srv_hub_stats *s) {
   memset(s, 0, sizeof *s);
   s->clients = h->nclients;
   s->moves = h->moves;
-  for (int i = 0; i < h->ntables; i++) {
-    s->tables += h->tables[i]->status != SRV_OVER;
-    s->playing += h->tables[i]->status == SRV_PLAYING;
-  }
+  s->tables = h->open_tables;
+  for (int i = 0; i < h->ntables; i++) s->playing += h->tables[i]->status == SRV_PLAYING;
 }

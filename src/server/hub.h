@@ -39,6 +39,12 @@ typedef struct srv_hub_options {
   int round_pause_ms; /* how long a finished round stays on the table before the next deal */
   const char *stand_in; /* level that moves for a person whose turn timer ran out */
   int max_tables;       /* open tables at once */
+  /* Lobby and lifecycle (docs/SERVER.md "Limits" and "Table lifecycle"). */
+  int max_tables_per_player;   /* open tables one player may have created; 0: no limit */
+  int player_rate_per_second;  /* a player's requests that cost (create, sit, bot, ...) */
+  int player_rate_burst;       /* ... and how many may come at once */
+  int waiting_table_expiry_ms; /* a waiting table with no person seated is removed after this */
+  int seat_grace_ms;           /* a gone person's waiting seat is freed, or playing seat stood in */
   int chat_burst;       /* chat lines a connection may send at once */
   int chat_interval_ms; /* and then one every this many milliseconds */
   int rematch_wait_ms;  /* how long a rematch waits for everyone before it starts with those who asked */
@@ -58,7 +64,8 @@ void srv_hub_disconnect(srv_hub *hub, uint64_t client);
 void srv_hub_receive(srv_hub *hub, uint64_t client, const char *text, size_t len);
 /* A computer player's answer to a think job. */
 void srv_hub_bot_move(srv_hub *hub, int64_t table, int version, goita_move move);
-/* Runs what is due: turn timers, the next deal after a finished round. */
+/* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables
+ * (expiry, freed seats, stand-ins, abandoned games) and the lobby's events. */
 void srv_hub_tick(srv_hub *hub);
 
 /* Counts for the load test and the status line. */

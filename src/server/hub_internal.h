@@ -1,5 +1,4 @@
-/* The hub's own parts, shared by its files (hub.c, hub_view.c, hub_table.c, hub_restore.c,
- * hub_requests.c); nothing outside the hub includes this. */
+/* The hub's own parts, shared by its files (hub*.c); nothing outside the hub includes this. */
 #ifndef GOITA_SERVER_HUB_INTERNAL_H
 #define GOITA_SERVER_HUB_INTERNAL_H
 
@@ -17,6 +16,8 @@ typedef struct hub_seat {
   double rating, deviation;
   char token[SRV_TOKEN_HASH_SIZE]; /* the seat token's hash (secret.h): the token itself is never kept */
   uint64_t client; /* the connection acting for the seat, 0 when none */
+  int64_t gone_since_ms; /* a person's seat with no connection: since when (0 otherwise) */
+  bool stand_in;         /* a computer player moves for its gone holder until they resume */
 } hub_seat;
 
 typedef struct hub_table {
@@ -40,6 +41,10 @@ typedef struct hub_table {
   int64_t game_id;
   uint64_t *watchers;
   int nwatchers, capwatchers;
+  int64_t owner;          /* the player who created it (open tables per player) */
+  int64_t empty_since_ms; /* waiting with no person seated: since when (0 otherwise) */
+  bool lobby_dirty;       /* its lobby row changed since the last tick */
+  bool announced;         /* lobby listeners may know it (a "created" went out, or restored) */
   char invite[SRV_TOKEN_SIZE]; /* a private table's invite code, "" for a table in the lobby */
   struct {
     bool asked[GOITA_MAX_SEATS]; /* seats whose players asked for a rematch (hub_rematch.c) */
@@ -61,6 +66,24 @@ typedef struct hub_client {
   int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
 } hub_client;
 
+/* A hash map from a 64-bit key to a 64-bit value (hub_map.c). */
+typedef struct hub_map_entry {
+  uint64_t key, value;
+  bool used;
+} hub_map_entry;
+
+typedef struct hub_map {
+  hub_map_entry *entries;
+  size_t cap, count; /* cap is 0 or a power of two */
+} hub_map;
+
+/* What the hub keeps per player who did something (hub_limits.c). */
+typedef struct hub_player {
+  int open_tables;       /* created by the player and not over */
+  int64_t tokens_milli;  /* the request bucket, in thousandths of a request */
+  int64_t refilled_ms;
+} hub_player;
+
 /* Wrong passwords for one account, which slow down the next tries (hub_players.c). */
 typedef struct hub_login_guard {
   char account[SRV_NAME_SIZE];
@@ -74,11 +97,23 @@ struct srv_hub {
   srv_store *store;
   srv_hub_io io;
   srv_hub_options options;
-  hub_table **tables;
+  hub_table **tables; /* in id order, for the lobby's pages */
   int ntables, captables;
   hub_client *clients;
   int nclients, capclients;
   long moves;
+  int open_tables;        /* tables not over */
+  int listed_tables;      /* of those, the ones the lobby lists (not private) */
+  hub_map table_index;    /* table id -> hub_table * */
+  hub_map client_index;   /* client id -> its position in clients */
+  hub_map seat_index;     /* a seat token hash's first 16 hex digits -> its table's id */
+  hub_map invite_index;   /* a private table's invite code's first 16 hex digits -> its id */
+  hub_map player_index;   /* player id, or a guest's bucket key (hub_limits.c) -> hub_player * */
+  int64_t *lobby_dirty;   /* tables whose lobby row changed since the last tick */
+  int nlobby_dirty, caplobby_dirty;
+  int64_t *lobby_removed; /* tables gone from memory since the last tick */
+  int nlobby_removed, caplobby_removed;
+  int64_t prune_ms;       /* when idle players' entries are next dropped */
   hub_login_guard login_guards[HUB_LOGIN_GUARDS];
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
@@ -109,15 +144,85 @@ void hub_send_state(srv_hub *h, const hub_table *t, uint64_t client, int seat);
 
 void hub_broadcast_state(srv_hub *h, const hub_table *t);
 
-json_t *hub_tables_json(srv_hub *h);
+/* ---- the lobby (hub_lobby.c) ---- */
 
-void hub_broadcast_lobby(srv_hub *h);
+/* Notes that a table's lobby row changed (created, seats, status, watchers, over): listeners
+ * get one "lobby" event for it at the next tick. */
+void hub_lobby_touch(srv_hub *h, hub_table *t);
+
+/* Sends listeners the events of the tables touched since the last tick. */
+void hub_lobby_flush(srv_hub *h);
+
+void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* ---- indexes (hub_map.c) ---- */
+
+bool hub_map_get(const hub_map *m, uint64_t key, uint64_t *value);
+/* Returns 0, or -1 when out of memory (the map is unchanged). */
+int hub_map_put(hub_map *m, uint64_t key, uint64_t value);
+void hub_map_del(hub_map *m, uint64_t key);
+void hub_map_free(hub_map *m);
+
+/* Indexes a table's seat tokens (at its creation, restore, or after a token changes), or drops
+ * them (before it is freed or a token changes). */
+void hub_index_seats(srv_hub *h, const hub_table *t);
+/* The first 16 hex digits of a seat token's hash or of an invite code as a number: both are
+ * random, so it is a fine key. */
+uint64_t hub_token_key(const char *token);
+void hub_unindex_seats(srv_hub *h, const hub_table *t);
+
+/* ---- per-player limits (hub_limits.c) ---- */
+
+/* The entry of a player (or of a guest's bucket, hub_limits.c), made when missing; NULL for 0 or
+ * when out of memory. */
+hub_player *hub_player_get(srv_hub *h, int64_t player);
+
+/* Takes one request from the sender's bucket; false (with the error sent) when it is empty. */
+bool hub_rate_take(srv_hub *h, hub_client *c, const char *request);
+
+/* A guest got its player row: the bucket it drew from as a guest becomes the player's, so
+ * becoming a player does not refill it. */
+void hub_rate_adopt(srv_hub *h, const char guest[SRV_TOKEN_HASH_SIZE], int64_t player);
+
+/* Whether a player may own one more open table (max_tables_per_player); 0 (no owner) always may. */
+bool hub_table_room(srv_hub *h, int64_t player);
+
+/* Counts a table as open for its owner, or no longer (once it is over). */
+void hub_count_open(srv_hub *h, hub_table *t, int delta);
+
+/* Drops entries of players with nothing open and a full bucket (every minute). */
+void hub_players_prune(srv_hub *h);
+
+/* ---- table lifecycle (hub_lifecycle.c) ---- */
+
+/* Empties a waiting table's seat, token hash and all (the old token no longer opens it), and
+ * saves it; returns 0, or -1 (the seat unchanged) when the store refuses. */
+int hub_free_seat(srv_hub *h, hub_table *t, int seat);
+
+/* A person's seat lost its connection: its grace period starts. */
+void hub_seat_gone(srv_hub *h, hub_table *t, int seat);
+
+/* Whether a person (not a computer or a stand-in) is seated at the table. */
+bool hub_has_person(const hub_table *t);
+
+/* Frees waiting seats, puts in stand-ins, expires and abandons tables whose time has come. */
+void hub_lifecycle_tick(srv_hub *h, hub_table *t, int64_t now);
+
+/* A seat's holder is back: its stand-in stops at once. */
+void hub_stand_in_stop(srv_hub *h, hub_table *t, int seat);
 
 void hub_table_row(const hub_table *t, srv_table_row *row);
 
 void hub_table_free(hub_table *t);
 
+/* Adds a table (in id order) and indexes it; returns -1 when out of memory. */
 int hub_table_add(srv_hub *h, hub_table *t);
+
+/* Removes the table at position i from memory, with its indexes. */
+void hub_table_remove(srv_hub *h, int i);
+
+/* Saves a table's status and seats; returns 0, or -1 with the store's error. */
+int hub_table_save(srv_hub *h, const hub_table *t);
 
 /* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
  * timer ran out (stand_in). */
@@ -125,6 +230,10 @@ void hub_schedule(srv_hub *h, hub_table *t, bool timed_out);
 
 /* Starts the turn timer when a person is to move. */
 void hub_arm_timer(srv_hub *h, hub_table *t);
+
+/* Writes a table's record as JSON and its rounds as history strings, one a line (both
+ * malloc'd); returns 0, or -1 when out of memory. */
+int hub_record_texts(const hub_table *t, char **json, char **histories);
 
 /* The game is over: the record, its history strings and the new ratings are saved together. */
 void hub_finish_game(srv_hub *h, hub_table *t);
@@ -184,14 +293,15 @@ void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r);
 
-void hub_do_games(srv_hub *h, hub_client *c);
+void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r);
 
 /* ---- what quick matches and rematches share with the requests (hub_requests.c) ---- */
 
-/* Makes a new table, saved and added to the hub: rules as option text ("" for the default),
- * a private one with an invite code. Returns it, or NULL with the reason in err. */
-hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, bool private_table, char *err,
-                            size_t errsize);
+/* Makes a new table, saved, added to the hub and announced to the lobby (when listed): rules as
+ * option text ("" for the default), a private one with an invite code, owned by a player (0:
+ * none) who must have room for it (hub_table_room). Returns it, or NULL with the reason in err. */
+hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                            char *err, size_t errsize);
 
 /* Puts a client's player in a seat (not saved, no client bound) with a new seat token: the
  * seat keeps its hash, token receives the token itself for the `seated` reply. */
@@ -201,8 +311,9 @@ void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token
  * -1 when the store fails. */
 int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level);
 
-/* Binds a client to its seat at a table: it gets `seated` with the seat token (the one it was
- * given or showed), the table its state and the client the table's chat. */
+/* Binds a client to its seat at a table: the seat's token hash is indexed for resume, a
+ * stand-in there stops, the client gets `seated` with the seat token (the one it was given or
+ * showed), the table its state and the client the table's chat. */
 void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token);
 
 /* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,

@@ -21,10 +21,9 @@ bool hub_table_open_to(const hub_table *t, const hub_client *c) {
 /* join: the table whose invite code this is, watched (`joined`, then its state); from then on
  * the client may sit there like at a listed table. A wrong code says no more than that. */
 void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r) {
-  hub_table *t = NULL;
-  for (int i = 0; i < h->ntables && !t; i++)
-    if (h->tables[i]->invite[0] && strcmp(h->tables[i]->invite, r->invite) == 0) t = h->tables[i];
-  if (!t || t->status == SRV_OVER) {
+  uint64_t id;
+  hub_table *t = hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) ? hub_table_get(h, (int64_t)id) : NULL;
+  if (!t || strcmp(t->invite, r->invite) != 0 || t->status == SRV_OVER) {
     hub_send_error(h, c->id, "join", "no open table has this invite code");
     return;
   }

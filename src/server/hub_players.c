@@ -104,14 +104,17 @@ bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
     return false;
   }
   c->player = p.id;
+  hub_rate_adopt(h, c->guest, p.id);
   c->guest[0] = '\0';
   hub_send_player(h, c->id, p.id);
   return true;
 }
 
 void hub_bot_seat_name(hub_seat *s, int seat) {
-  /* seats are 1-4 and levels shorter than SRV_LEVEL_SIZE: the name always fits */
-  snprintf(s->name, sizeof s->name, "Computer %c · %.*s", (char)('1' + (seat & 3)), SRV_LEVEL_SIZE - 1, s->bot);
+  /* A seat number as one byte (seats are 0-3) lets the compiler see that the name always fits,
+   * which an unoptimised build's -Wformat-truncation cannot tell from an int. */
+  const unsigned char number = (unsigned char)(seat + 1);
+  snprintf(s->name, sizeof s->name, "Computer %u · %s", (unsigned)number, s->bot);
 }
 
 /* A hello with a player token: the player comes back, renamed if it asks (a claimed name

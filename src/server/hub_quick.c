@@ -58,7 +58,15 @@ static void remove_at(srv_hub *h, int i) {
  * in the seats left, and starts the game. Returns 0, or -1 with the reason in err. */
 static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const char *level, char *err,
                       size_t errsize) {
-  hub_table *t = hub_table_create(h, group[0].rules, 0, false, err, errsize);
+  /* The table is the first one's with room for one more open table (max_tables_per_player), so
+   * one player at the limit does not hold up the others; when none has room, it fails. */
+  int64_t owner = group[0].player;
+  for (int k = 0; k < n; k++)
+    if (hub_table_room(h, group[k].player)) {
+      owner = group[k].player;
+      break;
+    }
+  hub_table *t = hub_table_create(h, owner, group[0].rules, 0, false, err, errsize);
   if (!t) return -1;
   char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
   for (int s = 0; s < players_of(t); s++) {
@@ -70,9 +78,7 @@ static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const ch
       return -1;
     }
   }
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_update(h->store, &row) != 0) {
+  if (hub_table_save(h, t) != 0) {
     snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].player = 0; /* the table is left empty, as saved */
     return -1;

@@ -16,9 +16,24 @@ static bool comes_along(const hub_table *t, int s) {
   return t->seats[s].bot[0] || (t->rematch.asked[s] && t->seats[s].client);
 }
 
+/* Who owns the rematch (max_tables_per_player): the first person coming along with room for one
+ * more open table, so one player at the limit does not hold up the others; when none has room,
+ * the first person coming along, and the table is refused. */
+static int64_t rematch_owner(srv_hub *h, const hub_table *old) {
+  int64_t first = 0;
+  for (int s = 0; s < players_of(old); s++) {
+    const int64_t player = old->seats[s].player;
+    if (old->seats[s].bot[0] || !comes_along(old, s)) continue;
+    if (hub_table_room(h, player)) return player;
+    if (!first) first = player;
+  }
+  return first;
+}
+
 /* Makes the rematch of a finished table and starts it. Returns 0, or -1 with the reason. */
 static int make_rematch(srv_hub *h, hub_table *old, char *err, size_t errsize) {
-  hub_table *t = hub_table_create(h, old->rules_text, old->turn_seconds, old->invite[0] != 0, err, errsize);
+  hub_table *t = hub_table_create(h, rematch_owner(h, old), old->rules_text, old->turn_seconds, old->invite[0] != 0,
+                                  err, errsize);
   if (!t) return -1;
   char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
   for (int s = 0; s < players_of(old); s++) {
@@ -31,9 +46,7 @@ static int make_rematch(srv_hub *h, hub_table *old, char *err, size_t errsize) {
       return -1;
     }
   }
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_update(h->store, &row) != 0) {
+  if (hub_table_save(h, t) != 0) {
     snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].player = 0; /* the table is left empty, as saved */
     return -1;

@@ -35,19 +35,22 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
 }
 
 static bool save_table(srv_hub *h, hub_client *c, const char *request, const hub_table *t) {
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_update(h->store, &row) == 0) return true;
+  if (hub_table_save(h, t) == 0) return true;
   hub_send_error(h, c->id, request, "not saved: %s", srv_store_error(h->store));
   return false;
 }
 
-hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, bool private_table, char *err,
-                            size_t errsize) {
-  int open = 0;
-  for (int i = 0; i < h->ntables; i++) open += h->tables[i]->status != SRV_OVER;
-  if (open >= h->options.max_tables) {
-    snprintf(err, errsize, "the server has %d open tables, its most", open);
+hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                            char *err, size_t errsize) {
+  if (h->open_tables >= h->options.max_tables) {
+    snprintf(err, errsize, "the server has %d open tables, its most", h->open_tables);
+    return NULL;
+  }
+  if (!hub_table_room(h, owner)) {
+    const hub_player *p = hub_player_get(h, owner);
+    snprintf(err, errsize,
+             "you already have %d open tables (at most %d a player): play or leave one, or wait until it expires",
+             p ? p->open_tables : 0, h->options.max_tables_per_player);
     return NULL;
   }
   hub_table *t = calloc(1, sizeof *t);
@@ -69,6 +72,8 @@ hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, boo
   t->turn_seconds = turn_seconds;
   t->status = SRV_WAITING;
   t->thinking_version = -1;
+  t->owner = owner;
+  t->empty_since_ms = h->io.now_ms(h->io.ctx);
   if (private_table) hub_new_token(h, t->invite);
   srv_table_row row;
   hub_table_row(t, &row);
@@ -77,12 +82,13 @@ hub_table *hub_table_create(srv_hub *h, const char *rules, int turn_seconds, boo
     free(t);
     return NULL;
   }
+  hub_lobby_touch(h, t); /* a "created" event at the next tick, for a listed table */
   return t;
 }
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   char err[256];
-  hub_table *t = hub_table_create(h, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
+  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
   if (!t) {
     hub_send_error(h, c->id, "create", "%s", err);
     return;
@@ -93,7 +99,6 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
     json_object_set_new(created, "invite", json_string(t->invite));
   }
   hub_send_json(h, c->id, created);
-  hub_broadcast_lobby(h);
 }
 
 void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token) {
@@ -108,8 +113,12 @@ void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char
     }
   }
   s->client = c->id;
+  s->gone_since_ms = 0;
+  t->empty_since_ms = 0; /* a person sits: the table does not wait empty */
+  hub_index_seats(h, t); /* its token's hash, new or the same, finds the table for resume */
   c->table = t->id;
   c->seat = seat;
+  if (s->stand_in) hub_stand_in_stop(h, t, seat);
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
                                 "seat_token", token));
   hub_broadcast_state(h, t);
@@ -132,7 +141,7 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_take_seat(h, c, t, r->seat, token);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
 }
 
 void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token[SRV_TOKEN_SIZE]) {
@@ -149,15 +158,14 @@ void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token
 
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
   char hash[SRV_TOKEN_HASH_SIZE];
-  srv_token_hash(r->token, hash);
-  for (int i = 0; i < h->ntables; i++) {
-    hub_table *t = h->tables[i];
-    for (int s = 0; s < players_of(t); s++)
-      if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, hash) == 0) {
-        hub_take_seat(h, c, t, s, r->token);
-        return;
-      }
-  }
+  srv_token_hash(r->token, hash); /* seats keep only their token's hash, and are indexed by it */
+  uint64_t id;
+  hub_table *t = hub_map_get(&h->seat_index, hub_token_key(hash), &id) ? hub_table_get(h, (int64_t)id) : NULL;
+  for (int s = 0; t && s < players_of(t); s++)
+    if (t->seats[s].player && !t->seats[s].bot[0] && strcmp(t->seats[s].token, hash) == 0) {
+      hub_take_seat(h, c, t, s, r->token);
+      return;
+    }
   hub_send_error(h, c->id, "resume", "no seat has this seat_token (the game may be over)");
 }
 
@@ -168,17 +176,13 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
     return;
   }
   if (c->seat >= 0 && t->status == SRV_WAITING) {
-    hub_seat old = t->seats[c->seat];
-    hub_seat *s = &t->seats[c->seat];
-    memset(s, 0, sizeof *s); /* with its token's hash: the old token no longer opens the seat */
-    if (!save_table(h, c, "leave", t)) {
-      *s = old;
+    if (hub_free_seat(h, t, c->seat) != 0) {
+      hub_send_error(h, c->id, "leave", "not saved: %s", srv_store_error(h->store));
       return;
     }
     c->table = 0;
     c->seat = -1;
     hub_broadcast_state(h, t);
-    hub_broadcast_lobby(h);
   } else {
     hub_detach(h, c); /* a seat in a game is kept: its token brings its holder back */
   }
@@ -210,7 +214,7 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_broadcast_state(h, t);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
 }
 
 int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
@@ -239,9 +243,7 @@ int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
   for (int s = 0; s < players_of(t); s++)
     if (t->seats[s].bot[0]) hub_bot_seat_name(&t->seats[s], s); /* named after the seat the draw gave */
   t->status = SRV_PLAYING;
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_update(h->store, &row) != 0) {
+  if (hub_table_save(h, t) != 0) {
     snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     memcpy(t->seats, before, sizeof t->seats);
     t->status = SRV_WAITING;
@@ -253,15 +255,13 @@ int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
   hub_utc_now(t->round_started);
   snprintf(t->record.started, sizeof t->record.started, "%s", t->round_started);
   if (round_over(t)) hub_round_finished(h, t, true); /* ended at the deal */
-  for (int i = 0; i < h->nclients; i++) { /* seated clients follow their seats */
-    hub_client *cl = &h->clients[i];
-    if (cl->table != t->id || cl->seat < 0) continue;
-    for (int s = 0; s < players_of(t); s++)
-      if (t->seats[s].client == cl->id) cl->seat = s;
+  for (int s = 0; s < players_of(t); s++) { /* seated clients follow their seats */
+    hub_client *cl = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
+    if (cl && cl->table == t->id) cl->seat = s;
   }
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
-  hub_broadcast_lobby(h);
+  hub_lobby_touch(h, t);
   hub_schedule(h, t, false);
   return 0;
 }
@@ -321,5 +321,6 @@ void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request) {
   c->table = t->id;
   c->seat = -1;
   hub_send_state(h, t, c->id, -1);
+  hub_lobby_touch(h, t);
   hub_chat_history(h, t, c->id);
 }

@@ -42,6 +42,12 @@ static int seat_from_store(srv_hub *h, hub_seat *seat, int index, const srv_seat
   if (seat->bot[0]) hub_bot_seat_name(seat, index);
   seat->rating = p.rating;
   seat->deviation = p.deviation;
+  seat->stand_in = row->stand_in;
+  /* Every connection went with the old process: a person's grace period starts now. */
+  if (!p.bot[0]) {
+    const int64_t now = h->io.now_ms(h->io.ctx);
+    seat->gone_since_ms = now ? now : 1; /* 0 means "not gone" */
+  }
   return 0;
 }
 
@@ -65,9 +71,11 @@ static void restore_table(void *arg, const srv_table_row *row) {
   t->seed = row->seed;
   t->turn_seconds = row->turn_seconds;
   t->status = row->status;
+  t->owner = row->owner;
   t->thinking_version = -1;
   snprintf(t->rules_text, sizeof t->rules_text, "%s", row->rules);
   memcpy(t->invite, row->invite, SRV_TOKEN_SIZE);
+  t->announced = hub_table_listed(t); /* no listener yet: the first list shows it */
   goita_error gerr;
   goita_rules_default(&t->rules);
   if (goita_rules_parse(&t->rules, t->rules_text, &gerr) != GOITA_OK) {
@@ -99,8 +107,8 @@ static void restore_table(void *arg, const srv_table_row *row) {
     }
     if (round_over(t) && !t->game.over) hub_deal_next(c->h, t, true); /* the round that had ended */
     hub_arm_timer(c->h, t);
-
   }
+  if (t->status == SRV_WAITING && !hub_has_person(t)) t->empty_since_ms = c->h->io.now_ms(c->h->io.ctx);
   if (hub_table_add(c->h, t) != 0) {
     hub_table_free(t);
     c->failed = 1;

@@ -14,11 +14,19 @@ void hub_table_row(const hub_table *t, srv_table_row *row) {
   row->seed = t->seed;
   row->turn_seconds = t->turn_seconds;
   row->status = t->status;
+  row->owner = t->owner;
   for (int s = 0; s < GOITA_MAX_SEATS; s++) {
     row->seats[s].player = t->seats[s].player;
+    row->seats[s].stand_in = t->seats[s].stand_in;
     memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_HASH_SIZE);
   }
   memcpy(row->invite, t->invite, SRV_TOKEN_SIZE);
+}
+
+int hub_table_save(srv_hub *h, const hub_table *t) {
+  srv_table_row row;
+  hub_table_row(t, &row);
+  return srv_store_table_update(h->store, &row);
 }
 
 void hub_table_free(hub_table *t) {
@@ -36,8 +44,69 @@ int hub_table_add(srv_hub *h, hub_table *t) {
     h->tables = grown;
     h->captables = cap;
   }
-  h->tables[h->ntables++] = t;
+  if (hub_map_put(&h->table_index, (uint64_t)t->id, (uint64_t)(uintptr_t)t) != 0) return -1;
+  /* New tables have the highest id, so this is an append; the loop only guards the order. */
+  int at = h->ntables;
+  while (at > 0 && h->tables[at - 1]->id > t->id) at--;
+  memmove(&h->tables[at + 1], &h->tables[at], (size_t)(h->ntables - at) * sizeof *h->tables);
+  h->tables[at] = t;
+  h->ntables++;
+  hub_index_seats(h, t);
+  if (t->invite[0]) hub_map_put(&h->invite_index, hub_token_key(t->invite), (uint64_t)t->id);
+  if (t->status != SRV_OVER) hub_count_open(h, t, 1);
   return 0;
+}
+
+void hub_table_remove(srv_hub *h, int i) {
+  hub_table *t = h->tables[i];
+  if (t->status != SRV_OVER) hub_count_open(h, t, -1);
+  if (t->announced) { /* listeners are told at the next tick; no memory: they learn it from their next list */
+    if (h->nlobby_removed == h->caplobby_removed) {
+      const int cap = h->caplobby_removed ? 2 * h->caplobby_removed : 16;
+      int64_t *grown = realloc(h->lobby_removed, (size_t)cap * sizeof *grown);
+      if (grown) {
+        h->lobby_removed = grown;
+        h->caplobby_removed = cap;
+      }
+    }
+    if (h->nlobby_removed < h->caplobby_removed) h->lobby_removed[h->nlobby_removed++] = t->id;
+  }
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) {
+    hub_client *c = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
+    if (c && c->table == t->id) c->table = 0, c->seat = -1;
+  }
+  for (int w = 0; w < t->nwatchers; w++) {
+    hub_client *c = hub_client_get(h, t->watchers[w]);
+    if (c && c->table == t->id) c->table = 0;
+  }
+  hub_unindex_seats(h, t);
+  uint64_t invited;
+  if (t->invite[0] && hub_map_get(&h->invite_index, hub_token_key(t->invite), &invited) && invited == (uint64_t)t->id)
+    hub_map_del(&h->invite_index, hub_token_key(t->invite));
+  hub_map_del(&h->table_index, (uint64_t)t->id);
+  memmove(&h->tables[i], &h->tables[i + 1], (size_t)(h->ntables - i - 1) * sizeof *h->tables);
+  h->ntables--;
+  hub_table_free(t);
+}
+
+uint64_t hub_token_key(const char *token) {
+  uint64_t key = 0;
+  for (int i = 0; i < 16 && token[i]; i++) key = key << 4 | (uint64_t)(token[i] <= '9' ? token[i] - '0' : token[i] - 'a' + 10);
+  return key;
+}
+
+void hub_index_seats(srv_hub *h, const hub_table *t) {
+  for (int s = 0; s < GOITA_MAX_SEATS; s++)
+    if (t->seats[s].token[0]) hub_map_put(&h->seat_index, hub_token_key(t->seats[s].token), (uint64_t)t->id);
+}
+
+void hub_unindex_seats(srv_hub *h, const hub_table *t) {
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) {
+    uint64_t table;
+    const uint64_t key = hub_token_key(t->seats[s].token);
+    if (t->seats[s].token[0] && hub_map_get(&h->seat_index, key, &table) && table == (uint64_t)t->id)
+      hub_map_del(&h->seat_index, key);
+  }
 }
 
 /* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
@@ -46,7 +115,7 @@ void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
   if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version) return;
   const int seat = t->game.round.turn;
   const hub_seat *s = &t->seats[seat];
-  if (!s->bot[0] && !timed_out) return;
+  if (!s->bot[0] && !s->stand_in && !timed_out) return;
   srv_think_job job;
   memset(&job, 0, sizeof job);
   job.table = t->id;
@@ -63,7 +132,7 @@ void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
 void hub_arm_timer(srv_hub *h, hub_table *t) {
   t->deadline_ms = 0;
   if (t->status != SRV_PLAYING || round_over(t) || t->turn_seconds <= 0) return;
-  if (t->seats[t->game.round.turn].bot[0]) return;
+  if (t->seats[t->game.round.turn].bot[0] || t->seats[t->game.round.turn].stand_in) return;
   t->deadline_ms = h->io.now_ms(h->io.ctx) + (int64_t)t->turn_seconds * 1000;
 }
 
@@ -110,28 +179,36 @@ static void announce_ratings(srv_hub *h, const srv_game_row *game) {
       if (game->rated[s] && h->clients[i].player == game->players[s]) hub_send_player(h, h->clients[i].id, game->players[s]);
 }
 
+int hub_record_texts(const hub_table *t, char **json, char **histories) {
+  *json = *histories = NULL;
+  if (goita_record_write_json(&t->record, json, NULL) != GOITA_OK) return -1;
+  size_t cap = 1, len = 0;
+  for (int i = 0; i < t->record.nrounds; i++) cap += 1024;
+  *histories = malloc(cap);
+  if (!*histories) {
+    free(*json);
+    *json = NULL;
+    return -1;
+  }
+  char *text = *histories;
+  text[0] = '\0';
+  for (int i = 0; i < t->record.nrounds; i++) {
+    const int n = goita_history_format(&t->record.rounds[i].round, text + len, cap - len - 1);
+    if (n < 0) break;
+    len += (size_t)n;
+    text[len++] = '\n';
+    text[len] = '\0';
+  }
+  return 0;
+}
+
 /* The game is over: the record, its history strings and the new ratings are saved together. */
 void hub_finish_game(srv_hub *h, hub_table *t) {
   char now[GOITA_RECORD_TIME_SIZE];
   hub_utc_now(now);
   snprintf(t->record.finished, sizeof t->record.finished, "%s", now);
-  char *json = NULL;
-  if (goita_record_write_json(&t->record, &json, NULL) != GOITA_OK) return;
-  size_t cap = 1, len = 0;
-  for (int i = 0; i < t->record.nrounds; i++) cap += 1024;
-  char *histories = malloc(cap);
-  if (!histories) {
-    free(json);
-    return;
-  }
-  histories[0] = '\0';
-  for (int i = 0; i < t->record.nrounds; i++) {
-    const int n = goita_history_format(&t->record.rounds[i].round, histories + len, cap - len - 1);
-    if (n < 0) break;
-    len += (size_t)n;
-    histories[len++] = '\n';
-    histories[len] = '\0';
-  }
+  char *json = NULL, *histories = NULL;
+  if (hub_record_texts(t, &json, &histories) != 0) return;
   srv_game_row game;
   memset(&game, 0, sizeof game);
   game.table = t->id;
@@ -151,6 +228,8 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
       t->seats[s].rating = game.ratings[s];
       t->seats[s].deviation = game.deviations[s];
     }
+    hub_count_open(h, t, -1);
+    hub_lobby_touch(h, t);
     announce_ratings(h, &game);
   }
   free(json);
@@ -221,7 +300,6 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t 
   if (round_over(t)) hub_round_finished(h, t, true);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
-  if (t->status == SRV_OVER) hub_broadcast_lobby(h);
   hub_schedule(h, t, false);
   return 0;
 }

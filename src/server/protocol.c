@@ -19,7 +19,9 @@ typedef enum field_kind {
   F_PRIVATE,
   F_INVITE,
   F_WAIT,
-  F_CHAT
+  F_CHAT,
+  F_CURSOR,
+  F_LIMIT
 } field_kind;
 
 typedef struct field_spec {
@@ -36,7 +38,7 @@ typedef struct request_spec {
 
 static const request_spec requests[] = {
     {"hello", SRV_HELLO, {{"name", F_NAME, false}, {"player_token", F_TOKEN, false}}},
-    {"list", SRV_LIST, {{0}}},
+    {"list", SRV_LIST, {{"after", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
     {"create",
      SRV_CREATE,
      {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}}},
@@ -47,7 +49,7 @@ static const request_spec requests[] = {
     {"start", SRV_START, {{"table", F_TABLE, true}}},
     {"move", SRV_MOVE, {{"table", F_TABLE, true}, {"move", F_MOVE, true}}},
     {"watch", SRV_WATCH, {{"table", F_TABLE, true}}},
-    {"games", SRV_GAMES, {{0}}},
+    {"games", SRV_GAMES, {{"before", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
     {"ping", SRV_PING, {{0}}},
     {"register", SRV_REGISTER, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
     {"login", SRV_LOGIN, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
@@ -177,6 +179,12 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     if (f->kind == F_SECONDS) {
       if (v < 0 || v > 3600) return bad(err, size, "field \"%s\": expected 0 (off) to 3600 seconds", f->name);
       req->turn_seconds = (int)v;
+    } else if (f->kind == F_CURSOR) {
+      if (v < 0 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected an id (0: from the start)", f->name);
+      req->cursor = (int64_t)v;
+    } else if (f->kind == F_LIMIT) {
+      if (v < 1 || v > SRV_MAX_PAGE) return bad(err, size, "field \"%s\": expected 1 to 200 rows", f->name);
+      req->limit = (int)v;
     } else if (f->kind == F_WAIT) {
       if (v < 0 || v > 300) return bad(err, size, "field \"%s\": expected 0 to 300 seconds", f->name);
       req->wait_seconds = (int)v;
@@ -393,6 +401,7 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
     json_array_append_new(seats, json_pack("{s:s, s:s, s:i, s:b}", "name", t->seats[s].name, "bot", t->seats[s].bot,
                                            "rating", (int)(t->seats[s].rating + 0.5), "connected",
                                            t->seats[s].connected));
+    if (t->seats[s].stand_in) json_object_set_new(json_array_get(seats, (size_t)s), "stand_in", json_true());
   }
   json_object_set_new(msg, "seats", seats);
   if (v) json_object_set_new(msg, "game", game_json(v));

@@ -16,9 +16,13 @@
 /* The largest message a client may send. */
 #define SRV_MAX_REQUEST 4096
 
+/* The most rows a page of tables or games may ask for (`limit`), and how many come unasked. */
+#define SRV_MAX_PAGE 200
+#define SRV_DEFAULT_PAGE 50
+
 typedef enum srv_request_type {
   SRV_HELLO,  /* name, player_token: who I am (a new player when there is no token) */
-  SRV_LIST,   /* the tables, and their changes from now on */
+  SRV_LIST,   /* after, limit: a page of the open tables, and their changes from now on */
   SRV_CREATE, /* rules, turn_seconds: a new table */
   SRV_SIT,    /* table, seat */
   SRV_RESUME, /* seat_token: take back a seat after a reload or a lost connection */
@@ -27,7 +31,7 @@ typedef enum srv_request_type {
   SRV_START,  /* table */
   SRV_MOVE,   /* table, move */
   SRV_WATCH,  /* table */
-  SRV_GAMES,  /* the finished games */
+  SRV_GAMES,  /* before, limit: a page of the finished games, newest first */
   SRV_PING,
   SRV_REGISTER,    /* name, password: claim a name for this player */
   SRV_LOGIN,       /* name, password: be the player who claimed the name (another device) */
@@ -56,6 +60,8 @@ typedef struct srv_request {
   char level[SRV_LEVEL_SIZE];
   goita_move move;
   char move_text[16];
+  int64_t cursor; /* list: tables after this id; games: games before this id (0: from the start) */
+  int limit;      /* rows in a page, 0 when not given */
   char password[SRV_PASSWORD_MAX + 1];
   int64_t player;
   bool private_table;           /* create: "private": true */
@@ -81,6 +87,7 @@ typedef struct srv_table_info {
     const char *bot;  /* level, or "" for a person */
     double rating;
     int connected;
+    int stand_in; /* a computer player moves for the gone person until they resume */
   } seats[GOITA_MAX_SEATS];
   int64_t game_id;                /* once the game is over and saved */
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */

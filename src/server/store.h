@@ -31,6 +31,7 @@ typedef struct srv_player {
 typedef struct srv_seat_row {
   int64_t player; /* 0 when empty */
   char token[SRV_TOKEN_HASH_SIZE]; /* the hash of the secret that lets its holder act for the seat */
+  bool stand_in; /* a computer player moves for the gone person until they resume */
 } srv_seat_row;
 
 typedef enum srv_table_status { SRV_WAITING = 0, SRV_PLAYING = 1, SRV_OVER = 2 } srv_table_status;
@@ -42,6 +43,7 @@ typedef struct srv_table_row {
   int turn_seconds;   /* 0: no turn timer */
   int status;         /* srv_table_status */
   char created[GOITA_RECORD_TIME_SIZE];
+  int64_t owner;      /* the player who created it, 0 when unknown */
   srv_seat_row seats[GOITA_MAX_SEATS];
   char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
 } srv_table_row;
@@ -86,6 +88,8 @@ int srv_store_rating_history(srv_store *store, int64_t player, srv_rating_row *r
 /* Tables. */
 int srv_store_table_create(srv_store *store, srv_table_row *row); /* sets row->id */
 int srv_store_table_update(srv_store *store, const srv_table_row *row); /* status and seats */
+/* Closes a table that had no game to finish (status over), saying why: "expired". */
+int srv_store_table_end(srv_store *store, int64_t table, const char *reason);
 /* Calls fn for every table not over, oldest first. */
 int srv_store_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 
@@ -108,13 +112,18 @@ typedef struct srv_game_row {
   double rating_before[GOITA_MAX_SEATS], deviation_before[GOITA_MAX_SEATS], deviations[GOITA_MAX_SEATS];
   int score[2];                    /* per team */
   char rules[512];                 /* the table's rule options as text */
+  char ended[16];                  /* "" when played to its end, "abandoned" when no person was left */
 } srv_game_row;
 
 /* A finished game: its record (JSON) and history strings, the players' new ratings with their
  * history rows, and the table closed, all in one transaction. Sets game->id. */
 int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
-/* The newest finished games, at most max; returns how many through *count. */
-int srv_store_games(srv_store *store, srv_game_row *rows, int max, int *count);
+/* A game no person plays any more: its record up to the last move, its players with their
+ * ratings unchanged, ended "abandoned", and the table closed, in one transaction. Sets game->id. */
+int srv_store_game_abandon(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
+/* The newest finished games with an id below `before` (0: the newest of all), at most max;
+ * returns how many through *count. */
+int srv_store_games(srv_store *store, int64_t before, srv_game_row *rows, int max, int *count);
 /* A finished game's record or history strings (malloc'd; *text is NULL when there is none). */
 int srv_store_game_text(srv_store *store, int64_t game, bool histories, char **text);
 

@@ -65,6 +65,12 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (player, game));",
     /* 3: private tables, kept out of the lobby, joined by their invite code (NULL: listed) */
     "ALTER TABLE tables ADD COLUMN invite TEXT;",
+    /* 4 (lobby): who created a table (open tables per player), why a table or game ended
+     * without a winner ("expired", "abandoned"), and which seats a computer stands in for */
+    "ALTER TABLE tables ADD COLUMN owner INTEGER;"
+    "ALTER TABLE tables ADD COLUMN ended TEXT;"
+    "ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN ended TEXT;",
 };
 
 /* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
@@ -361,7 +367,8 @@ int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
 
 static int write_seats(srv_store *s, const srv_table_row *row) {
   for (int i = 0; i < GOITA_MAX_SEATS; i++) {
-    sqlite3_stmt *st = prepare(s, "INSERT OR REPLACE INTO seats (table_id, seat, player, token) VALUES (?, ?, ?, ?)");
+    sqlite3_stmt *st =
+        prepare(s, "INSERT OR REPLACE INTO seats (table_id, seat, player, token, stand_in) VALUES (?, ?, ?, ?, ?)");
     if (st) {
       sqlite3_bind_int64(st, 1, row->id);
       sqlite3_bind_int(st, 2, i);
@@ -370,6 +377,7 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
       else
         sqlite3_bind_null(st, 3);
       sqlite3_bind_text(st, 4, row->seats[i].token, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int(st, 5, row->seats[i].stand_in);
     }
     if (run(s, st, "saving a seat") != 0) return -1;
   }
@@ -379,7 +387,7 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
 int srv_store_table_create(srv_store *s, srv_table_row *row) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st =
-      prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite) VALUES (?, ?, ?, ?, ?)");
+      prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
@@ -389,6 +397,10 @@ int srv_store_table_create(srv_store *s, srv_table_row *row) {
       sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
     else
       sqlite3_bind_null(st, 5);
+    if (row->owner)
+      sqlite3_bind_int64(st, 6, row->owner);
+    else
+      sqlite3_bind_null(st, 6);
   }
   int status = run(s, st, "saving a table");
   if (status == 0) {
@@ -410,9 +422,19 @@ int srv_store_table_update(srv_store *s, const srv_table_row *row) {
   return end(s, status);
 }
 
+int srv_store_table_end(srv_store *s, int64_t table, const char *reason) {
+  sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = 2, ended = ? WHERE id = ?");
+  if (st) {
+    sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, table);
+  }
+  return run(s, st, "closing a table");
+}
+
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   sqlite3_stmt *st = prepare(
-      s, "SELECT id, rules, seed, turn_seconds, status, created, invite FROM tables WHERE status != 2 ORDER BY id");
+      s, "SELECT id, rules, seed, turn_seconds, status, created, invite, owner FROM tables WHERE status != 2 "
+         "ORDER BY id");
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -425,7 +447,8 @@ int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
     row.status = sqlite3_column_int(st, 4);
     copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
     copy_text(row.invite, sizeof row.invite, sqlite3_column_text(st, 6));
-    sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token FROM seats WHERE table_id = ?");
+    row.owner = sqlite3_column_int64(st, 7);
+    sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token, stand_in FROM seats WHERE table_id = ?");
     if (!seats) break;
     sqlite3_bind_int64(seats, 1, row.id);
     while (sqlite3_step(seats) == SQLITE_ROW) {
@@ -433,6 +456,7 @@ int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
       if (i < 0 || i >= GOITA_MAX_SEATS) continue;
       row.seats[i].player = sqlite3_column_int64(seats, 1);
       copy_text(row.seats[i].token, sizeof row.seats[i].token, sqlite3_column_text(seats, 2));
+      row.seats[i].stand_in = sqlite3_column_int(seats, 3) != 0;
     }
     sqlite3_finalize(seats);
     fn(ctx, &row);
@@ -519,13 +543,48 @@ int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json
   return 0;
 }
 
-int srv_store_games(srv_store *s, srv_game_row *rows, int max, int *count) {
+int srv_store_game_abandon(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
+  if (begin(s) != 0) return -1;
+  sqlite3_stmt *st = prepare(
+      s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) VALUES (?, ?, ?, ?, ?, 'abandoned')");
+  if (st) {
+    sqlite3_bind_int64(st, 1, g->table);
+    sqlite3_bind_int(st, 2, g->score[0]);
+    sqlite3_bind_int(st, 3, g->score[1]);
+    sqlite3_bind_text(st, 4, record_json, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, histories, -1, SQLITE_TRANSIENT);
+  }
+  int status = run(s, st, "saving an abandoned game");
+  const int64_t game = sqlite3_last_insert_rowid(s->db);
+  for (int i = 0; i < g->nplayers && status == 0; i++) {
+    st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
+    if (st) {
+      sqlite3_bind_int64(st, 1, game);
+      sqlite3_bind_int(st, 2, i);
+      sqlite3_bind_int64(st, 3, g->players[i]);
+      sqlite3_bind_text(st, 4, g->names[i], -1, SQLITE_TRANSIENT);
+      sqlite3_bind_double(st, 5, g->ratings[i]);
+    }
+    status = run(s, st, "saving a game's players");
+  }
+  if (status == 0) {
+    st = prepare(s, "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?");
+    if (st) sqlite3_bind_int64(st, 1, g->table);
+    status = run(s, st, "closing a table");
+  }
+  if (end(s, status) != 0) return -1;
+  g->id = game;
+  return 0;
+}
+
+int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st = prepare(s,
-                             "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules FROM games g "
-                             "LEFT JOIN tables t ON t.id = g.table_id ORDER BY g.id DESC LIMIT ?");
+                             "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
+                             "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? ORDER BY g.id DESC LIMIT ?");
   if (!st) return -1;
-  sqlite3_bind_int(st, 1, max);
+  sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
+  sqlite3_bind_int(st, 2, max);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
     srv_game_row *r = &rows[*count];
@@ -536,6 +595,7 @@ int srv_store_games(srv_store *s, srv_game_row *rows, int max, int *count) {
     r->score[0] = sqlite3_column_int(st, 3);
     r->score[1] = sqlite3_column_int(st, 4);
     copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
+    copy_text(r->ended, sizeof r->ended, sqlite3_column_text(st, 6));
     sqlite3_stmt *p = prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
     if (!p) break;
     sqlite3_bind_int64(p, 1, r->id);

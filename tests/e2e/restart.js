@@ -1,6 +1,7 @@
 // goita serve killed (SIGKILL) mid-game and started again: every table and seat comes back from
 // the database with no move lost, the players reconnect with their seat tokens to the same view,
-// and the game is played to its end and its record downloaded.
+// and the game is played to its end and its record downloaded. A lobby listener gets the table
+// as a "created" event, and after the restart in its first page, then a "removed" event at the end.
 // Usage: node restart.js GOITA PORT DB
 'use strict';
 const { spawn } = require('child_process');
@@ -60,7 +61,13 @@ const gameOf = (c) => JSON.stringify(c.state.game);
   const names = ['Ann', 'Ben', 'Cho', 'Dai'];
   let clients = names.map((n) => new Client(url, n));
   for (const c of clients) { await c.open(); c.player = (await c.request({ type: 'hello', name: c.name }, 'welcome')).player_token; }
+  let lobby = new Client(url, 'Lobby');
+  await lobby.open();
+  await lobby.request({ type: 'list' }, 'tables');
+  const announced = lobby.wait((m) => m.type === 'lobby' && m.event === 'created', 'a "created" lobby event');
   const table = await startTable(clients);
+  if ((await announced).table.id !== table) fail('the lobby announced another table');
+  lobby.close();
   await play(clients, 30);
 
   // 1. killed while quiet: every seat's view comes back exactly
@@ -95,8 +102,15 @@ const gameOf = (c) => JSON.stringify(c.state.game);
   clients = await back();
   if (gameOf(clients[clients.indexOf(clients.find((c) => c.name === mover.name))]) !== after) fail('a move answered before the kill was lost:\n' + after + '\n' + gameOf(clients.find((c) => c.name === mover.name)));
 
-  // 3. the game goes on to its end, and its record is there
+  // 3. the game goes on to its end, and its record is there; the lobby lists it, then removes it
+  lobby = new Client(url, 'Lobby');
+  await lobby.open();
+  const page = await lobby.request({ type: 'list' }, 'tables');
+  if (!page.tables.some((row) => row.id === table && row.status === 'playing')) fail('the restored table is not listed');
+  const removed = lobby.wait((m) => m.type === 'lobby' && m.event === 'removed' && m.table.id === table, 'a "removed" lobby event', 60000);
   while (await play(clients, 50)) { /* until the game is over */ }
+  await removed;
+  lobby.close();
   const gameId = clients[0].state.game_id;
   if (!gameId) fail('no game id at the end');
   const record = await new Promise((resolve, reject) => {
