@@ -72,7 +72,9 @@ int cmd_serve(int argc, char **argv) {
            max_queued = o.limits.max_queued_bytes;
   uint64_t tables_per_player = (uint64_t)o.hub.max_tables_per_player,
            player_rate = (uint64_t)o.hub.player_rate_per_second, player_burst = (uint64_t)o.hub.player_rate_burst,
-           table_expiry = (uint64_t)o.hub.waiting_table_expiry_ms / 1000, seat_grace = (uint64_t)o.hub.seat_grace_ms / 1000;
+           table_expiry = (uint64_t)o.hub.waiting_table_expiry_ms / 1000, seat_grace = (uint64_t)o.hub.seat_grace_ms / 1000,
+           chat_burst = (uint64_t)o.hub.chat_burst, chat_interval = (uint64_t)o.hub.chat_interval_ms,
+           rematch_wait = (uint64_t)o.hub.rematch_wait_ms / 1000;
   const cli_option options[] = {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
@@ -116,6 +118,12 @@ int cmd_serve(int argc, char **argv) {
       {"--seat-grace", CLI_UINT, "S", &seat_grace,
        "a gone person's waiting seat is freed, or their game seat stood in by a computer, after this", .lo = 1,
        .hi = 86400, .unit = "s"},
+      {"--chat-burst", CLI_UINT, "N", &chat_burst, "chat lines a connection may send at once", .lo = 1, .hi = 1000},
+      {"--chat-interval", CLI_UINT, "MS", &chat_interval, "then one chat line every this long", .lo = 1,
+       .hi = 3600000, .unit = "ms"},
+      {"--rematch-wait", CLI_UINT, "S", &rematch_wait,
+       "a rematch starts after this with those who asked, computers for the others", .lo = 1, .hi = 3600,
+       .unit = "s"},
   };
   const cli_command c = {
       .program = "goita",
@@ -148,6 +156,9 @@ int cmd_serve(int argc, char **argv) {
   o.hub.player_rate_burst = (int)player_burst;
   o.hub.waiting_table_expiry_ms = (int)table_expiry * 1000;
   o.hub.seat_grace_ms = (int)seat_grace * 1000;
+  o.hub.chat_burst = (int)chat_burst;
+  o.hub.chat_interval_ms = (int)chat_interval;
+  o.hub.rematch_wait_ms = (int)rematch_wait * 1000;
   if (!make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;
