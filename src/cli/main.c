@@ -7,10 +7,8 @@
 static int cmd_version(int argc, char **argv) {
   const cli_command c = {"goita", "version", NULL, "Prints the version of goita and of its library.\n", NULL,
                          "goita version", NULL, 0};
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   printf("goita %s\n", goita_version());
   return 0;
 }

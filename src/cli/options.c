@@ -219,6 +219,13 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
   return -1;
 }
 
+int cli_parse_no_operands(const cli_command *c, int argc, char **argv) {
+  cli_operands operands;
+  const int parsed = cli_parse(c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  return operands.n ? cli_usage_error(c, "takes no arguments, not \"%s\"", operands.arg[0]) : -1;
+}
+
 /* Prints the program's help: what it is and every command with its summary. */
 static void print_program_help(const cli_program *p, FILE *out) {
   fprintf(out, "%s\nusage: %s COMMAND [OPTIONS]\n\ncommands:\n", p->about, p->name);

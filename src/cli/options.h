@@ -60,6 +60,10 @@ typedef struct cli_operands {
  * (printed on stderr, naming the option and what it takes). "-" alone is an operand. */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operands);
 
+/* cli_parse for a command that takes options but no operands: -1 to run it, else the exit
+ * status (of --help, or of a usage error naming the stray argument). */
+int cli_parse_no_operands(const cli_command *c, int argc, char **argv);
+
 /* Reads text as a whole number from lo to hi for what (an option or operand name) of c;
  * false after printing an error that names what and the range (unit after it, when given). */
 bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,

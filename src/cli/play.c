@@ -507,10 +507,8 @@ int cmd_play(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   o.seat = (int)seat_number - 1;
   o.delay_ms = (int)delay_ms;
   if (o.seat >= o.rules.players) {

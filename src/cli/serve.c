@@ -137,10 +137,8 @@ int cmd_serve(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   o.port = (int)port;
   o.bot_threads = (int)bot_threads;
   o.hub.round_pause_ms = (int)round_pause;

@@ -172,10 +172,8 @@ int cmd_solo(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   if (solving) return solve(seeded ? seed : 1, (int)games, (int)rollouts, (int)jobs);
   setlocale(LC_ALL, "");
   if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) ascii = true;

@@ -145,10 +145,8 @@ int cmd_watch(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   if (o.record_path && !cli_check_writable("watch", o.record_path)) return 2;
   goita_player *player;
   goita_error err;

@@ -357,10 +357,8 @@ static int cmd_play(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  if (operands.n) return cli_usage_error(&c, "takes no arguments, not \"%s\"", operands.arg[0]);
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
@@ -521,15 +519,6 @@ static int cmd_match(int argc, char **argv) {
   return 0;
 }
 
-/* Parses the arguments of a command that takes neither options nor operands: -1 to run it,
- * else the exit status (of --help, or of a usage error). */
-static int parse_nothing(const cli_command *c, int argc, char **argv) {
-  cli_operands operands;
-  const int parsed = cli_parse(c, argc, argv, &operands);
-  if (parsed >= 0) return parsed;
-  return operands.n ? cli_usage_error(c, "takes no arguments, not \"%s\"", operands.arg[0]) : -1;
-}
-
 /* koshogi engine: a line protocol in the style of USI (docs/KOSHOGI.md). */
 static int cmd_engine(int argc, char **argv) {
   const cli_command c = {
@@ -540,7 +529,7 @@ static int cmd_engine(int argc, char **argv) {
                "go [movetime MS] [depth N], moves, d (the board), quit.\n",
       .examples = "printf 'usi\\nisready\\nposition startpos\\ngo movetime 500\\nquit\\n' | koshogi engine",
   };
-  const int parsed = parse_nothing(&c, argc, argv);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   ks_game game;
   if (ks_game_init(&game) != 0) return 1;
@@ -661,7 +650,7 @@ static int cmd_bench(int argc, char **argv) {
                "the search does.\n",
       .examples = "koshogi bench",
   };
-  const int parsed = parse_nothing(&c, argc, argv);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   ks_position pos;
   ks_start(&pos);
@@ -711,7 +700,7 @@ static int cmd_board(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  const int parsed = parse_nothing(&c, argc, argv);
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   ks_position pos;
   ks_start(&pos);
