@@ -273,10 +273,6 @@ function receive(msg) {
       if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }
       if (msg.request === 'join') { history.replaceState(null, '', location.pathname); route(); }
       if (msg.request === 'quick') showQueue(null);
-      if (msg.request === 'hello' && /unknown player_token/.test(msg.error)) {
-        localStorage.removeItem('goita.player');
-        send({ type: 'hello', name: localStorage.getItem('goita.name') || undefined });
-      }
       showNotice(`${t('error')}: ${msg.error}`);
       break;
     default:

@@ -117,8 +117,21 @@ void hub_bot_seat_name(hub_seat *s, int seat) {
   snprintf(s->name, sizeof s->name, "Computer %u · %s", (unsigned)number, s->bot);
 }
 
+/* A guest: known by its token, saved only when it does something that needs a row. */
+static void hello_guest(srv_hub *h, hub_client *c, const char *name, const char *token) {
+  if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
+  c->player = 0;
+  srv_token_hash(token, c->guest);
+  snprintf(c->name, sizeof c->name, "%s", name[0] ? name : "Player");
+  const srv_player guest = {.name = "", .rating = SRV_RATING_START, .deviation = SRV_DEVIATION_START};
+  srv_player p = guest;
+  snprintf(p.name, sizeof p.name, "%s", c->name);
+  send_welcome(h, c, &p, token);
+}
+
 /* A hello with a player token: the player comes back, renamed if it asks (a claimed name
- * stays). */
+ * stays). A token with no row is a guest's that has not played yet (rows are made lazily):
+ * it stays that guest, under the same token. */
 static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const char *name) {
   char hash[SRV_TOKEN_HASH_SIZE];
   srv_token_hash(r->token, hash);
@@ -129,7 +142,7 @@ static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const c
     return;
   }
   if (!found) {
-    hub_send_error(h, c->id, "hello", "unknown player_token: say hello without one to be a new player");
+    hello_guest(h, c, name, r->token);
     return;
   }
   if (name[0] && !p.registered && strcmp(name, p.name) != 0) {
@@ -154,16 +167,9 @@ void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   /* A new guest: a token now, a row only when it does something that needs one. */
-  if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
   char token[SRV_TOKEN_SIZE];
   hub_new_token(h, token);
-  c->player = 0;
-  srv_token_hash(token, c->guest);
-  snprintf(c->name, sizeof c->name, "%s", name[0] ? name : "Player");
-  const srv_player guest = {.name = "", .rating = SRV_RATING_START, .deviation = SRV_DEVIATION_START};
-  srv_player p = guest;
-  snprintf(p.name, sizeof p.name, "%s", c->name);
-  send_welcome(h, c, &p, token);
+  hello_guest(h, c, name, token);
 }
 
 void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
