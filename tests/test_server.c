@@ -55,6 +55,9 @@ static struct {
   char db[64];
   client_state clients[MAX_CLIENTS + 1];
   srv_think_job jobs[MAX_JOBS];
+  srv_password_job passwords[MAX_JOBS]; /* held password jobs (fake_password) */
+  int npasswords;
+  bool hold_passwords;
   int njobs;
   int64_t now;
   goita_rng rng;
@@ -147,7 +150,32 @@ static int64_t fake_now(void *ctx) {
   return w.now;
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now};
+/* Password jobs: done at once (argon2id, for real) and answered from inside the call, or held
+ * until run_passwords when w.hold_passwords is set. */
+static void fake_password(void *ctx, const srv_password_job *job) {
+  (void)ctx;
+  if (w.hold_passwords) {
+    cr_assert_lt(w.npasswords, MAX_JOBS);
+    w.passwords[w.npasswords++] = *job;
+    return;
+  }
+  srv_password_job copy = *job;
+  srv_password_answer a;
+  srv_password_work(&copy, &a);
+  srv_hub_password_done(w.hub, &a);
+}
+
+/* Does the held password jobs and hands their answers to the hub. */
+static void run_passwords(void) {
+  for (int i = 0; i < w.npasswords; i++) {
+    srv_password_answer a;
+    srv_password_work(&w.passwords[i], &a);
+    srv_hub_password_done(w.hub, &a);
+  }
+  w.npasswords = 0;
+}
+
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password};
 
 /* Opens the hub with w.options: tests that are not about limits run with none. */
 static void open_hub(int round_pause_ms) {
@@ -1943,4 +1971,51 @@ Test(server, abandoned_games_are_not_rated_and_freed_seats_keep_no_token) {
                "an abandoned game changed a player");
   cr_assert_eq(count_rows("SELECT count(*) FROM seats WHERE token != ''"), 1, "the freed seat kept its token");
   (void)table;
+}
+
+/* Passwords are hashed and checked off the event loop: while a register's or a login's job is
+ * out, the other tables play on and the client's own next register or login is refused; the
+ * answer finishes the request; an answer for a client that left, or for a request it no longer
+ * waits for, changes nothing. */
+Test(server, passwords_are_worked_off_the_event_loop) {
+  const uint64_t one[1] = {1};
+  connect_client(1, "Ann");
+  connect_client(2, "Bob");
+  table_with("target=10", 0, one, 1, "random");
+  w.hold_passwords = true;
+  say(2, "{\"type\":\"register\",\"name\":\"Bob\",\"password\":\"correct horse\"}");
+  cr_assert_eq(w.npasswords, 1, "no password job was asked for");
+  cr_assert_eq(w.clients[2].errors, 0, "%s", w.clients[2].last_error);
+  cr_assert(!json_is_true(json_object_get(w.clients[2].player, "registered")), "registered before the hash");
+  say(2, "{\"type\":\"login\",\"name\":\"Bob\",\"password\":\"correct horse\"}");
+  cr_assert(strstr(error_of(2), "still being checked"), "%s", error_of(2));
+  /* the hub answers others meanwhile: Ann's table plays on */
+  char *before = game_text(1);
+  for (int i = 0; i < 20; i++) {
+    run_jobs();
+    play_if_turn(1);
+  }
+  char *after = game_text(1);
+  cr_assert_str_neq(before, after, "Ann's table did not move while a password was out");
+  free(before);
+  free(after);
+  run_passwords();
+  cr_assert(json_is_true(json_object_get(w.clients[2].player, "registered")), "the answer did not finish it");
+  /* a login whose client leaves before the answer: nothing happens, nothing is sent */
+  srv_hub_connect(w.hub, 3);
+  say(3, "{\"type\":\"hello\"}");
+  say(3, "{\"type\":\"login\",\"name\":\"bob\",\"password\":\"correct horse\"}");
+  cr_assert_eq(w.npasswords, 1);
+  srv_hub_disconnect(w.hub, 3);
+  const long sent = w.messages;
+  run_passwords();
+  cr_assert_eq(w.messages, sent, "an answer for a client that left was sent somewhere");
+  /* and one that does arrive logs in */
+  srv_hub_connect(w.hub, 4);
+  say(4, "{\"type\":\"hello\"}");
+  say(4, "{\"type\":\"login\",\"name\":\"BOB\",\"password\":\"correct horse\"}");
+  run_passwords();
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[4].player, "id")),
+               json_integer_value(json_object_get(w.clients[2].player, "id")));
+  w.hold_passwords = false;
 }

@@ -10,7 +10,9 @@
 #define MAX_LEVELS 8
 
 typedef struct job_node {
+  bool password; /* a password job (in pw), else a think job */
   srv_think_job job;
+  srv_password_job pw;
   struct job_node *next;
 } job_node;
 
@@ -31,6 +33,19 @@ struct srv_bots {
   pthread_t threads[MAX_WORKERS];
 };
 
+/* Queues an answer for the event loop and wakes it. */
+static void hand_back(srv_bots *b, answer_node *answer) {
+  answer->next = NULL;
+  pthread_mutex_lock(&b->lock);
+  if (b->answers_tail)
+    b->answers_tail->next = answer;
+  else
+    b->answers = answer;
+  b->answers_tail = answer;
+  pthread_mutex_unlock(&b->lock);
+  b->wake(b->ctx);
+}
+
 static void *worker(void *arg) {
   srv_bots *b = arg;
   goita_player *players[MAX_LEVELS] = {0};
@@ -47,6 +62,17 @@ static void *worker(void *arg) {
     if (!b->jobs) b->jobs_tail = NULL;
     pthread_mutex_unlock(&b->lock);
 
+    answer_node *answer = malloc(sizeof *answer);
+    if (node->password) {
+      if (answer) {
+        answer->answer = (srv_bot_answer){.password = true};
+        srv_password_work(&node->pw, &answer->answer.pw);
+      }
+      srv_secret_wipe(node->pw.password, sizeof node->pw.password);
+      free(node);
+      if (answer) hand_back(b, answer);
+      continue;
+    }
     int level = 0;
     while (levels[level] && strcmp(levels[level], node->job.level) != 0) level++;
     goita_move move;
@@ -58,18 +84,11 @@ static void *worker(void *arg) {
         chosen = goita_player_choose(players[level], &node->job.view, &move, NULL) == GOITA_OK;
       }
     }
-    answer_node *answer = chosen ? malloc(sizeof *answer) : NULL;
-    if (answer) {
-      answer->answer = (srv_bot_answer){node->job.table, node->job.version, move};
-      answer->next = NULL;
-      pthread_mutex_lock(&b->lock);
-      if (b->answers_tail)
-        b->answers_tail->next = answer;
-      else
-        b->answers = answer;
-      b->answers_tail = answer;
-      pthread_mutex_unlock(&b->lock);
-      b->wake(b->ctx);
+    if (answer && chosen) {
+      answer->answer = (srv_bot_answer){.table = node->job.table, .version = node->job.version, .move = move};
+      hand_back(b, answer);
+    } else {
+      free(answer); /* no move: the table's timer or the next tick asks again */
     }
     free(node);
   }
@@ -99,10 +118,8 @@ int srv_bots_start(srv_bots **out, int threads, void (*wake)(void *ctx), void *c
   return 0;
 }
 
-void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
-  job_node *node = malloc(sizeof *node);
-  if (!node) return; /* the table's turn timer or the next tick asks again */
-  node->job = *job;
+/* Queues a job node for the workers. */
+static void queue_job(srv_bots *b, job_node *node) {
   node->next = NULL;
   pthread_mutex_lock(&b->lock);
   if (b->jobs_tail)
@@ -112,6 +129,22 @@ void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
   b->jobs_tail = node;
   pthread_cond_signal(&b->work);
   pthread_mutex_unlock(&b->lock);
+}
+
+void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
+  job_node *node = malloc(sizeof *node);
+  if (!node) return; /* the table's turn timer or the next tick asks again */
+  node->password = false;
+  node->job = *job;
+  queue_job(b, node);
+}
+
+void srv_bots_submit_password(srv_bots *b, const srv_password_job *job) {
+  job_node *node = malloc(sizeof *node);
+  if (!node) return; /* the request stays pending; the client may reconnect */
+  node->password = true;
+  node->pw = *job;
+  queue_job(b, node);
 }
 
 int srv_bots_collect(srv_bots *b, srv_bot_answer *out, int max) {
@@ -138,6 +171,7 @@ void srv_bots_stop(srv_bots *b) {
   while (b->jobs) {
     job_node *n = b->jobs;
     b->jobs = n->next;
+    srv_secret_wipe(n->pw.password, sizeof n->pw.password);
     free(n);
   }
   while (b->answers) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "goita/goita.h"
+#include "secret.h"
 #include "store.h"
 
 typedef struct srv_hub srv_hub;
@@ -23,6 +24,30 @@ typedef struct srv_think_job {
   goita_view view;
 } srv_think_job;
 
+/* A password to hash (register) or to check against its stored hash (login). argon2id takes
+ * about 0.1 s, too long for the event loop, so it is done elsewhere and answered through
+ * srv_hub_password_done. */
+typedef enum srv_password_kind { SRV_PASSWORD_HASH = 1, SRV_PASSWORD_CHECK = 2 } srv_password_kind;
+
+typedef struct srv_password_job {
+  uint64_t client;
+  uint64_t serial; /* the client's request it answers: a late answer to an older one is dropped */
+  int kind;        /* srv_password_kind */
+  char password[SRV_PASSWORD_MAX + 1];
+  char hash[SRV_PASSWORD_HASH_SIZE]; /* SRV_PASSWORD_CHECK: the stored hash */
+} srv_password_job;
+
+typedef struct srv_password_answer {
+  uint64_t client, serial;
+  int kind;
+  bool ok;                            /* HASH: hashed; CHECK: the password matches */
+  char hash[SRV_PASSWORD_HASH_SIZE]; /* HASH: the new hash */
+} srv_password_answer;
+
+/* Does a password job where it is called (what the network layer's workers run): fills
+ * answer, and wipes the job's password. */
+void srv_password_work(srv_password_job *job, srv_password_answer *answer);
+
 typedef struct srv_hub_io {
   void *ctx;
   /* Queues a message for a client; the text is only borrowed. */
@@ -33,6 +58,9 @@ typedef struct srv_hub_io {
   void (*random)(void *ctx, void *buf, size_t len);
   /* Milliseconds of a monotonic clock. */
   int64_t (*now_ms)(void *ctx);
+  /* Hashes or checks a password (the job is only borrowed), answered later through
+   * srv_hub_password_done, or at once from inside the call. */
+  void (*password)(void *ctx, const srv_password_job *job);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -64,6 +92,8 @@ void srv_hub_disconnect(srv_hub *hub, uint64_t client);
 void srv_hub_receive(srv_hub *hub, uint64_t client, const char *text, size_t len);
 /* A computer player's answer to a think job. */
 void srv_hub_bot_move(srv_hub *hub, int64_t table, int version, goita_move move);
+/* The answer to a password job: finishes the client's register or login. */
+void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables
  * (expiry, freed seats, stand-ins, abandoned games) and the lobby's events. */
 void srv_hub_tick(srv_hub *hub);

@@ -64,6 +64,12 @@ typedef struct hub_client {
   int seat;       /* its seat there, -1 when watching */
   int64_t invited;     /* the private table it gave the invite code of (or created) */
   int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
+  /* A register or login waiting for its password job (hub_players.c): what it will finish. */
+  int password_pending;                /* 0, or the srv_password_kind of the job out */
+  uint64_t password_serial;            /* of the job out */
+  int64_t pending_player;              /* register: the player; login: the account's player */
+  char pending_name[SRV_NAME_SIZE];    /* register: the name claimed */
+  char pending_account[SRV_NAME_SIZE]; /* the account (folded name) */
 } hub_client;
 
 /* A hash map from a 64-bit key to a 64-bit value (hub_map.c). */
@@ -102,6 +108,7 @@ struct srv_hub {
   hub_client *clients;
   int nclients, capclients;
   long moves;
+  uint64_t password_serial; /* numbers the password jobs */
   int open_tables;        /* tables not over */
   int listed_tables;      /* of those, the ones the lobby lists (not private) */
   hub_map table_index;    /* table id -> hub_table * */

@@ -172,8 +172,32 @@ void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
   hello_guest(h, c, name, token);
 }
 
+/* Sends a password job for the client, whose pending fields are set; the job's answer
+ * finishes the request (srv_hub_password_done). The io call comes last: a test's io may answer
+ * from inside it. */
+static void send_password_job(srv_hub *h, hub_client *c, int kind, const char *password, const char *hash) {
+  srv_password_job job;
+  memset(&job, 0, sizeof job);
+  job.client = c->id;
+  job.serial = ++h->password_serial;
+  job.kind = kind;
+  snprintf(job.password, sizeof job.password, "%s", password);
+  if (hash) snprintf(job.hash, sizeof job.hash, "%s", hash);
+  c->password_pending = kind;
+  c->password_serial = job.serial;
+  h->io.password(h->io.ctx, &job);
+  srv_secret_wipe(job.password, sizeof job.password);
+}
+
+/* Refuses a register or login while the client's last one waits for its password job. */
+static bool password_busy(srv_hub *h, hub_client *c, const char *request) {
+  if (!c->password_pending) return false;
+  hub_send_error(h, c->id, request, "your last register or login is still being checked: wait for its answer");
+  return true;
+}
+
 void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
-  if (!hub_client_player(h, c, "register")) return;
+  if (password_busy(h, c, "register") || !hub_client_player(h, c, "register")) return;
   srv_player p;
   if (srv_store_player_get(h->store, c->player, &p) != 0) {
     hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
@@ -183,20 +207,30 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_error(h, c->id, "register", "you have claimed the name \"%s\" already", p.name);
     return;
   }
-  char name[SRV_NAME_SIZE], account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+  char name[SRV_NAME_SIZE], account[SRV_NAME_SIZE];
   trim_name(r->name, name);
   account_of(name, account);
   if (!name_allowed(h, c, "register", name, p.id)) return;
-  if (srv_password_hash(r->password, hash) != 0) {
+  c->pending_player = p.id;
+  snprintf(c->pending_name, sizeof c->pending_name, "%s", name);
+  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
+  send_password_job(h, c, SRV_PASSWORD_HASH, r->password, NULL);
+}
+
+/* Finishes a register once its password is hashed: the name is checked again, since another
+ * player may have claimed it meanwhile. */
+static void register_hashed(srv_hub *h, hub_client *c, const srv_password_answer *a) {
+  if (!a->ok) {
     hub_send_error(h, c->id, "register", "out of memory");
     return;
   }
-  if (srv_store_player_register(h->store, p.id, name, account, hash) != 0) {
+  if (!name_allowed(h, c, "register", c->pending_name, c->pending_player)) return;
+  if (srv_store_player_register(h->store, c->pending_player, c->pending_name, c->pending_account, a->hash) != 0) {
     hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
     return;
   }
-  snprintf(c->name, sizeof c->name, "%s", name);
-  hub_send_player(h, c->id, p.id);
+  snprintf(c->name, sizeof c->name, "%s", c->pending_name);
+  hub_send_player(h, c->id, c->pending_player);
 }
 
 /* The guard of an account's wrong passwords, or a free (or the stalest) slot for it. */
@@ -225,6 +259,7 @@ static void login_failed(hub_login_guard *g, int64_t now) {
 }
 
 void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
+  if (password_busy(h, c, "login")) return;
   char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
   account_of(r->name, account);
   const int64_t now = h->io.now_ms(h->io.ctx);
@@ -240,14 +275,34 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
     return;
   }
-  if (!found || !srv_password_check(hash, r->password)) {
+  if (!found) {
+    login_failed(g, now);
+    hub_send_error(h, c->id, "login", "wrong name or password");
+    return;
+  }
+  c->pending_player = p.id;
+  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
+  send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, hash);
+}
+
+/* Finishes a login once its password is checked: a wrong one counts against the account; a
+ * right one gives this device a token of its own (the others' keep working). */
+static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *a) {
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  hub_login_guard *g = login_guard(h, c->pending_account, now);
+  if (!a->ok) {
     login_failed(g, now);
     hub_send_error(h, c->id, "login", "wrong name or password");
     return;
   }
   memset(g, 0, sizeof *g);
+  srv_player p;
+  if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
+    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    return;
+  }
   char token[SRV_TOKEN_SIZE], token_hash[SRV_TOKEN_HASH_SIZE];
-  hub_new_token(h, token); /* this device's own token: the others' keep working */
+  hub_new_token(h, token);
   srv_token_hash(token, token_hash);
   if (srv_store_player_token_add(h->store, p.id, token_hash) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
@@ -257,6 +312,17 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   c->guest[0] = '\0';
   snprintf(c->name, sizeof c->name, "%s", p.name);
   send_welcome(h, c, &p, token);
+}
+
+void srv_hub_password_done(srv_hub *h, const srv_password_answer *a) {
+  hub_client *c = hub_client_get(h, a->client);
+  /* gone, or answered for a request the client no longer waits for */
+  if (!c || !c->password_pending || c->password_serial != a->serial || c->password_pending != a->kind) return;
+  c->password_pending = 0;
+  if (a->kind == SRV_PASSWORD_HASH)
+    register_hashed(h, c, a);
+  else
+    login_checked(h, c, a);
 }
 
 void hub_do_leaderboard(srv_hub *h, hub_client *c) {

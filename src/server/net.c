@@ -158,6 +158,11 @@ static void hub_think(void *ctx, const srv_think_job *job) {
   srv_bots_submit(s->bots, job);
 }
 
+static void hub_password(void *ctx, const srv_password_job *job) {
+  server *s = ctx;
+  srv_bots_submit_password(s->bots, job);
+}
+
 static void hub_random(void *ctx, void *buf, size_t len) {
   (void)ctx;
   unsigned char *p = buf;
@@ -185,7 +190,12 @@ static void collect_bot_moves(server *s) {
   srv_bot_answer answers[64];
   int n;
   while ((n = srv_bots_collect(s->bots, answers, 64)) > 0)
-    for (int i = 0; i < n; i++) srv_hub_bot_move(s->hub, answers[i].table, answers[i].version, answers[i].move);
+    for (int i = 0; i < n; i++) {
+      if (answers[i].password)
+        srv_hub_password_done(s->hub, &answers[i].pw);
+      else
+        srv_hub_bot_move(s->hub, answers[i].table, answers[i].version, answers[i].move);
+    }
 }
 
 static void on_tick(lws_sorted_usec_list_t *sul) {
@@ -525,7 +535,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
-  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now};
+  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password};
   if (srv_hub_new(&s.hub, s.store, &io, &o->hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);

@@ -2,6 +2,7 @@
 #include <sodium.h>
 #include <string.h>
 
+#include "hub.h"
 #include "secret.h"
 
 _Static_assert(SRV_PASSWORD_HASH_SIZE == crypto_pwhash_STRBYTES, "an argon2id string fits its column");
@@ -29,3 +30,15 @@ bool srv_password_check(const char *hash, const char *password) {
 }
 
 void srv_secret_wipe(void *buf, size_t len) { sodium_memzero(buf, len); }
+
+void srv_password_work(srv_password_job *job, srv_password_answer *answer) {
+  memset(answer, 0, sizeof *answer);
+  answer->client = job->client;
+  answer->serial = job->serial;
+  answer->kind = job->kind;
+  if (job->kind == SRV_PASSWORD_HASH)
+    answer->ok = srv_password_hash(job->password, answer->hash) == 0;
+  else
+    answer->ok = srv_password_check(job->hash, job->password);
+  srv_secret_wipe(job->password, sizeof job->password);
+}
