@@ -397,8 +397,10 @@ def _prototypes(dll, table):
 
 _prototypes(lib, _PROTOTYPES)
 
-# free() of the C library, for the strings goita_record_write_json returns.
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or None)
+# free(), for the strings goita_record_write_json returns: looked up in the process's own
+# namespace, as the dynamic linker resolves it for the library's malloc, so a preloaded
+# allocator (AddressSanitizer's in the sanitizer build, or jemalloc) frees what it allocated.
+_libc = ctypes.CDLL(None)
 libc_free = _libc.free
 libc_free.argtypes = [c_void_p]
 libc_free.restype = None
