@@ -230,7 +230,7 @@ static void hint(session *s, const goita_view *v) {
 static void help(session *s) {
   say(s, "Type a move: two digits, the face-down (or defending) piece then the attack, e.g. 51.\n"
          "The digits: 1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop, 7 rook, 8 king.\n"
-         "p passes; when your partner shows 5 pawns, r asks for a redeal and g plays the round.\n"
+         "p passes; after a 5-pawn hand, r asks for (or agrees to) a redeal and g plays the round.\n"
          "Commands: moves (the legal moves), hand, hint (the computer's value of each move),\n"
          "  record (the last round in full), scores, help, quit (saves the game so far).\n");
 }
