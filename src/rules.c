@@ -45,8 +45,8 @@ static const char *const preset_names[] = {"standard", "japanese", "french", NUL
 static const char *const preset_options[] = {
     "",                                       /* seed 000: the defaults */
     "king_attack=a_or_b,king_b=dealt",        /* seed 001 */
-    "king_attack=a_or_last,teyaku=off,goshi_decision=holder_and_partner,next_dealer=rotate,"
-    "scale=ones",                             /* seed 002, the French edition */
+    /* seed 002, the French edition */
+    "king_attack=a_or_last,teyaku=off,goshi_decision=holder_and_partner,next_dealer=rotate,scale=ones",
 };
 
 enum { OPT_PRESET, OPT_PLAYERS, OPT_TEYAKU, OPT_GOSHI, OPT_GOSHI_DECISION, OPT_DOUBLE_GOSHI,
