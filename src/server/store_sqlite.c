@@ -509,17 +509,24 @@ static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game
   return run(s, st, "saving a rating's history");
 }
 
-int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
+/* Saves a game that ended, its players and the table's end, in one transaction: finished
+ * (rated players' histories written) or abandoned (nobody rated, marked as such). */
+static int save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories, bool abandoned) {
   if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories) VALUES (?, ?, ?, ?, ?)");
+  sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
+                                "VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_int64(st, 1, g->table);
     sqlite3_bind_int(st, 2, g->score[0]);
     sqlite3_bind_int(st, 3, g->score[1]);
     sqlite3_bind_text(st, 4, record_json, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, histories, -1, SQLITE_TRANSIENT);
+    if (abandoned)
+      sqlite3_bind_text(st, 6, "abandoned", -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, 6);
   }
-  int status = run(s, st, "saving a game");
+  int status = run(s, st, abandoned ? "saving an abandoned game" : "saving a game");
   const int64_t game = sqlite3_last_insert_rowid(s->db);
   for (int i = 0; i < g->nplayers && status == 0; i++) {
     st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
@@ -531,10 +538,11 @@ int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json
       sqlite3_bind_double(st, 5, g->ratings[i]);
     }
     status = run(s, st, "saving a game's players");
-    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, game);
+    if (status == 0 && !abandoned && g->rated[i]) status = write_rating(s, g, i, game);
   }
   if (status == 0) {
-    st = prepare(s, "UPDATE tables SET status = 2 WHERE id = ?");
+    st = prepare(s, abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?"
+                              : "UPDATE tables SET status = 2 WHERE id = ?");
     if (st) sqlite3_bind_int64(st, 1, g->table);
     status = run(s, st, "closing a table");
   }
@@ -543,38 +551,12 @@ int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json
   return 0;
 }
 
+int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
+  return save_game(s, g, record_json, histories, false);
+}
+
 int srv_store_game_abandon(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
-  if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(
-      s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) VALUES (?, ?, ?, ?, ?, 'abandoned')");
-  if (st) {
-    sqlite3_bind_int64(st, 1, g->table);
-    sqlite3_bind_int(st, 2, g->score[0]);
-    sqlite3_bind_int(st, 3, g->score[1]);
-    sqlite3_bind_text(st, 4, record_json, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, histories, -1, SQLITE_TRANSIENT);
-  }
-  int status = run(s, st, "saving an abandoned game");
-  const int64_t game = sqlite3_last_insert_rowid(s->db);
-  for (int i = 0; i < g->nplayers && status == 0; i++) {
-    st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
-    if (st) {
-      sqlite3_bind_int64(st, 1, game);
-      sqlite3_bind_int(st, 2, i);
-      sqlite3_bind_int64(st, 3, g->players[i]);
-      sqlite3_bind_text(st, 4, g->names[i], -1, SQLITE_TRANSIENT);
-      sqlite3_bind_double(st, 5, g->ratings[i]);
-    }
-    status = run(s, st, "saving a game's players");
-  }
-  if (status == 0) {
-    st = prepare(s, "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?");
-    if (st) sqlite3_bind_int64(st, 1, g->table);
-    status = run(s, st, "closing a table");
-  }
-  if (end(s, status) != 0) return -1;
-  g->id = game;
-  return 0;
+  return save_game(s, g, record_json, histories, true);
 }
 
 int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
