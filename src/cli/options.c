@@ -226,6 +226,17 @@ int cli_parse_no_operands(const cli_command *c, int argc, char **argv) {
   return operands.n ? cli_usage_error(c, "takes no arguments, not \"%s\"", operands.arg[0]) : -1;
 }
 
+int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const char *what, const char *missing,
+                          const char **operand) {
+  cli_operands operands;
+  const int parsed = cli_parse(c, argc, argv, &operands);
+  if (parsed >= 0) return parsed;
+  if (operands.n == 0) return cli_usage_error(c, "%s", missing);
+  if (operands.n > 1) return cli_usage_error(c, "one %s, please (got a second: \"%s\")", what, operands.arg[1]);
+  *operand = operands.arg[0];
+  return -1;
+}
+
 /* Prints the program's help: what it is and every command with its summary. */
 static void print_program_help(const cli_program *p, FILE *out) {
   fprintf(out, "%s\nusage: %s COMMAND [OPTIONS]\n\ncommands:\n", p->about, p->name);

@@ -64,6 +64,12 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
  * status (of --help, or of a usage error naming the stray argument). */
 int cli_parse_no_operands(const cli_command *c, int argc, char **argv);
 
+/* cli_parse for a command that takes exactly one operand, what ("history string", "file"):
+ * -1 with *operand set to run it, else the exit status (of --help, or of a usage error saying
+ * missing, or naming the second operand). */
+int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const char *what, const char *missing,
+                          const char **operand);
+
 /* Reads text as a whole number from lo to hi for what (an option or operand name) of c;
  * false after printing an error that names what and the range (unit after it, when given). */
 bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,

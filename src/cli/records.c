@@ -51,12 +51,10 @@ static int load_position(const char *cmd, const char *about, const char *example
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *history = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "history string", "name a history string", &history);
   if (parsed >= 0) return parsed;
-  if (operands.n == 0) return cli_usage_error(&c, "name a history string");
-  if (operands.n > 1) return cli_usage_error(&c, "one history string, please (got a second: \"%s\")", operands.arg[1]);
-  return read_position(cmd, &rules, operands.arg[0], seat ? (int)seat - 1 : GOITA_VIEWER_INFER, p) ? -1 : 1;
+  return read_position(cmd, &rules, history, seat ? (int)seat - 1 : GOITA_VIEWER_INFER, p) ? -1 : 1;
 }
 
 int cmd_legal(int argc, char **argv) {
@@ -175,12 +173,9 @@ int cmd_replay(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *path = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "file", "name a file, or - for standard input", &path);
   if (parsed >= 0) return parsed;
-  if (operands.n == 0) return cli_usage_error(&c, "name a file, or - for standard input");
-  if (operands.n > 1) return cli_usage_error(&c, "one file, please (got a second: \"%s\")", operands.arg[1]);
-  const char *path = operands.arg[0];
   size_t len;
   char *text = cli_read_file(path, &len);
   if (!text) return 1;

@@ -40,12 +40,9 @@ int cmd_solve(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *history = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "history string", "name a history string", &history);
   if (parsed >= 0) return parsed;
-  if (operands.n == 0) return cli_usage_error(&c, "name a history string");
-  if (operands.n > 1) return cli_usage_error(&c, "one history string, please (got a second: \"%s\")", operands.arg[1]);
-  const char *history = operands.arg[0];
   if (strchr(history, 'x')) {
     fprintf(stderr, "goita solve: the solver needs every hand; \"%s\" hides pieces (x)\n", history);
     return 1;
