@@ -51,8 +51,9 @@ static const goita__level rules_level = {
     "double, defends its partner only when it helps, reads passes",
     no_params, NULL, NULL, rules_choose};
 
-static const goita__level *const levels[] = {&random_level, &rules_level, &goita__sampler_level,
-                                             &goita__expert_level, NULL};
+static const goita__level *const levels[] = {&random_level,         &rules_level,         &goita__fast_level,
+                                             &goita__sampler_level, &goita__expert_level, &goita__master_level,
+                                             NULL};
 
 const char *const *goita_player_levels(void) {
   static const char *names[sizeof levels / sizeof levels[0]];

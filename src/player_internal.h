@@ -43,9 +43,16 @@ struct goita__level {
                 goita_move *move, goita_player_info *info);
 };
 
-/* The sampling levels (player_sampler.c). */
+/* The sampling levels (player_sampler.c) and the budgeted ones (player_master.c). */
 extern const goita__level goita__sampler_level;
 extern const goita__level goita__expert_level;
+extern const goita__level goita__master_level;
+extern const goita__level goita__fast_level;
+
+/* Values every move of a sampled deal exactly with the solver; adds its nodes to *nodes. */
+void goita__value_exact(goita_solver *solver, const goita_round *deal, const goita_move *moves, int n, double *out,
+                        uint64_t *nodes);
+
 
 /* Makes a sampling player use policy (the caller keeps it alive) for playouts and inference,
  * whatever its parameter says: for training a policy on its own games. */

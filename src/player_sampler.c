@@ -115,35 +115,47 @@ void goita__sampler_use_policy(goita_player *p, const goita__policy *policy) {
   if (p->level->init == sampler_init) use_policy(p, policy);
 }
 
+/* Values every move in one sampled deal exactly with the solver (the middle of each move's
+ * proven bounds); adds the solver's nodes to *nodes. */
+void goita__value_exact(goita_solver *solver, const goita_round *deal, const goita_move *moves, int n, double *out,
+                        uint64_t *nodes) {
+  goita_solve_options o;
+  goita_solve_options_default(&o);
+  o.all_moves = 1;
+  goita_solve_result res;
+  goita_solve(solver, deal, &o, &res);
+  *nodes += res.nodes;
+  for (int i = 0; i < n; i++) {
+    out[i] = 0;
+    for (int j = 0; j < res.nmoves; j++)
+      if (goita_move_equal(res.moves[j], moves[i])) out[i] = (res.move_value[j].lower + res.move_value[j].upper) / 2.0;
+  }
+}
+
+/* Returns the mean points, for the mover's side, of `rollouts` playouts of the policy after
+ * move in deal. */
+static double value_playouts(const goita__policy *policy, const goita_round *deal, goita_move move, int rollouts,
+                             goita_rng *rng) {
+  uint64_t work = 0;
+  int sum = 0;
+  for (int t = 0; t < rollouts; t++) {
+    goita_round r = *deal;
+    goita_round_apply_unchecked(&r, move);
+    sum += goita__playout(policy, &r, deal->turn, rng, &work, 0);
+  }
+  return (double)sum / rollouts;
+}
+
 /* Values every move in one sampled deal: exactly by the solver, or by playouts. */
 static void value_moves(goita_player *p, const goita_round *deal, const goita_move *moves, int n, bool exact,
                         goita_rng *rng, double *out, goita_player_info *info) {
   sampler *s = p->state;
-  const int seat = deal->turn;
-  if (exact) {
-    goita_solve_options o;
-    goita_solve_options_default(&o);
-    o.all_moves = 1;
-    goita_solve_result res;
-    goita_solve(s->solver, deal, &o, &res);
-    if (info) info->nodes += res.nodes;
-    for (int i = 0; i < n; i++) {
-      out[i] = 0;
-      for (int j = 0; j < res.nmoves; j++)
-        if (goita_move_equal(res.moves[j], moves[i]))
-          out[i] = (res.move_value[j].lower + res.move_value[j].upper) / 2.0;
-    }
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    int sum = 0;
-    for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
-      goita_round r = *deal;
-      goita_round_apply_unchecked(&r, moves[i]);
-      sum += goita__playout(&s->playout, &r, seat, rng);
-    }
-    out[i] = (double)sum / p->param[P_ROLLOUTS];
-  }
+  uint64_t nodes = 0;
+  if (exact)
+    goita__value_exact(s->solver, deal, moves, n, out, &nodes);
+  else
+    for (int i = 0; i < n; i++) out[i] = value_playouts(&s->playout, deal, moves[i], p->param[P_ROLLOUTS], rng);
+  if (info) info->nodes += nodes;
 }
 
 static int sampler_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,

@@ -210,13 +210,20 @@ int goita__result_for(const goita_round *r, int seat) {
   return goita_rules_side_of(&r->rules, res->winner) == goita_rules_side_of(&r->rules, seat) ? points : -points;
 }
 
-int goita__playout(const goita__policy *policy, goita_round *r, int seat, goita_rng *rng) {
+int goita__playout(const goita__policy *policy, goita_round *r, int seat, goita_rng *rng, uint64_t *work,
+                   int stop_pieces) {
   goita_view v;
   goita_move moves[GOITA_MAX_LEGAL];
   double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
   while (!goita_round_over(r)) {
+    if (stop_pieces && r->phase == GOITA_PHASE_PLAY) {
+      int left = 0;
+      for (int s = 0; s < r->players; s++) left += r->size[s];
+      if (left <= stop_pieces) return 0;
+    }
     const int n = goita_round_legal_moves(r, moves);
     int pick = 0;
+    *work += (uint64_t)n + 1;
     if (n > 1) {
       goita_round_view(r, r->turn, &v);
       goita__policy_scores(policy, &v, moves, n, scores);

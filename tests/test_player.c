@@ -54,7 +54,8 @@ Test(player, bad_specs_say_what_is_wrong) {
 
 static const char *const levels_under_test[] = {"random", "rules", "sampler:samples=6,rollouts=1",
                                                 "sampler:samples=6,rollouts=1,infer=on,solve=16",
-                                                "expert:samples=6,rollouts=1"};
+                                                "expert:samples=6,rollouts=1", "fast",
+                                                "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */

@@ -30,6 +30,8 @@ typedef struct goita_player_info {
                                           heuristic players give their preference scores */
   int has_values;                      /* 0 when the level does not evaluate moves */
   int samples;                         /* deals sampled (sampling levels) */
+  int deals[GOITA_MAX_LEGAL];          /* deals in which each move was valued (master, fast) */
+  int agree[GOITA_MAX_LEGAL];          /* deals in which each move was (one of) the best */
   uint64_t nodes;                      /* solver nodes searched */
   double ms;                           /* time taken */
 } goita_player_info;

@@ -140,9 +140,71 @@ static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, 
   return 0;
 }
 
+/* ---- A computer player on fixed positions ---- */
+
+static double thread_cpu_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The player's choice, from the seat to move's view, in positions of the solve groups plus the
+ * middle of the round (28 pieces); only positions with two or more legal moves count. Prints
+ * each group's CPU time per choice and a signature of the moves chosen. */
+static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules, const char *spec) {
+  static const int groups[] = {0, 28, 24, 20, 12};
+  goita_player *player;
+  goita_error err;
+  if (goita_player_new(&player, spec, &err) != GOITA_OK) {
+    fprintf(stderr, "goita bench: %s\n", err.message);
+    return 2;
+  }
+  double *ms = malloc(sizeof *ms * (size_t)count);
+  if (!ms) {
+    goita_player_free(player);
+    return 1;
+  }
+  uint64_t sig = 0;
+  double all_ms = 0, all_max = 0;
+  for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+    uint64_t attempt = 0, deals = 0, nodes = 0;
+    double sum = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      goita_round r;
+      goita_move legal[GOITA_MAX_LEGAL], move;
+      do attempt = make_case(&r, rules, seed, groups[g], attempt);
+      while (goita_round_legal_moves(&r, legal) < 2);
+      goita_view view;
+      goita_round_view(&r, r.turn, &view);
+      goita_player_seed(player, goita_seed_mix(seed ^ attempt));
+      const double start = thread_cpu_ms();
+      goita_player_info info = {0};
+      goita_player_choose(player, &view, &move, &info);
+      sum += ms[i] = thread_cpu_ms() - start;
+      deals += (uint64_t)info.samples;
+      nodes += info.nodes;
+      sig = mix_into(sig, (uint64_t)move.type << 16 ^ (uint64_t)move.block << 8 ^ (uint64_t)move.attack);
+    }
+    qsort(ms, (size_t)count, sizeof *ms, compare_doubles);
+    char group[16];
+    snprintf(group, sizeof group, groups[g] ? "left%d" : "full", groups[g]);
+    printf("player %-6s cases %llu  median %.3f ms  mean %.3f ms  max %.3f ms  deals %.1f  nodes %.0f\n", group,
+           (unsigned long long)count, ms[count / 2], sum / (double)count, ms[count - 1],
+           (double)deals / (double)count, (double)nodes / (double)count);
+    all_ms += sum;
+    if (ms[count - 1] > all_max) all_max = ms[count - 1];
+  }
+  printf("signature player %016llx  %s  mean %.3f ms  max %.3f ms (CPU time of one thread)\n",
+         (unsigned long long)sig, goita_player_spec(player), all_ms / (double)(count * 5), all_max);
+  free(ms);
+  goita_player_free(player);
+  return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
   uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64;
   bool list = false;
+  const char *spec = "expert";
   goita_rules rules;
   goita_rules_default(&rules);
   const cli_option options[] = {
@@ -151,6 +213,7 @@ int cmd_bench(int argc, char **argv) {
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),
       cli_tt_mb_option(&tt_mb),
+      {"--player", CLI_TEXT, "SPEC", &spec, "player: the level to time (docs/PLAYERS.md)", .lo = 0},
       {.name = "--list", .kind = CLI_FLAG, .target = &list,
        .help = "print the cases as history strings instead of measuring: each deal (playout), or each "
                "position with its group and number (solve)"},
@@ -158,14 +221,16 @@ int cmd_bench(int argc, char **argv) {
   const cli_command c = {
       .program = "goita",
       .name = "bench",
-      .operands = "[playout|solve]",
+      .operands = "[playout|solve|player]",
       .about = "Fixed, seeded workloads on one core, with per-case figures and a final signature line that\n"
                "changes whenever the engine's behaviour changes, not with the machine (docs/BENCHMARKS.md).\n"
                "playout (the default) plays rounds between uniformly random players; solve runs the exact\n"
-               "solver on full deals and on positions with 24, 20 and 12 pieces left in hands.\n",
+               "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; player times\n"
+               "a computer player's choices in such positions (and at 28 pieces left), as CPU time.\n",
       .examples = "goita bench playout --rounds 1000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
-                  "goita bench solve --count 2 --list",
+                  "goita bench solve --count 2 --list\n"
+                  "goita bench player --player fast --count 50",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
@@ -176,5 +241,6 @@ int cmd_bench(int argc, char **argv) {
   const char *section = operands.n ? operands.arg[0] : "playout";
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
   if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, list);
-  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve)", section);
+  if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec);
+  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve, player)", section);
 }

@@ -82,9 +82,12 @@ static void side_stop(side_player *p) {
     goita_player_free(p->level);
 }
 
-static double now_ms(void) {
+/* Returns a clock in milliseconds: the calling thread's CPU time for a library player, so that
+ * other work on the machine does not inflate its thinking time; wall time for a program, whose
+ * thinking happens in another process. */
+static double now_ms(bool external) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(external ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
@@ -111,7 +114,7 @@ static bool play_game(match *m, side_player *players, uint64_t g, game_result *o
       const uint64_t move_seed = goita_seed_mix(seed ^ (uint64_t)(seat + 1) << 56 ^ (uint64_t)r->nlog << 48 ^
                                                 (uint64_t)game.round_index << 32);
       goita_move move;
-      const double start = now_ms();
+      const double start = now_ms(p->external);
       if (p->external) {
         if (!cli_engine_move(&p->program, &view, move_seed, &move)) {
           char history[512];
@@ -129,7 +132,7 @@ static bool play_game(match *m, side_player *players, uint64_t g, game_result *o
           return false;
         }
       }
-      out->ms[who] += now_ms() - start;
+      out->ms[who] += now_ms(p->external) - start;
       out->moves[who]++;
       if (goita_game_apply(&game, move, &err) != GOITA_OK) {
         char token[8], history[512];

@@ -1,0 +1,196 @@
+/* The master level: determinized sampling that spends a budget of work per move where the
+ * decision is still open. Deals are sampled one after another until the budget is spent; every
+ * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
+ * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
+ * Values come from the solver once few pieces are left, from playouts of the learned policy
+ * before. The budget counts work (playout moves and solver nodes), not time, so a choice
+ * depends only on the view and the seed, whatever the machine's load. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "player_internal.h"
+
+enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_TT_MB, P_MAX_SAMPLES };
+
+/* The parameters of the budgeted levels, with each level's defaults. */
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, max_samples)                                     \
+  {                                                                                                    \
+    {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
+    {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
+    {"rollouts", 1, 256, rollouts, "playouts per candidate move and deal before that", NULL},          \
+    {"leaf", 0, 32, leaf, "a playout ends in the solver's value once this many pieces are left", NULL}, \
+    {"prune", 0, 100, prune, "drop a move this many tenths of a standard error behind (0: never)", NULL}, \
+    {"temp", 0, 100, 10, "playout temperature in tenths (0: the policy's own)", NULL},                 \
+    {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                                \
+    {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
+    {NULL, 0, 0, 0, NULL, NULL},                                                                       \
+  }
+
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8192);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 64);
+
+/* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
+#define PRUNE_EVERY 8
+
+typedef struct budgeted {
+  goita__policy playout;
+  goita_solver *solver;
+  double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
+} budgeted;
+
+static int budgeted_init(goita_player *p, goita_error *err) {
+  budgeted *b = calloc(1, sizeof *b);
+  if (b) b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
+  const int st = !b || !b->values ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
+  if (st != GOITA_OK) {
+    if (b) free(b->values);
+    free(b);
+    return goita_error_set(err, st, -1, "out of memory for the %s player (a %d MiB solver table)", p->level->name,
+                           p->param[P_TT_MB]);
+  }
+  b->playout = goita__learned_policy;
+  if (p->param[P_TEMP]) b->playout.temperature = p->param[P_TEMP] / 10.0;
+  p->state = b;
+  return GOITA_OK;
+}
+
+static void budgeted_release(goita_player *p) {
+  budgeted *b = p->state;
+  goita_solver_free(b->solver);
+  free(b->values);
+  free(b);
+}
+
+/* Returns the mean points, for the mover's side, of the rollouts after move in deal: the policy
+ * plays every seat from its own view until `leaf` pieces are left, then the solver gives the
+ * exact value of the rest (not with 3 players, whose solver values are one seat's against two). */
+static double value_rollouts(goita_player *p, const goita_round *deal, goita_move move, goita_rng *rng, uint64_t *work,
+                             uint64_t *nodes) {
+  budgeted *b = p->state;
+  const int seat = deal->turn, leaf = deal->players == 3 ? 0 : p->param[P_LEAF];
+  int sum = 0;
+  for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
+    goita_round r = *deal;
+    goita_round_apply_unchecked(&r, move);
+    const int points = goita__playout(&b->playout, &r, seat, rng, work, leaf);
+    if (goita_round_over(&r)) {
+      sum += points;
+      continue;
+    }
+    goita_solve_result res;
+    goita_solve(b->solver, &r, NULL, &res);
+    *nodes += res.nodes;
+    const bool ours = goita_rules_side_of(&r.rules, r.turn) == goita_rules_side_of(&r.rules, seat);
+    sum += ours ? res.value.lower : -res.value.lower;
+  }
+  return (double)sum / p->param[P_ROLLOUTS];
+}
+
+/* Drops the candidates whose mean paired difference to the best candidate, over the first
+ * `done` deals, is below zero by more than z standard errors. Returns the candidates left. */
+static int prune(const double *values, int done, int *cand, int ncand, double z) {
+  double mean[GOITA_MAX_LEGAL] = {0};
+  int best = 0;
+  for (int c = 0; c < ncand; c++) {
+    for (int i = 0; i < done; i++) mean[c] += values[(size_t)i * GOITA_MAX_LEGAL + (size_t)cand[c]];
+    if (mean[c] > mean[best]) best = c;
+  }
+  int kept = 0;
+  const int bi = cand[best];
+  for (int c = 0; c < ncand; c++) {
+    double sum = 0, sq = 0;
+    for (int i = 0; i < done; i++) {
+      const double d = values[(size_t)i * GOITA_MAX_LEGAL + (size_t)cand[c]] - values[(size_t)i * GOITA_MAX_LEGAL + (size_t)bi];
+      sum += d;
+      sq += d * d;
+    }
+    const double m = sum / done, var = fmax(sq / done - m * m, 0) / (done - 1);
+    /* a move tied in every deal (var 0, m 0) stays; one behind in every deal goes */
+    if (c == best || m + z * sqrt(var) >= 0) cand[kept++] = cand[c];
+  }
+  return kept;
+}
+
+/* Work units per millisecond of one core of the reference machine, measured with
+ * `goita bench player` (docs/STRENGTH.md): a playout costs a unit per move played and per legal
+ * move weighed, a solver node NODE_UNITS, sampling a deal DEAL_UNITS. */
+#define WORK_PER_MS 18000.0
+#define NODE_UNITS 1.5
+#define DEAL_UNITS 250.0
+
+static int budgeted_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                           goita_move *move, goita_player_info *info) {
+  budgeted *b = p->state;
+  int left = 0;
+  for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
+  const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
+  const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
+  int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0;
+  for (int j = 0; j < n; j++) cand[j] = j;
+  uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
+  while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || (double)steps + (double)nodes * NODE_UNITS + done * DEAL_UNITS < budget)) {
+    goita_round deal;
+    if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
+    double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
+    if (exact) {
+      goita__value_exact(b->solver, &deal, moves, n, row, &nodes);
+    } else {
+      for (int j = 0; j < n; j++) row[j] = NAN;
+      for (int c = 0; c < ncand; c++)
+        row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], rng, &steps, &nodes);
+    }
+    done++;
+    if (z > 0 && done % PRUNE_EVERY == 0) ncand = prune(b->values, done, cand, ncand, z);
+  }
+  /* each move's mean over the deals that valued it; the best surviving candidate is played */
+  double mean[GOITA_MAX_LEGAL], heuristic[GOITA_MAX_LEGAL];
+  int valued[GOITA_MAX_LEGAL], agree[GOITA_MAX_LEGAL] = {0};
+  goita__policy_scores(&goita__learned_policy, v, moves, n, heuristic);
+  for (int j = 0; j < n; j++) {
+    double sum = 0;
+    valued[j] = 0;
+    for (int i = 0; i < done; i++) {
+      const double x = b->values[(size_t)i * GOITA_MAX_LEGAL + (size_t)j];
+      if (!isnan(x)) sum += x, valued[j]++;
+    }
+    mean[j] = valued[j] ? sum / valued[j] : heuristic[j];
+  }
+  for (int i = 0; i < done; i++) {
+    const double *row = b->values + (size_t)i * GOITA_MAX_LEGAL;
+    double top = -INFINITY;
+    for (int j = 0; j < n; j++)
+      if (!isnan(row[j])) top = fmax(top, row[j]);
+    for (int j = 0; j < n; j++) agree[j] += !isnan(row[j]) && row[j] >= top - 1e-9;
+  }
+  int best = cand[0];
+  for (int c = 1; c < ncand; c++) {
+    const int j = cand[c];
+    const double d = mean[j] - mean[best];
+    if (d > 1e-6 || (d > -1e-6 && heuristic[j] > heuristic[best])) best = j;
+  }
+  *move = moves[best];
+  if (info) {
+    for (int j = 0; j < n; j++) {
+      info->value[j] = mean[j];
+      info->deals[j] = valued[j];
+      info->agree[j] = agree[j];
+    }
+    info->has_values = 1;
+    info->samples = done;
+    info->nodes += nodes;
+  }
+  return GOITA_OK;
+}
+
+const goita__level goita__master_level = {
+    "master",
+    "the strongest level: samples deals until a budget of work per move is spent (ms, about 100 ms of one "
+    "core), drops moves that are clearly behind so later deals value the close ones, solves exactly late",
+    master_params, budgeted_init, budgeted_release, budgeted_choose};
+
+const goita__level goita__fast_level = {
+    "fast",
+    "the quick level for busy servers: the master's search on a budget of about 1 ms a move",
+    fast_params, budgeted_init, budgeted_release, budgeted_choose};
