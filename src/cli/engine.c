@@ -201,7 +201,10 @@ static void go(engine *e, char *args) {
   if (info.has_values)
     for (int i = 0; i < info.nmoves; i++) {
       goita_move_format(info.moves[i], token, sizeof token);
-      reply("info move %s value %.2f", token, info.value[i]);
+      if (info.deals[i])
+        reply("info move %s value %.2f deals %d agree %d", token, info.value[i], info.deals[i], info.agree[i]);
+      else
+        reply("info move %s value %.2f", token, info.value[i]);
     }
   reply("info samples %d nodes %llu ms %.1f", info.samples, (unsigned long long)info.nodes, info.ms);
   goita_move_format(move, token, sizeof token);

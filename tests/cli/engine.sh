@@ -19,6 +19,16 @@ case $out in
   *'info move 2p value '*$'\n''bestmove 2'[0-9p]*) ;;
   *) fail "go from a view: $out" ;;
 esac
+# The master level says, for each move, in how many deals it was valued and was a best move;
+# its budget counts work, so "ms" leaves the move reproducible.
+out=$(printf '%s\n' "position 1xxxxxxx,12345679,xxxxxxxx,xxxxxxxx,s1,1x3" "go seed 1 ms 3" "go seed 1 ms 3" |
+  "$goita" engine --player master)
+case $out in
+  *'info move 2p value '*' deals '[1-9]*' agree '[0-9]*$'\n'*'bestmove '*) ;;
+  *) fail "master's explanations: $out" ;;
+esac
+[ "$(printf '%s\n' "$out" | grep -c '^bestmove')" = 2 ] &&
+  [ "$(printf '%s\n' "$out" | grep '^bestmove' | sort -u | wc -l)" = 1 ] || fail "master, same seed twice: $out"
 # The same view from both strings gives the same move.
 a=$(session "position 12345678,12345679,11112345,11112345,s1,113" "go seed 9" | tail -1)
 b=$(session "position 1xxxxxxx,12345679,xxxxxxxx,xxxxxxxx,s1,1x3" "go seed 9" | tail -1)
