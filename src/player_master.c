@@ -15,7 +15,7 @@
 enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_TT_MB, P_MAX_SAMPLES };
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, max_samples)                                     \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples)                              \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -23,13 +23,13 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_TT_MB, P_MAX_SAMPLE
     {"leaf", 0, 32, leaf, "a playout ends in the solver's value once this many pieces are left", NULL}, \
     {"prune", 0, 100, prune, "drop a move this many tenths of a standard error behind (0: never)", NULL}, \
     {"temp", 0, 100, 10, "playout temperature in tenths (0: the policy's own)", NULL},                 \
-    {"tt_mb", 1, 4096, 8, "solver table in MiB", NULL},                                                \
+    {"tt_mb", 1, 4096, tt_mb, "solver table in MiB", NULL},                                            \
     {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8192);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 64);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -130,7 +130,9 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
   uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
-  while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || (double)steps + (double)nodes * NODE_UNITS + done * DEAL_UNITS < budget)) {
+  /* a deal is begun only when the last one's cost still fits in the budget */
+  double spent = 0, last = 0;
+  while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
@@ -138,10 +140,12 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
       goita__value_exact(b->solver, &deal, moves, n, row, &nodes);
     } else {
       for (int j = 0; j < n; j++) row[j] = NAN;
-      for (int c = 0; c < ncand; c++)
-        row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], rng, &steps, &nodes);
+      for (int c = 0; c < ncand; c++) row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], rng, &steps, &nodes);
     }
     done++;
+    const double now = (double)steps + (double)nodes * NODE_UNITS + done * DEAL_UNITS;
+    last = now - spent;
+    spent = now;
     if (z > 0 && done % PRUNE_EVERY == 0) ncand = prune(b->values, done, cand, ncand, z);
   }
   /* each move's mean over the deals that valued it; the best surviving candidate is played */

@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
   snprintf(about, sizeof about, "goita %s - the Japanese team game Goita\n", goita_version());
   const cli_program program = {
       "goita", about,
-      "Players (--player, match's A and B) are random, rules, sampler, expert or another level with\n"
+      "Players (--player, match's A and B) are random, rules, fast, sampler, expert, master or a level with\n"
       "parameters such as sampler:samples=64,infer=on (docs/PLAYERS.md), or engine:COMMAND for a\n"
       "program that speaks the protocol. OPTS is rule option text (docs/RULES.md 12), e.g. target=100,\n"
       "or a rule set first: preset=standard, preset=japanese or preset=french (docs/RULES.md 11).\n"

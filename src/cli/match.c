@@ -272,7 +272,7 @@ int cmd_match(int argc, char **argv) {
       .about = "Player A's team against player B's on paired deals: each deal is played twice with the teams'\n"
                "seats swapped, so the luck of the deal cancels out. Ends with one JSON line: A's points minus\n"
                "B's per round, its standard error, A's game wins and both players' time per move.\n",
-      .notes = "A and B are players: random, rules, sampler, expert, or a level with parameters such as\n"
+      .notes = "A and B are players: random, rules, fast, sampler, expert, master, or a level with parameters such as\n"
                "sampler:samples=64,infer=on (docs/PLAYERS.md); or engine:COMMAND, a program that speaks the\n"
                "protocol of docs/PROTOCOL.md, started with sh -c COMMAND.\n",
       .examples = "goita match --games 100 sampler rules\n"

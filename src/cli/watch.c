@@ -137,7 +137,7 @@ int cmd_watch(int argc, char **argv) {
       .name = "watch",
       .about = "A seeded game between computer players (sampler by default), printed move by move: the draw\n"
                "for the first dealer, each round's hands, every move, the result and the scores.\n",
-      .notes = "SPEC: random, rules, sampler, expert, or a level with parameters such as\n"
+      .notes = "SPEC: random, rules, fast, sampler, expert, master, or a level with parameters such as\n"
                "sampler:samples=64,infer=on (docs/PLAYERS.md).\n",
       .examples = "goita watch --seed 7\n"
                   "goita watch --seed 7 --rules next_dealer=rotate,target=100 --ascii --record game.json\n"

@@ -164,7 +164,7 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
         return bad(err, size, "field \"%s\": expected 8 to 128 bytes", f->name);
       snprintf(req->password, sizeof req->password, "%s", s);
     } else if (f->kind == F_LEVEL) {
-      if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, sampler, expert)", f->name);
+      if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, fast, sampler, expert, master)", f->name);
       snprintf(req->level, sizeof req->level, "%s", s);
     } else {
       if (strlen(s) >= sizeof req->move_text || goita_move_parse(s, strlen(s), &req->move) != GOITA_OK)
