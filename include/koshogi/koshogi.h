@@ -82,7 +82,9 @@ typedef struct ks_move {
   uint8_t shot_way[KS_MAX_SHOTS];
 } ks_move;
 
-/* Room for every legal move of a position (the densest positions stay far below). */
+/* A list size that holds the legal moves of every position of real play (the start has 226).
+ * It is no bound: a set-up position can have more (a light among enemy pawns has 3,585 alone),
+ * so callers check what ks_legal_moves returns, or use ks_legal_moves_alloc. */
 #define KS_MAX_MOVES 4096
 
 /* Short ID ("CH", "+CH" for promoted faces written with the unpromoted ID) and kanji. */
@@ -92,8 +94,13 @@ const char *ks_face_kanji(ks_face face);
 /* Sets up the starting position (KOSHOGI-RULES.md 2), Black to move. */
 void ks_start(ks_position *pos);
 
-/* Writes the legal moves of the side to move into moves and returns their number. */
-int ks_legal_moves(const ks_position *pos, ks_move *moves);
+/* Writes the legal moves of the side to move into moves, at most `capacity` of them, and returns
+ * how many there are in all, as snprintf does: a result above capacity means the list holds only
+ * the first `capacity` and a larger one is needed. Returns -1 when out of memory. */
+int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity);
+/* Every legal move of the side to move, in a new array (*moves, free it). Returns their number, or
+ * -1 when out of memory (*moves is then NULL). */
+int ks_legal_moves_alloc(const ks_position *pos, ks_move **moves);
 
 /* Plays a legal move with every side effect, in the order of KOSHOGI-RULES.md 5.6. */
 void ks_play(ks_position *pos, const ks_move *move);

@@ -151,10 +151,9 @@ static uint64_t next_random(void) {
 static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
   const ks_position *pos = &game->pos;
   if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return -1;
-  const int n = ks_legal_moves(pos, moves);
-  if (n == 0) {
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
+  if (n <= 0) {
     free(moves);
     return -1;
   }
@@ -254,9 +253,13 @@ static int cmd_moves(int argc, char **argv) {
     }
     only = ks_point(file, rank - 'a');
   }
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return 1;
-  const int n = ks_legal_moves(&game.pos, moves);
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&game.pos, &moves);
+  if (n < 0) {
+    ks_game_free(&game);
+    fprintf(stderr, "koshogi moves: out of memory\n");
+    return 1;
+  }
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
@@ -395,15 +398,14 @@ static int cmd_play(int argc, char **argv) {
         break;
       }
       if (strncmp(line, "moves", 5) == 0) {
-        ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-        if (!moves) break;
+        ks_move *moves = NULL;
         int file = 0;
         char rank = 0;
         const int only = sscanf(line + 5, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' &&
                                  rank <= 's'
                              ? ks_point(file, rank - 'a')
                              : -1;
-        const int n = ks_legal_moves(&game.pos, moves);
+        const int n = ks_legal_moves_alloc(&game.pos, &moves);
         for (int i = 0, shown = 0; i < n; i++) {
           if (only >= 0 && moves[i].from != only) continue;
           char text[64];
@@ -615,9 +617,8 @@ static int cmd_engine(int argc, char **argv) {
       printf("info depth %d score cp %d nodes %ld time %d\nbestmove %s\n", info.depth, info.score, info.nodes, info.ms,
              text);
     } else if (strcmp(word, "moves") == 0) {
-      ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-      if (!moves) continue;
-      const int n = ks_legal_moves(&game.pos, moves);
+      ks_move *moves = NULL;
+      const int n = ks_legal_moves_alloc(&game.pos, &moves);
       printf("moves");
       for (int i = 0; i < n; i++) {
         char text[64];

@@ -72,9 +72,8 @@ static bool is_check(const ks_position *pos) {
   if (target < 0) return false;
   ks_position as_mover = *pos;
   as_mover.to_move = (uint8_t)mover;
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return false;
-  const int n = ks_legal_moves(&as_mover, moves);
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&as_mover, &moves);
   bool check = false;
   for (int i = 0; i < n && !check; i++) {
     const ks_move *m = &moves[i];
@@ -165,8 +164,8 @@ int ks_game_play(ks_game *g, const ks_move *move) {
     return 0;
   }
   /* 6.6: no legal move for the player to move */
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (moves && ks_legal_moves(&g->pos, moves) == 0) win(g, mover, KS_BY_NO_MOVES);
+  ks_move *moves = NULL;
+  if (ks_legal_moves_alloc(&g->pos, &moves) == 0) win(g, mover, KS_BY_NO_MOVES);
   free(moves);
   return 0;
 }
