@@ -121,6 +121,24 @@ void ks_make_move(ks_position *pos, const ks_move *move, ks_undo *undo);
 /* Takes back the move ks_make_move recorded in undo: pos is again exactly as before it. */
 void ks_unmake_move(ks_position *pos, const ks_undo *undo);
 
+/* ---- positions as text (docs/KOSHOGI.md, "Positions") ---- */
+
+/* Room for any position's text with its terminating NUL: 361 three-character IDs, 18 slashes and
+ * the other fields. */
+#define KS_POSITION_TEXT 1200
+
+/* Reads a position: "RANKS SIDE NUMBER [RULES]", the ranks a to s separated by '/', each from
+ * file 19 to 1 as piece IDs (Black upper case, White lower case, "+" for promoted faces) and
+ * counts of empty points; SIDE b or w; NUMBER the number of the move about to be played (1 at the
+ * start, counted as in records: one number for Black's move and White's reply); RULES the rule
+ * options (ks_rules_parse; omitted or "-" for the defaults). Returns 0 with pos and *move_number
+ * (may be NULL) set, or -1 with an error naming the field and the character where it went wrong
+ * ("ranks: rank c, at character 57: \"QQ\" starts no piece ID"); pos is then unchanged. */
+int ks_position_parse(const char *text, ks_position *pos, int *move_number, char *err, size_t errsize);
+/* Writes pos in that form with the move number given; returns the length, or -1 when buf is too
+ * small (KS_POSITION_TEXT always suffices). */
+int ks_position_write(const ks_position *pos, int move_number, char *buf, size_t size);
+
 /* Writes a point as in KOSHOGI-RULES.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
 int ks_point_format(int point, char *buf);
 
