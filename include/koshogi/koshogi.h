@@ -171,6 +171,9 @@ typedef enum ks_reason {
 
 typedef struct ks_game {
   ks_position pos;
+  ks_position start;    /* the position before the first move (pos until a move is played, so that
+                           rule options read into pos before it count) */
+  int first_number;     /* the number of the first move (1, or a set-up position's move number) */
   int nplies;
   int capacity;
   ks_move *moves;       /* the moves played */
@@ -183,6 +186,12 @@ typedef struct ks_game {
 /* Starts a game from the starting position, under the default rules. Returns 0, -1 when out of
  * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
+/* Starts a game from a set-up position (its rules included) whose next move has this number.
+ * Returns 0, -1 when out of memory. */
+int ks_game_init_at(ks_game *game, const ks_position *pos, int move_number);
+/* The side that made ply i of the game (from 0), and that move's number as records write it. */
+int ks_game_ply_side(const ks_game *game, int ply);
+int ks_game_ply_number(const ks_game *game, int ply);
 void ks_game_free(ks_game *game);
 /* Plays a legal move and decides the game after it (KOSHOGI-RULES.md 6.2-6.6). Returns 0, -1 when
  * the game is over or memory runs out. */
@@ -197,8 +206,8 @@ int ks_sole_objective(const ks_position *pos, int color);
 /* The position's key for repetition: the placement and the side to move. */
 uint64_t ks_key(const ks_position *pos);
 
-/* A game record (docs/KOSHOGI.md): tag lines [Name "value"], then the numbered moves and the
- * result. Writes into a new string (free it). */
+/* A game record (docs/KOSHOGI.md): tag lines [Name "value"] ([Position "..."] for a game from a
+ * set-up position), then the numbered moves and the result. Writes into a new string (free it). */
 char *ks_record_write(const ks_game *game, const char *black, const char *white);
 /* Reads and replays a record. On error returns -1 with the move number, side and reason in
  * err (e.g. "move 12 (White) \"CMx7o\": no legal move of the side to move matches"); game

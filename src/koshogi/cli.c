@@ -75,6 +75,19 @@ static char *read_file(const char *path) {
   return text;
 }
 
+/* Starts a game from a position's text (docs/KOSHOGI.md, "Positions"); prints the error, naming
+ * the command's option, and returns -1. */
+static int load_position(ks_game *game, const char *command, const char *text) {
+  ks_position pos;
+  int number = 1;
+  char err[256];
+  if (ks_position_parse(text, &pos, &number, err, sizeof err) != 0) {
+    fprintf(stderr, "koshogi %s: --position: %s\n", command, err);
+    return -1;
+  }
+  return ks_game_init_at(game, &pos, number);
+}
+
 /* Loads a record (or starts a game when path is NULL); prints the error and returns -1. */
 static int load(ks_game *game, const char *path, char *black, char *white) {
   if (!path) return ks_game_init(game);
@@ -92,6 +105,20 @@ static int load(ks_game *game, const char *path, char *black, char *white) {
   }
   return st;
 }
+
+/* The game a command starts from: a set-up position (--position), the position after a record's
+ * moves (--record), or the start; not both. Prints the error and returns the exit status (2 for a
+ * usage error, 1 for a record that cannot be read), or 0. */
+static int starting_game(const cli_command *c, ks_game *game, const char *position, const char *record) {
+  if (position && record) return cli_usage_error(c, "give --position or --record, not both");
+  if (position) return load_position(game, c->name, position) == 0 ? 0 : 2;
+  return load(game, record, NULL, NULL) == 0 ? 0 : 1;
+}
+
+/* The option --position of the commands that read one. */
+#define POSITION_OPTION(where)                                                                                    \
+  {.name = "--position", .kind = CLI_TEXT, .value = "TEXT", .target = (where),                                    \
+   .help = "start from this position (docs/KOSHOGI.md, Positions; koshogi board writes it)", .fallback = "the start"}
 
 /* Reads --rules OPTS into pos; prints the error (naming the command) and returns -1. */
 static int apply_rules(const char *command, const char *text, ks_position *pos) {
@@ -179,12 +206,13 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
 
 /* koshogi perft [--rules R] [--record FILE] DEPTH: from the start, or after a record's moves. */
 static int cmd_perft(int argc, char **argv) {
-  const char *rules = "", *record = NULL;
+  const char *rules = "", *record = NULL, *position = NULL;
   const cli_option options[] = {
       {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
        .fallback = "burn=both"},
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
        .help = "count from the position after the moves of this game record", .fallback = "the start"},
+      POSITION_OPTION(&position),
   };
   const cli_command c = {
       .program = "koshogi",
@@ -193,7 +221,7 @@ static int cmd_perft(int argc, char **argv) {
       .about = "Counts the move sequences of each length from 1 to DEPTH (1-8), with the time: the check of\n"
                "the move generator (docs/KOSHOGI.md gives the counts from the start).\n",
       .notes = RULES_NOTE,
-      .examples = "koshogi perft 3\nkoshogi perft --record game.txt 2",
+      .examples = "koshogi perft 3\nkoshogi perft --record game.txt 2\nkoshogi perft --position \"$(koshogi board --text)\" 2",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
@@ -204,10 +232,11 @@ static int cmd_perft(int argc, char **argv) {
   uint64_t depth;
   if (!cli_read_uint(&c, "DEPTH", operands.arg[0], 1, 8, NULL, &depth)) return 2;
   ks_game game;
-  if (load(&game, record, NULL, NULL) != 0) return 1;
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
   ks_position pos = game.pos;
   ks_game_free(&game);
-  if (apply_rules("perft", rules, &pos) != 0) return 2;
+  if (rules[0] && apply_rules("perft", rules, &pos) != 0) return 2;
   for (int d = 1; d <= (int)depth; d++) {
     const double start = now_seconds();
     const uint64_t n = ks_perft(&pos, d);
@@ -221,10 +250,11 @@ static int cmd_perft(int argc, char **argv) {
 
 /* koshogi moves [--record FILE] [POINT]: the legal moves, or those of the piece on POINT. */
 static int cmd_moves(int argc, char **argv) {
-  const char *record = NULL;
+  const char *record = NULL, *position = NULL;
   const cli_option options[] = {
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
        .help = "the position after the moves of this game record", .fallback = "the start"},
+      POSITION_OPTION(&position),
   };
   const cli_command c = {
       .program = "koshogi",
@@ -242,7 +272,8 @@ static int cmd_moves(int argc, char **argv) {
   if (operands.n > 1) return cli_usage_error(&c, "one point, please (got a second: \"%s\")", operands.arg[1]);
   const char *point = operands.n ? operands.arg[0] : NULL;
   ks_game game;
-  if (load(&game, record, NULL, NULL) != 0) return 1;
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
   int only = -1;
   if (point) {
     int file = 0;
@@ -303,16 +334,15 @@ static int cmd_replay(int argc, char **argv) {
   ks_rules_format(&game.pos, rules, sizeof rules);
   printf("Black: %s   White: %s%s%s\n", black[0] ? black : "?", white[0] ? white : "?", rules[0] ? "   Rules: " : "",
          rules);
-  ks_position pos;
-  ks_start(&pos);
-  pos.burn = game.pos.burn;
+  ks_position pos = game.start;
   for (int i = 0; i < game.nplies; i++) {
     char text[64];
     ks_move_format(&pos, &game.moves[i], text, sizeof text);
-    printf("%s%d.%s %s%s", i % 2 == 0 ? "" : "", i / 2 + 1, i % 2 ? ".." : "", text, i % 2 ? "\n" : "  ");
+    const int by_white = ks_game_ply_side(&game, i);
+    printf("%d.%s %s%s", ks_game_ply_number(&game, i), by_white ? ".." : "", text, by_white ? "\n" : "  ");
     ks_play(&pos, &game.moves[i]);
   }
-  if (game.nplies % 2) printf("\n");
+  if (game.nplies && ks_game_ply_side(&game, game.nplies - 1) == KS_BLACK) printf("\n");
   print_board(&game.pos, ascii);
   printf("%d plies. %s\n", game.nplies, result_name(&game));
   ks_game_free(&game);
@@ -335,8 +365,9 @@ static int cmd_play(int argc, char **argv) {
   player_kind kinds[2] = {HUMAN, SEARCH};
   uint64_t ms = 1000, limit = 1000;
   bool ascii = false;
-  const char *record = NULL, *rules = "";
+  const char *record = NULL, *rules = "", *position = NULL;
   const cli_option options[] = {
+      POSITION_OPTION(&position),
       {"--black", CLI_READ, "P", &kinds[KS_BLACK], "who plays Black", .fallback = "human", .read = read_player},
       {"--white", CLI_READ, "P", &kinds[KS_WHITE], "who plays White", .fallback = "computer", .read = read_player},
       {"--ms", CLI_UINT, "N", &ms, "the computer's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
@@ -363,7 +394,7 @@ static int cmd_play(int argc, char **argv) {
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   ks_game game;
-  if (ks_game_init(&game) != 0) return 1;
+  if (position ? load_position(&game, "play", position) != 0 : ks_game_init(&game) != 0) return position ? 2 : 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
     ks_game_free(&game);
     return 2;
@@ -379,7 +410,7 @@ static int cmd_play(int argc, char **argv) {
       if (computer_move(kinds[side], &game, (int)ms, &move, &info) != 0) break;
       char text[64];
       ks_move_format(&game.pos, &move, text, sizeof text);
-      printf("%d.%s %s", game.nplies / 2 + 1, side ? ".." : "", text);
+      printf("%d.%s %s", ks_game_ply_number(&game, game.nplies), side ? ".." : "", text);
       if (kinds[side] == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
       printf("\n");
     } else {
@@ -685,33 +716,44 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-/* koshogi board [--ascii]: the starting position. */
+/* koshogi board [--ascii] [--text] [--position TEXT | --record FILE]: a position, drawn and as text. */
 static int cmd_board(int argc, char **argv) {
-  bool ascii = false;
+  bool ascii = false, text_only = false;
+  const char *position = NULL, *record = NULL;
   const cli_option options[] = {
       {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
        .help = "letters instead of kanji: Black upper case, White lower case"},
+      {.name = "--text", .kind = CLI_FLAG, .target = &text_only, .help = "only the position's text, for scripts"},
+      POSITION_OPTION(&position),
+      {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
+       .help = "the position after the moves of this game record", .fallback = "the start"},
   };
   const cli_command c = {
       .program = "koshogi",
       .name = "board",
-      .about = "Prints the starting position: 19 by 19, files 19 to 1 from the left, ranks a to s from the\n"
-               "top; in kanji, v marks White's pieces.\n",
-      .examples = "koshogi board\nkoshogi board --ascii",
+      .about = "Prints a position (the start unless --position or --record): 19 by 19, files 19 to 1 from the\n"
+               "left, ranks a to s from the top (in kanji, v marks White's pieces), then its text, which\n"
+               "--position of moves, perft, play and board reads back (docs/KOSHOGI.md, Positions).\n",
+      .examples = "koshogi board\nkoshogi board --ascii --record game.txt\nkoshogi board --text",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  ks_position pos;
-  ks_start(&pos);
-  print_board(&pos, ascii);
+  ks_game game;
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
+  char text[KS_POSITION_TEXT];
+  ks_position_write(&game.pos, ks_game_ply_number(&game, game.nplies), text, sizeof text);
+  if (!text_only) print_board(&game.pos, ascii);
+  printf("%s%s\n", text_only ? "" : "position ", text);
+  ks_game_free(&game);
   return 0;
 }
 
 static const cli_entry commands[] = {
     {"play", cmd_play, "play a game in the terminal: human, computer, random or greedy on each side"},
-    {"board", cmd_board, "print the starting position"},
+    {"board", cmd_board, "print a position (the start, or after a record) and its text"},
     {"moves", cmd_moves, "the legal moves (of the piece on a point), from the start or after a record"},
     {"perft", cmd_perft, "count move sequences to a depth: the check of the move generator"},
     {"replay", cmd_replay, "replay a game record: every move, the final board and the result"},
