@@ -91,6 +91,54 @@ typedef struct ks_move {
 const char *ks_face_id(ks_face face);
 const char *ks_face_kanji(ks_face face);
 
+/* ---- what a piece does, for help (docs/KOSHOGI.md, "Help for every piece") ---- */
+
+/* The powers a face has beyond moving, each with the section of KOSHOGI-RULES.md that gives it. */
+enum ks_power {
+  KS_POWER_COMMANDS = 1u << 0,     /* a commanding piece: losing them all loses the game (6.1) */
+  KS_POWER_JUMPS = 1u << 1,        /* jumps: what stands between does not matter (4.4) */
+  KS_POWER_MULTI_LEG = 1u << 2,    /* moves in several legs, may capture on each and pass (4.5) */
+  KS_POWER_SHOOTS = 1u << 3,       /* after a move that captures nothing, shoots an enemy (4.6) */
+  KS_POWER_SHOOTS_OVER = 1u << 4,  /* its shot goes over pieces (a cannon, 4.6) */
+  KS_POWER_TWO_SHOTS = 1u << 5,    /* fires twice, the second judged after the first (4.6) */
+  KS_POWER_PRIEST = 1u << 6,       /* lands only on priests; shoots an adjacent enemy after a jump (4.7) */
+  KS_POWER_BURNS = 1u << 7,        /* burns the 8 points around where it ends (4.8) */
+  KS_POWER_NETS = 1u << 8,         /* freezes the first enemy on each of its net lines (4.9) */
+  KS_POWER_NEEDS_DRUM = 1u << 9,   /* steps forward only while its drum is on the board (4.10) */
+  KS_POWER_NEEDS_PRIEST = 1u << 10, /* promotes only while its Taoist priest is on the board (5.1, 5.5) */
+  KS_POWER_STEP_MOVER = 1u << 11,  /* a step mover: capturing WR, DA, FW or TC promotes it (5.3) */
+  KS_POWER_REVERTS = 1u << 12,     /* turns back to its unpromoted face in some positions (5.5) */
+  KS_POWER_CLERK = 1u << 13,       /* its promotion promotes its guards and kills enemy flames (5.4) */
+  KS_POWER_FORTRESS = 1u << 14,    /* chariot-like pieces cannot take it (4.7) */
+  KS_POWER_FOG = 1u << 15          /* only shots from 6 or 7 points reach it (4.6, D12) */
+};
+
+/* A face as the help shows it. */
+typedef struct ks_face_about {
+  ks_face face;
+  const char *id, *kanji, *name; /* "+SM", "聖燈", "Immaculate light" */
+  const char *betza;             /* the reminder of KOSHOGI-RULES.md 3.2 or 3.3 */
+  ks_face promotes;              /* the face it promotes to, KS_EMPTY if none */
+  ks_face reverts;               /* the face it may revert to, KS_EMPTY if none */
+  ks_face moves_as;              /* the type it counts as (itself, or the type a reused face moves as) */
+  unsigned powers;               /* enum ks_power */
+  int shot_range, shots;         /* 0 for a face that does not shoot */
+  const char *section, *entry;   /* where KOSHOGI-RULES.md gives its rule: "3.4", "Horses" */
+} ks_face_about;
+
+/* Fills out for a face; -1 when there is no such face. */
+int ks_face_describe(ks_face face, ks_face_about *out);
+/* The face with this ID ("SM", "+sm": case does not matter), KS_EMPTY when none. */
+ks_face ks_face_by_id(const char *id);
+
+/* What ks_face_reach marks on a point. */
+enum { KS_REACH_MOVE = 1, KS_REACH_PASS = 2, KS_REACH_PROMOTES = 4 };
+/* The points a face reaches in one move from `point`, standing alone on an empty board with
+ * `color` to move, found by the move generator: reach[p] is a set of KS_REACH_ flags (PASS on its
+ * own point when a multi-leg move may come back to it; PROMOTES where the move may promote).
+ * Returns the number of points marked, or -1 for a bad face, colour or point. */
+int ks_face_reach(ks_face face, int color, int point, uint8_t reach[KS_POINTS]);
+
 /* Sets up the starting position (KOSHOGI-RULES.md 2), Black to move. */
 void ks_start(ks_position *pos);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_piece.h"
 #include "koshogi/koshogi.h"
 #include "options.h"
 
@@ -760,10 +761,23 @@ static const cli_entry commands[] = {
     {"match", cmd_match, "computer players against each other; one JSON line"},
     {"engine", cmd_engine, "the USI-style line protocol on standard input and output"},
     {"bench", cmd_bench, "move generation and search speed, with a signature line"},
+    {"piece", cmd_piece, "what a piece does, drawn on an empty board (also: koshogi help PIECE)"},
 };
 
 int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
-                               RULES_NOTE, commands, sizeof commands / sizeof commands[0]};
+                               RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
+                               commands, sizeof commands / sizeof commands[0]};
+  /* "help PIECE" for a piece ID that names no command: the piece's help */
+  if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+    bool command = false;
+    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
+    if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
+    if (!command) {
+      fprintf(stderr, "koshogi help: unknown command \"%s\", and no piece has that ID (try: koshogi help, koshogi piece)\n",
+              argv[2]);
+      return 2;
+    }
+  }
   return cli_dispatch(&program, argc, argv);
 }

@@ -81,5 +81,32 @@ printf '%s\n' "$out" | grep -q '^option name Burn type combo default both var bo
   fail "engine: the Burn option is not announced"
 [ "$(printf '%s\n' "$out" | grep -c 'info string error')" -eq 1 ] || fail "engine setoption: $out"
 
+# Help for every piece: koshogi help PIECE (and koshogi piece PIECE), drawn by the library.
+out=$("$koshogi" help CH)
+printf '%s\n' "$out" | grep -q '^CH 車  Chariot$' || fail "help CH: $(printf '%s\n' "$out" | head -2)"
+printf '%s\n' "$out" | grep -q '^Rule: docs/KOSHOGI-RULES.md 3.4, Foot and line pieces$' || fail "help CH: no rule line"
+printf '%s\n' "$out" | grep -q 'alone on an empty board (Black.s forward is up): 20 points$' || fail "help CH: reach"
+[ "$(printf '%s\n' "$out" | grep -c '^ [a-s] ')" -eq 19 ] || fail "help CH: the board has not 19 ranks"
+[ "$(printf '%s\n' "$out" | grep '^ j ')" = " j   .  .  .  .  *  *  *  *  * CH  *  *  *  *  *  .  .  .  ." ] ||
+  fail "help CH: rank j: $(printf '%s\n' "$out" | grep '^ j ')"
+printf '%s\n' "$out" | grep -q '^Promotion: to +CH 車総' || fail "help CH: promotion"
+[ "$("$koshogi" piece ch)" = "$out" ] || fail "koshogi piece ch differs from koshogi help CH"
+"$koshogi" help +EN | grep -q '^- burns the 8 points around where it ends.*(4.8)$' || fail "help +EN: burning"
+"$koshogi" help FC | grep -q '^Shots: 2 a move, up to 7 points away$' || fail "help FC: shots"
+"$koshogi" help SK | grep -q '^- a net: .*(4.9)$' && fail "help SK: the advance guard's promoted face is +AG, not SK"
+"$koshogi" help +AG | grep -q '^- a net: .*(4.9)$' || fail "help +AG: the net"
+"$koshogi" help PE 2>"$tmp/err" && fail "help of no piece accepted"
+grep -q 'unknown command "PE", and no piece has that ID' "$tmp/err" || fail "help PE: $(cat "$tmp/err")"
+"$koshogi" help play | grep -q '^usage: koshogi play' || fail "help play is no longer the command's help"
+"$koshogi" piece >"$tmp/legend" || fail "koshogi piece (the legend)"
+[ "$(grep -c '' "$tmp/legend")" -eq 33 ] || fail "the legend: 65 faces two a line: $(grep -c '' "$tmp/legend") lines"
+n=0
+for id in $(LC_ALL=C grep -oE '(^| )[+A-Z]{1,3} +[^ -~]' "$tmp/legend" | LC_ALL=C tr -dc '+A-Z\n'); do
+  "$koshogi" help "$id" >"$tmp/piece" || fail "help $id"
+  [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/piece")" -le 80 ] || fail "help $id is wider than 80 columns"
+  n=$((n + 1))
+done
+[ "$n" -eq 65 ] || fail "the legend names $n faces, not 65"
+
 "$koshogi" play --black dragon 2>/dev/null && fail "an unknown player accepted"
 finish koshogi
