@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cli_board.h"
 #include "cli_piece.h"
 #include "koshogi/koshogi.h"
 #include "options.h"
@@ -13,49 +15,6 @@ static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A face as two kanji (full width) for the board: the first two characters of its name, and
- * a + before faces that move as a starting type (+CH shows 車総 like a chariot unit). */
-static void kanji_cell(ks_piece p, char *out, size_t size) {
-  const ks_face f = ks_face_of(p);
-  const char *k = ks_face_kanji(f);
-  int bytes = 0, chars = 0;
-  while (k[bytes] && chars < 2) {
-    bytes++;
-    while (k[bytes] && ((unsigned char)k[bytes] & 0xc0) == 0x80) bytes++;
-    chars++;
-  }
-  const bool reused = f >= KS_PAC;
-  snprintf(out, size, "%s%s%.*s%s", ks_color_of(p) == KS_WHITE ? "v" : " ", reused ? "+" : " ", bytes, k,
-           chars < 2 ? "　" : "");
-}
-
-static void print_board(const ks_position *pos, bool ascii) {
-  printf("   ");
-  for (int file = KS_SIZE; file >= 1; file--) printf(ascii ? "%4d" : "%6d", file);
-  printf("\n");
-  for (int row = 0; row < KS_SIZE; row++) {
-    printf("  %c ", 'a' + row);
-    for (int col = 0; col < KS_SIZE; col++) {
-      const ks_piece p = pos->board[row * KS_SIZE + col];
-      if (!ascii) {
-        char cell[32] = "    ・";
-        if (p) kanji_cell(p, cell, sizeof cell);
-        printf("%s", cell);
-        continue;
-      }
-      char text[8] = ".";
-      if (p) snprintf(text, sizeof text, "%s", ks_face_id(ks_face_of(p)));
-      if (p && ks_color_of(p) == KS_WHITE)
-        for (char *c = text; *c; c++)
-          if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-      printf("%4s", text);
-    }
-    printf("\n");
-  }
-  printf("%s to move%s\n", pos->to_move == KS_BLACK ? "Black" : "White",
-         ascii ? " (Black upper case, White lower case)" : " (v: White)");
 }
 
 static char *read_file(const char *path) {
@@ -350,22 +309,150 @@ static int cmd_replay(int argc, char **argv) {
   return 0;
 }
 
+/* Writes a game's record to a new file: an existing file is never overwritten ("wx"). */
 static int save_record(const ks_game *game, const char *path, const char *black, const char *white) {
   char *text = ks_record_write(game, black, white);
-  FILE *f = text ? fopen(path, "w") : NULL;
-  const bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) return -1;
+  FILE *f = text ? fopen(path, "wx") : NULL;
+  bool ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0) ok = false;
   free(text);
   return ok ? 0 : -1;
 }
 
-/* koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record FILE] [--limit PLIES] [--rules R]:
- * P is human, computer (search), random or greedy. Moves are typed in the notation; "moves"
- * lists them, "moves 9p" those of one piece, "board", "resign", "quit". */
+/* The help of koshogi play's prompt. */
+static const char play_help[] =
+    "Type a move in the notation (docs/KOSHOGI-RULES.md 7): the piece's ID (legend\n"
+    "lists them), its origin when two pieces could make the move, then -POINT to\n"
+    "move, xPOINT to capture, *POINT to shoot, !POINT to capture without moving\n"
+    "(igui), and + to promote or = to decline. A point is a file 1-19 and a rank\n"
+    "a-s: VG-10h, CM9p-7o, CUx19f+, LB-6h*6e.\n"
+    "Commands:\n"
+    "  moves         every legal move          moves 9p    those of the piece on 9p\n"
+    "  board         the board again           legend      every piece's ID and kanji\n"
+    "  help PIECE    what a piece does (help CH, help +SM)\n"
+    "  resign        give up the game          quit        stop without a result\n";
+
+/* Prints the legal moves, or those of the piece on the point named after "moves". */
+static void list_moves(const ks_position *pos, const char *args) {
+  int file = 0;
+  char rank = 0;
+  const int only = sscanf(args, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' && rank <= 's'
+                       ? ks_point(file, rank - 'a')
+                       : -1;
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
+  int shown = 0;
+  for (int i = 0; i < n; i++) {
+    if (only >= 0 && moves[i].from != only) continue;
+    char text[64];
+    ks_move_format(pos, &moves[i], text, sizeof text);
+    printf("%s%s", shown % 8 ? " " : "", text);
+    if (++shown % 8 == 0) printf("\n");
+  }
+  printf("%s%d legal move%s%s\n", shown % 8 ? "\n" : "", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
+  free(moves);
+}
+
+typedef enum human_says { SAID_NOTHING, SAID_MOVE, SAID_RESIGN, SAID_QUIT } human_says;
+
+/* Reads one line from the human to move and does what it asks: a move (in *move), a command, or
+ * the end of the input (quit). */
+static human_says human_turn(const ks_game *game, bool ascii, ks_move *move) {
+  char line[256];
+  printf("%s> ", game->pos.to_move ? "White" : "Black");
+  fflush(stdout);
+  if (!fgets(line, sizeof line, stdin)) return SAID_QUIT;
+  line[strcspn(line, "\r\n")] = '\0';
+  const char *word = line + strspn(line, " ");
+  if (!word[0]) return SAID_NOTHING;
+  if (strcmp(word, "quit") == 0) return SAID_QUIT;
+  if (strcmp(word, "resign") == 0) return SAID_RESIGN;
+  if (strcmp(word, "board") == 0) {
+    print_board(&game->pos, ascii);
+  } else if (strcmp(word, "legend") == 0) {
+    print_piece_legend(stdout, false);
+  } else if (strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {
+    printf("%s", play_help);
+  } else if (strncmp(word, "help ", 5) == 0) {
+    char id[16];
+    snprintf(id, sizeof id, "%s", word + 5 + strspn(word + 5, " "));
+    char *args[] = {id, NULL};
+    cmd_piece(1, args);
+  } else if (strncmp(word, "moves", 5) == 0) {
+    list_moves(&game->pos, word + 5);
+  } else {
+    char err[256];
+    if (ks_move_parse(&game->pos, word, move, err, sizeof err) == 0) return SAID_MOVE;
+    printf("Not a legal move: %s\n(help: how to write moves; moves: the legal ones)\n", err);
+  }
+  return SAID_NOTHING;
+}
+
+/* Chooses the board for play: letters when asked, or when the kanji board is wider than the
+ * terminal (with a word saying so); kanji otherwise. */
+static bool choose_ascii(bool ascii, bool kanji) {
+  if (ascii || kanji) return ascii;
+  const int columns = terminal_columns();
+  if (columns > 0 && columns < BOARD_KANJI_COLUMNS) {
+    printf("The kanji board takes %d columns, this terminal %d: the board is in letters\n"
+           "(Black upper case, White lower case; legend shows the kanji; --kanji insists).\n",
+           BOARD_KANJI_COLUMNS, columns);
+    return true;
+  }
+  return false;
+}
+
+/* A computer's move for play, printed with its search's numbers; -1 when it has none. */
+static int computer_turn(player_kind kind, const ks_game *game, int ms, ks_move *move) {
+  ks_search_info info = {0};
+  if (computer_move(kind, game, ms, move, &info) != 0) return -1;
+  char text[64];
+  ks_move_format(&game->pos, move, text, sizeof text);
+  printf("%d.%s %s", ks_game_ply_number(game, game->nplies), game->pos.to_move ? ".." : "", text);
+  if (kind == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
+  printf("\n");
+  return 0;
+}
+
+/* Plays the game to its end, the ply limit, a resignation or a quit. The board is shown once
+ * before each human move, with the last move marked, and once at the end when a human plays. */
+static void play_game(ks_game *game, const player_kind kinds[2], int ms, int limit, bool ascii) {
+  const bool someone = kinds[0] == HUMAN || kinds[1] == HUMAN;
+  ks_position before = game->pos;
+  char played[80] = "";
+  int shown = -1;
+  while (game->result == KS_ONGOING && game->nplies < limit) {
+    const int side = game->pos.to_move;
+    const ks_move *last = game->nplies ? &game->moves[game->nplies - 1] : NULL;
+    if (kinds[side] == HUMAN && shown != game->nplies) {
+      print_board_last(&game->pos, ascii, &before, last, played);
+      shown = game->nplies;
+    }
+    ks_move move;
+    if (kinds[side] != HUMAN) {
+      if (computer_turn(kinds[side], game, ms, &move) != 0) break;
+    } else {
+      const human_says said = human_turn(game, ascii, &move);
+      if (said == SAID_QUIT) break;
+      if (said == SAID_RESIGN) ks_game_resign(game);
+      if (said != SAID_MOVE) continue;
+    }
+    char text[64];
+    ks_move_format(&game->pos, &move, text, sizeof text);
+    snprintf(played, sizeof played, "%d.%s %s", ks_game_ply_number(game, game->nplies), side ? ".." : "", text);
+    before = game->pos;
+    if (ks_game_play(game, &move) != 0) break;
+  }
+  if (someone && game->nplies && shown != game->nplies)
+    print_board_last(&game->pos, ascii, &before, &game->moves[game->nplies - 1], played);
+}
+
+/* koshogi play [--position TEXT] [--black P] [--white P] [--ms N] [--ascii | --kanji] [--record FILE]
+ * [--limit PLIES] [--rules R]: P is human, computer (search), random or greedy. */
 static int cmd_play(int argc, char **argv) {
   player_kind kinds[2] = {HUMAN, SEARCH};
   uint64_t ms = 1000, limit = 1000;
-  bool ascii = false;
+  bool ascii = false, kanji = false;
   const char *record = NULL, *rules = "", *position = NULL;
   const cli_option options[] = {
       POSITION_OPTION(&position),
@@ -374,16 +461,19 @@ static int cmd_play(int argc, char **argv) {
       {"--ms", CLI_UINT, "N", &ms, "the computer's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
       {"--limit", CLI_UINT, "PLIES", &limit, "stop the game after this many plies", .lo = 1, .hi = 100000},
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
-       .help = "save the game as a record that koshogi replay reads", .fallback = "not saved"},
-      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii, .help = "the board in letters instead of kanji"},
+       .help = "save the game in a new file that koshogi replay reads (an existing one is refused)",
+       .fallback = "not saved"},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
+       .help = "the board in letters (79 columns; also when the terminal is too narrow for kanji)"},
+      {.name = "--kanji", .kind = CLI_FLAG, .target = &kanji, .help = "the board in kanji (117 columns) whatever the width"},
       {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
        .fallback = "burn=both"},
   };
   const cli_command c = {
       .program = "koshogi",
       .name = "play",
-      .about = "A game of Ko shogi in the terminal. Type moves in the notation (docs/KOSHOGI.md); moves lists\n"
-               "the legal ones, moves 9p those of one piece; board, resign and quit do what they say.\n",
+      .about = "A game of Ko shogi in the terminal. Type moves in the notation (docs/KOSHOGI.md); at the prompt,\n"
+               "help explains it and lists the commands: moves, moves 9p, board, legend, help PIECE, resign, quit.\n",
       .notes = "P, a player: human, computer (the search; also called search), random or greedy (the best\n"
                "evaluation after one ply).\n" RULES_NOTE,
       .examples = "koshogi play\n"
@@ -394,6 +484,9 @@ static int cmd_play(int argc, char **argv) {
   };
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
+  if (ascii && kanji) return cli_usage_error(&c, "--ascii or --kanji, not both");
+  if (record && access(record, F_OK) == 0)
+    return cli_usage_error(&c, "--record %s: the file exists, and a record never overwrites one", record);
   ks_game game;
   if (position ? load_position(&game, "play", position) != 0 : ks_game_init(&game) != 0) return position ? 2 : 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
@@ -401,66 +494,18 @@ static int cmd_play(int argc, char **argv) {
     return 2;
   }
   rng_state = (uint64_t)time(NULL) | 1;
-  print_board(&game.pos, ascii);
-  char line[256];
-  while (game.result == KS_ONGOING && game.nplies < (int)limit) {
-    const int side = game.pos.to_move;
-    ks_move move;
-    if (kinds[side] != HUMAN) {
-      ks_search_info info = {0};
-      if (computer_move(kinds[side], &game, (int)ms, &move, &info) != 0) break;
-      char text[64];
-      ks_move_format(&game.pos, &move, text, sizeof text);
-      printf("%d.%s %s", ks_game_ply_number(&game, game.nplies), side ? ".." : "", text);
-      if (kinds[side] == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
-      printf("\n");
-    } else {
-      printf("%s> ", side ? "White" : "Black");
-      fflush(stdout);
-      if (!fgets(line, sizeof line, stdin)) break;
-      line[strcspn(line, "\r\n")] = '\0';
-      if (!line[0]) continue;
-      if (strcmp(line, "quit") == 0) break;
-      if (strcmp(line, "board") == 0) {
-        print_board(&game.pos, ascii);
-        continue;
-      }
-      if (strcmp(line, "resign") == 0) {
-        ks_game_resign(&game);
-        break;
-      }
-      if (strncmp(line, "moves", 5) == 0) {
-        ks_move *moves = NULL;
-        int file = 0;
-        char rank = 0;
-        const int only = sscanf(line + 5, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' &&
-                                 rank <= 's'
-                             ? ks_point(file, rank - 'a')
-                             : -1;
-        const int n = ks_legal_moves_alloc(&game.pos, &moves);
-        for (int i = 0, shown = 0; i < n; i++) {
-          if (only >= 0 && moves[i].from != only) continue;
-          char text[64];
-          ks_move_format(&game.pos, &moves[i], text, sizeof text);
-          printf("%s%s", text, ++shown % 10 ? " " : "\n");
-        }
-        printf("\n");
-        free(moves);
-        continue;
-      }
-      char err[256];
-      if (ks_move_parse(&game.pos, line, &move, err, sizeof err) != 0) {
-        printf("Not a legal move: %s (type moves to list them)\n", err);
-        continue;
-      }
-    }
-    ks_game_play(&game, &move);
-    if (kinds[game.pos.to_move] == HUMAN || kinds[side] == HUMAN) print_board(&game.pos, ascii);
-  }
+  if (kinds[0] == HUMAN || kinds[1] == HUMAN)
+    printf("Ko shogi. Type help for the notation and the commands, legend for the pieces.\n");
+  ascii = choose_ascii(ascii, kanji);
+  if (kinds[0] != HUMAN && kinds[1] != HUMAN) print_board(&game.pos, ascii);
+  play_game(&game, kinds, (int)ms, (int)limit, ascii);
   printf("%s after %d plies\n", game.result ? result_name(&game) : "Stopped", game.nplies);
   int status = 0;
   if (record && save_record(&game, record, kinds[0] == HUMAN ? "human" : "koshogi", kinds[1] == HUMAN ? "human" : "koshogi") != 0) {
-    fprintf(stderr, "koshogi play: could not write %s\n", record);
+    fprintf(stderr, "koshogi play: could not write %s (it may have appeared during the game); the record:\n", record);
+    char *text = ks_record_write(&game, NULL, NULL);
+    if (text) fputs(text, stdout);
+    free(text);
     status = 1;
   } else if (record) {
     printf("Record saved to %s\n", record);
