@@ -226,24 +226,14 @@ static int cmd_moves(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *point = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "point", NULL, &point);
   if (parsed >= 0) return parsed;
-  if (operands.n > 1) return cli_usage_error(&c, "one point, please (got a second: \"%s\")", operands.arg[1]);
-  const char *point = operands.n ? operands.arg[0] : NULL;
+  const int only = point ? parse_point(point) : -1;
+  if (point && only < 0) return cli_usage_error(&c, "\"%s\" is not a point (1a to 19s)", point);
   ks_game game;
   const int loaded = starting_game(&c, &game, position, record);
   if (loaded != 0) return loaded;
-  int only = -1;
-  if (point) {
-    int file = 0;
-    char rank = 0;
-    if (sscanf(point, "%d%c", &file, &rank) != 2 || file < 1 || file > KS_SIZE || rank < 'a' || rank > 's') {
-      ks_game_free(&game);
-      return cli_usage_error(&c, "\"%s\" is not a point (1a to 19s)", point);
-    }
-    only = ks_point(file, rank - 'a');
-  }
   ks_move *moves = NULL;
   const int n = ks_legal_moves_alloc(&game.pos, &moves);
   if (n < 0) {
@@ -334,11 +324,12 @@ static const char play_help[] =
 
 /* Prints the legal moves, or those of the piece on the point named after "moves". */
 static void list_moves(const ks_position *pos, const char *args) {
-  int file = 0;
-  char rank = 0;
-  const int only = sscanf(args, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' && rank <= 's'
-                       ? ks_point(file, rank - 'a')
-                       : -1;
+  args += strspn(args, " ");
+  const int only = parse_point(args);
+  if (args[0] && only < 0) {
+    printf("\"%s\" is not a point (1a to 19s)\n", args);
+    return;
+  }
   ks_move *moves = NULL;
   const int n = ks_legal_moves_alloc(pos, &moves);
   int shown = 0;

@@ -84,3 +84,12 @@ int terminal_columns(void) {
   if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
   return size.ws_col;
 }
+
+int parse_point(const char *text) {
+  int file = 0, used = 0;
+  char rank = 0;
+  if (sscanf(text, "%d%c%n", &file, &rank, &used) != 2 || text[used] || file < 1 || file > KS_SIZE || rank < 'a' ||
+      rank > 's')
+    return -1;
+  return ks_point(file, rank - 'a');
+}

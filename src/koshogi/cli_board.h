@@ -19,6 +19,9 @@ void print_board(const ks_position *pos, bool ascii);
 void print_board_last(const ks_position *pos, bool ascii, const ks_position *before, const ks_move *last,
                       const char *played);
 
+/* Reads a point ("9p", "10j": a file 1-19 and a rank a-s, nothing after); -1 when text is none. */
+int parse_point(const char *text);
+
 /* The width of the terminal on standard output, or 0 when it is not a terminal. */
 int terminal_columns(void);
 

@@ -4,6 +4,8 @@
  * piece is written here a second time. */
 #include "cli_piece.h"
 
+#include "cli_board.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -131,14 +133,10 @@ void print_piece_legend(FILE *out, bool names) {
 
 /* Reads --at POINT for the option table. */
 static bool read_point(const char *text, void *target, char *why, size_t size) {
-  int file = 0;
-  char rank = 0, extra = 0;
-  if (sscanf(text, "%d%c%c", &file, &rank, &extra) != 2 || file < 1 || file > KS_SIZE || rank < 'a' || rank > 's') {
-    snprintf(why, size, "a point is a file and a rank, 1a to 19s");
-    return false;
-  }
-  *(int *)target = ks_point(file, rank - 'a');
-  return true;
+  *(int *)target = parse_point(text);
+  if (*(int *)target >= 0) return true;
+  snprintf(why, size, "a point is a file and a rank, 1a to 19s");
+  return false;
 }
 
 int cmd_piece(int argc, char **argv) {
@@ -161,16 +159,14 @@ int cmd_piece(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *id = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "piece", NULL, &id);
   if (parsed >= 0) return parsed;
-  if (operands.n > 1) return cli_usage_error(&c, "one piece, please (got a second: \"%s\")", operands.arg[1]);
-  if (operands.n == 0) {
+  if (!id) {
     print_piece_legend(stdout, true);
     return 0;
   }
-  const ks_face face = ks_face_by_id(operands.arg[0]);
-  if (face == KS_EMPTY)
-    return cli_usage_error(&c, "\"%s\" is no piece ID (koshogi piece lists them)", operands.arg[0]);
+  const ks_face face = ks_face_by_id(id);
+  if (face == KS_EMPTY) return cli_usage_error(&c, "\"%s\" is no piece ID (koshogi piece lists them)", id);
   return describe(face, white ? KS_WHITE : KS_BLACK, at);
 }
