@@ -149,3 +149,48 @@ Test(koshogi_position, every_error_names_its_field) {
   expect_error(edited(" b 1", " b 1 burn=maybe"), "rules", "character 434", "burn=maybe");
   expect_error(edited(" b 1", " b 1 burn=enemy 7"), "end", "character 445", "unexpected \"7\"");
 }
+
+/* A game from a set-up position with White to move: its record keeps the position (rules
+ * included), numbers White's first move "N...", and reads back to the same moves. */
+Test(koshogi_position, a_record_from_a_set_up_position) {
+  ks_position pos;
+  ks_start(&pos);
+  pos.to_move = KS_WHITE;
+  pos.burn = KS_BURN_ENEMY;
+  ks_game game;
+  cr_assert_eq(ks_game_init_at(&game, &pos, 12), 0);
+  for (int i = 0; i < 7; i++) {
+    ks_move *moves = NULL;
+    const int n = ks_legal_moves_alloc(&game.pos, &moves);
+    cr_assert_gt(n, 0);
+    cr_assert_eq(ks_game_play(&game, &moves[next_random() % (uint64_t)n]), 0);
+    free(moves);
+  }
+  cr_assert_eq(ks_game_ply_number(&game, 0), 12);
+  cr_assert_eq(ks_game_ply_side(&game, 0), KS_WHITE);
+  cr_assert_eq(ks_game_ply_number(&game, 1), 13);
+  char *text = ks_record_write(&game, "A", "B");
+  char position[KS_POSITION_TEXT], tag[KS_POSITION_TEXT + 16];
+  ks_position_write(&pos, 12, position, sizeof position);
+  snprintf(tag, sizeof tag, "[Position \"%s\"]\n", position);
+  cr_assert(strstr(text, tag), "%s", text);
+  cr_assert(strstr(text, "burn=enemy\"]"), "%s", text);
+  cr_assert(strstr(text, "\n12... "), "%s", text);
+  cr_assert(strstr(text, " 13. "), "%s", text);
+  ks_game back;
+  char err[256];
+  cr_assert_eq(ks_record_read(&back, text, NULL, NULL, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(back.nplies, game.nplies);
+  cr_assert(memcmp(&back.start, &pos, sizeof pos) == 0);
+  cr_assert(memcmp(&back.pos, &game.pos, sizeof pos) == 0);
+  cr_assert_eq(back.first_number, 12);
+  ks_game_free(&back);
+  free(text);
+  ks_game_free(&game);
+  cr_assert_eq(ks_record_read(&back, "1. VG-10h\n[Position \"19 b 1\"]\n", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "line 2: the [Position] tag must come before the moves"), "%s", err);
+  ks_game_free(&back);
+  cr_assert_eq(ks_record_read(&back, "[Position \"19 b 1\"]\n", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "line 1: [Position] ranks"), "%s", err);
+  ks_game_free(&back);
+}

@@ -293,6 +293,7 @@ static int cmd_replay(int argc, char **argv) {
     ks_play(&pos, &game.moves[i]);
   }
   if (game.nplies && ks_game_ply_side(&game, game.nplies - 1) == KS_BLACK) printf("\n");
+  warn_if_narrow(ascii);
   print_board(&game.pos, ascii);
   printf("%d plies. %s\n", game.nplies, result_name(&game));
   ks_game_free(&game);
@@ -782,7 +783,10 @@ static int cmd_board(int argc, char **argv) {
   if (loaded != 0) return loaded;
   char text[KS_POSITION_TEXT];
   ks_position_write(&game.pos, ks_game_ply_number(&game, game.nplies), text, sizeof text);
-  if (!text_only) print_board(&game.pos, ascii);
+  if (!text_only) {
+    warn_if_narrow(ascii);
+    print_board(&game.pos, ascii);
+  }
   printf("%s%s\n", text_only ? "" : "position ", text);
   ks_game_free(&game);
   return 0;

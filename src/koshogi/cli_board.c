@@ -93,3 +93,10 @@ int parse_point(const char *text) {
     return -1;
   return ks_point(file, rank - 'a');
 }
+
+void warn_if_narrow(bool ascii) {
+  const int columns = terminal_columns();
+  if (!ascii && columns > 0 && columns < BOARD_KANJI_COLUMNS)
+    printf("(The kanji board is %d columns wide, this terminal %d: --ascii draws it in %d.)\n", BOARD_KANJI_COLUMNS,
+           columns, BOARD_ASCII_COLUMNS);
+}

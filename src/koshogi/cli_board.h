@@ -22,6 +22,9 @@ void print_board_last(const ks_position *pos, bool ascii, const ks_position *bef
 /* Reads a point ("9p", "10j": a file 1-19 and a rank a-s, nothing after); -1 when text is none. */
 int parse_point(const char *text);
 
+/* Before a kanji board on a terminal narrower than it: a line saying so, and how to get letters. */
+void warn_if_narrow(bool ascii);
+
 /* The width of the terminal on standard output, or 0 when it is not a terminal. */
 int terminal_columns(void);
 

@@ -63,4 +63,13 @@ printf '%s\n' "$screen" | grep -q '^     19  18  17' || fail "80x24: the files a
 t send-keys -t play quit Enter
 t capture-pane -p -S - -t play >"$tmp/screen"
 grep -q 'the board is in letters' "$tmp/screen" || fail "80x24: no word on why the board is in letters"
+# board and replay draw in kanji when asked for nothing, and say when the terminal is too narrow.
+t new-session -d -s board -x 80 -y 24 "LANG=C.UTF-8 $koshogi board; sleep 600"
+for _ in $(seq 1 100); do
+  t capture-pane -p -S - -t board >"$tmp/screen"
+  grep -q 'to move' "$tmp/screen" && break
+  sleep 0.1
+done
+grep -q '^(The kanji board is 117 columns wide, this terminal 80: --ascii draws it in 79.)$' "$tmp/screen" ||
+  fail "board in 80 columns: no warning: $(head -3 "$tmp/screen")"
 finish koshogi_terminal
