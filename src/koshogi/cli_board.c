@@ -33,7 +33,7 @@ static void ascii_cell(ks_piece p, char mark, char *out, size_t size) {
   if (ks_color_of(p) == KS_WHITE)
     for (char *c = id; *c; c++)
       if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-  char text[8];
+  char text[sizeof id + 1];
   snprintf(text, sizeof text, "%c%s", mark ? mark : ' ', id);
   snprintf(out, size, "%4s", text);
 }
