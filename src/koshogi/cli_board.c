@@ -72,7 +72,8 @@ void print_board_last(const ks_position *pos, bool ascii, const ks_position *bef
     printf("\n");
   }
   if (last && played)
-    printf("Last move: %s   (* where it ended, o where it began, x what it took)\n", played);
+    printf("Last move: %s   (* where it ended, %s where it began, %s what it took)\n", played, ascii ? "o" : "○",
+           ascii ? "x" : "×");
   printf("%s to move%s\n", pos->to_move == KS_BLACK ? "Black" : "White",
          ascii ? " (Black upper case, White lower case)" : " (v: White)");
 }
