@@ -51,6 +51,11 @@ Test(koshogi_position, the_start_as_documented) {
                                  sizeof err),
                0, "%s", err);
   cr_assert_eq(read.to_move, KS_WHITE);
+  /* tabs and line ends separate fields as spaces do: a text read from a file */
+  cr_assert_eq(ks_position_parse("\t19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19\tb\n2\r\n", &read, &number,
+                                 err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(number, 2);
 }
 
 /* Every face of each colour just before every face of each colour, on rank j: the longest-match

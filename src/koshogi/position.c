@@ -10,6 +10,9 @@
 /* The largest move number read: far beyond any game, small enough for any int. */
 #define MAX_MOVE_NUMBER 1000000
 
+/* What separates the fields: spaces, tabs and line ends (a text read from a file ends with one). */
+#define SPACES " \t\r\n\v\f"
+
 /* Writes an error naming the field and where it is in the text (1-based character). */
 static int fail(char *err, size_t size, const char *field, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -45,7 +48,7 @@ static int parse_rank(const char *text, size_t base, int row, ks_piece *board, c
   char field[40];
   snprintf(field, sizeof field, "ranks: rank %c", 'a' + row);
   int col = 0, i = 0;
-  while (text[i] && text[i] != '/' && text[i] != ' ') {
+  while (text[i] && text[i] != '/' && !isspace((unsigned char)text[i])) {
     if (isdigit((unsigned char)text[i])) {
       int run = 0;
       const int start = i;
@@ -58,7 +61,7 @@ static int parse_rank(const char *text, size_t base, int row, ks_piece *board, c
       int len = 0;
       const ks_face f = face_at(text + i, &len);
       if (!f) {
-        const size_t shown = strcspn(text + i, "/ 0123456789");
+        const size_t shown = strcspn(text + i, "/0123456789" SPACES);
         return fail(err, size, field, base + (size_t)i, "\"%.*s\" starts no piece ID", shown > 3 ? 3 : (int)shown,
                     text + i);
       }
@@ -94,11 +97,11 @@ static int parse_ranks(const char *text, ks_piece *board, char *err, size_t size
   return i;
 }
 
-/* The next space-separated field of text from *at: its start, and its length in *len (0 at the end). */
+/* The next field of text from *at: its start, and its length in *len (0 at the end). */
 static const char *next_field(const char *text, size_t *at, int *len) {
-  while (text[*at] == ' ') (*at)++;
+  while (isspace((unsigned char)text[*at])) (*at)++;
   const char *start = text + *at;
-  *len = (int)strcspn(start, " ");
+  *len = (int)strcspn(start, SPACES);
   *at += (size_t)*len;
   return start;
 }
@@ -106,7 +109,7 @@ static const char *next_field(const char *text, size_t *at, int *len) {
 int ks_position_parse(const char *text, ks_position *pos, int *move_number, char *err, size_t size) {
   ks_position read;
   memset(&read, 0, sizeof read);
-  size_t at = strspn(text, " ");
+  size_t at = strspn(text, SPACES);
   if (!text[at]) return fail(err, size, "ranks", at, "the text is empty");
   const int n = parse_ranks(text + at, read.board, err, size);
   if (n < 0) return -1;
