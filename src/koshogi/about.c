@@ -113,6 +113,7 @@ static unsigned powers_of(ks_face face) {
   return p;
 }
 
+/* Gathers a face's help from the tables above and the move generator's face table. */
 int ks_face_describe(ks_face face, ks_face_about *out) {
   if (face <= KS_EMPTY || face >= KS_FACES) return -1;
   const ks_face_info *fi = &ks__faces[face];
@@ -133,6 +134,7 @@ int ks_face_describe(ks_face face, ks_face_about *out) {
   return 0;
 }
 
+/* Compares the ID with every face's, letters in either case. */
 ks_face ks_face_by_id(const char *id) {
   for (int f = KS_EMPTY + 1; f < KS_FACES; f++) {
     const char *known = ks__faces[f].id;
@@ -143,6 +145,7 @@ ks_face ks_face_by_id(const char *id) {
   return KS_EMPTY;
 }
 
+/* Lists the legal moves of the face alone on an empty board and marks where they end. */
 int ks_face_reach(ks_face face, int color, int point, uint8_t reach[KS_POINTS]) {
   memset(reach, 0, KS_POINTS);
   if (face <= KS_EMPTY || face >= KS_FACES || point < 0 || point >= KS_POINTS || (color != KS_BLACK && color != KS_WHITE))

@@ -49,6 +49,7 @@ static void last_marks(const ks_position *pos, const ks_position *before, const 
   marks[last->to] = '*';
 }
 
+/* The board, its marks and the lines under it (cli_board.h). */
 void print_board_last(const ks_position *pos, bool ascii, const ks_position *before, const ks_move *last,
                       const char *played) {
   char marks[KS_POINTS];
@@ -78,14 +79,17 @@ void print_board_last(const ks_position *pos, bool ascii, const ks_position *bef
          ascii ? " (Black upper case, White lower case)" : " (v: White)");
 }
 
+/* The board without marks. */
 void print_board(const ks_position *pos, bool ascii) { print_board_last(pos, ascii, NULL, NULL, NULL); }
 
+/* The terminal's width from the kernel (TIOCGWINSZ), 0 when standard output is no terminal. */
 int terminal_columns(void) {
   struct winsize size;
   if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
   return size.ws_col;
 }
 
+/* A point as KOSHOGI-RULES.md 7.1 writes it, with nothing after it. */
 int parse_point(const char *text) {
   int file = 0, used = 0;
   char rank = 0;
@@ -95,6 +99,7 @@ int parse_point(const char *text) {
   return ks_point(file, rank - 'a');
 }
 
+/* The warning before a kanji board too wide for the terminal. */
 void warn_if_narrow(bool ascii) {
   const int columns = terminal_columns();
   if (!ascii && columns > 0 && columns < BOARD_KANJI_COLUMNS)

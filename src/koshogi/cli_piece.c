@@ -116,6 +116,7 @@ static int columns(const char *text) {
   return n;
 }
 
+/* The legend, in columns measured as the terminal shows them (cli_piece.h). */
 void print_piece_legend(FILE *out, bool names) {
   const int width = names ? 39 : 13, per_line = names ? 2 : 6;
   for (int f = KS_EMPTY + 1, k = 0; f < KS_FACES; f++, k++) {
@@ -139,6 +140,7 @@ static bool read_point(const char *text, void *target, char *why, size_t size) {
   return false;
 }
 
+/* koshogi piece: one face's help, or the legend without a PIECE (cli_piece.h). */
 int cmd_piece(int argc, char **argv) {
   bool white = false;
   int at = ks_point(10, 9);

@@ -110,6 +110,7 @@ int ks_game_init(ks_game *g) {
   return ks_game_init_at(g, &start, 1);
 }
 
+/* A game whose start is pos: the keys begin with pos's. */
 int ks_game_init_at(ks_game *g, const ks_position *pos, int move_number) {
   memset(g, 0, sizeof *g);
   g->pos = g->start = *pos;
@@ -119,8 +120,10 @@ int ks_game_init_at(ks_game *g, const ks_position *pos, int move_number) {
   return 0;
 }
 
+/* Sides alternate from the start's side to move. */
 int ks_game_ply_side(const ks_game *g, int ply) { return (g->start.to_move + ply) % 2; }
 
+/* A number covers Black's move and White's reply, so a game begun by White starts half a pair in. */
 int ks_game_ply_number(const ks_game *g, int ply) { return g->first_number + (g->start.to_move + ply) / 2; }
 
 void ks_game_free(ks_game *g) {

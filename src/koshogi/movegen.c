@@ -439,6 +439,7 @@ static void gen_piece(gen *g, int from, ks_piece piece, bool drum_present) {
   g->board[from] = piece;
 }
 
+/* Generates every piece's moves in turn, counting them all and writing as many as fit. */
 int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
   static _Thread_local gen g; /* large: kept off the stack */
   const int color = pos->to_move;
@@ -464,6 +465,7 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
   return g.out_of_memory ? -1 : n;
 }
 
+/* Generates into a list of KS_MAX_MOVES, and again into one of the right size when that was short. */
 int ks_legal_moves_alloc(const ks_position *pos, ks_move **out) {
   int capacity = KS_MAX_MOVES;
   ks_move *moves = malloc((size_t)capacity * sizeof *moves);

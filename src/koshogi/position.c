@@ -106,6 +106,7 @@ static const char *next_field(const char *text, size_t *at, int *len) {
   return start;
 }
 
+/* Reads the four fields in turn into a scratch position, so that an error leaves pos as it was. */
 int ks_position_parse(const char *text, ks_position *pos, int *move_number, char *err, size_t size) {
   ks_position read;
   memset(&read, 0, sizeof read);
@@ -142,6 +143,7 @@ int ks_position_parse(const char *text, ks_position *pos, int *move_number, char
   return 0;
 }
 
+/* Writes the ranks with runs of empty points as counts, then the other fields. */
 int ks_position_write(const ks_position *pos, int move_number, char *buf, size_t size) {
   char text[KS_POSITION_TEXT];
   size_t len = 0;
