@@ -321,6 +321,7 @@ static const char play_help[] =
     "  moves         every legal move          moves 9p    those of the piece on 9p\n"
     "  board         the board again           legend      every piece's ID and kanji\n"
     "  help PIECE    what a piece does (help CH, help +SM)\n"
+    "  position      the position as text (koshogi play --position reads it)\n"
     "  resign        give up the game          quit        stop without a result\n";
 
 /* Prints the legal moves, or those of the piece on the point named after "moves". */
@@ -361,6 +362,10 @@ static human_says human_turn(const ks_game *game, bool ascii, ks_move *move) {
   if (strcmp(word, "resign") == 0) return SAID_RESIGN;
   if (strcmp(word, "board") == 0) {
     print_board(&game->pos, ascii);
+  } else if (strcmp(word, "position") == 0) {
+    char text[KS_POSITION_TEXT];
+    ks_position_write(&game->pos, ks_game_ply_number(game, game->nplies), text, sizeof text);
+    printf("%s\n", text);
   } else if (strcmp(word, "legend") == 0) {
     print_piece_legend(stdout, false);
   } else if (strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {

@@ -11,7 +11,7 @@ trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # Through a pipe: two generals; Black's (random) has only moves that leave 1s; White types.
 two="g18/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/18G b 1"
-printf 'help\nlegend\nhelp CH\nG-18a\nG-7x\nmoves 18a\nquit\n' |
+printf 'help\nlegend\nhelp CH\nposition\nG-18a\nG-7x\nmoves 18a\nquit\n' |
   "$koshogi" play --position "$two" --ascii --black random --white human --record "$tmp/game.txt" >"$tmp/raw" \
     2>"$tmp/err" || fail "play: $(cat "$tmp/err")"
 sed 's/^\(White> \)*//' "$tmp/raw" >"$tmp/out" # the prompts, with nothing typed after them in a pipe
@@ -29,6 +29,9 @@ grep -q '^Not a legal move: "G-7x"' "$tmp/out" || fail "a bad move: $(grep -A1 '
 grep -q '^[0-9]* legal moves* of that piece$' "$tmp/out" || fail "moves 18a at the prompt"
 [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] || fail "play --ascii writes lines wider than 80 columns"
 grep -q '^Record saved to ' "$tmp/out" || fail "no record saved"
+# "position" at the prompt writes the position, which --position reads: White's general in its corner
+typed=$(grep -E '^g18/.* w 1$' "$tmp/out")
+[ "$("$koshogi" moves --position "$typed" | tail -1)" = "3 legal moves" ] || fail "position at the prompt: $typed"
 
 # A record is never overwritten: refused before the game starts, the file as it was.
 cp "$tmp/game.txt" "$tmp/before.txt"
