@@ -1,5 +1,7 @@
-/* Fuzz target: the Ko shogi notation. The input is read as a game record (every move parsed and
- * played); any move the parser accepts, written again, must read back as the same move. */
+/* Fuzz target: the Ko shogi notation and positions. The input is read as a game record (every
+ * move parsed and played, from a [Position] tag's position when it has one); any move the parser
+ * accepts, written again, must read back as the same move. The input is also read as a position
+ * text: one that is accepted, written again, must read back as the same position. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int st = ks_record_read(&game, text, black, white, err, sizeof err);
   FUZZ_CHECK(st == 0 || err[0] != '\0');
   /* every move played reads back from its own text */
-  ks_position pos;
-  ks_start(&pos);
+  ks_position pos = game.start;
   for (int i = 0; i < game.nplies; i++) {
     char written[64];
     ks_move back;
@@ -29,6 +30,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ks_play(&pos, &game.moves[i]);
   }
   ks_game_free(&game);
+  int number = 0;
+  if (ks_position_parse(text, &pos, &number, err, sizeof err) == 0) {
+    char written[KS_POSITION_TEXT];
+    ks_position back;
+    int number2 = 0;
+    FUZZ_CHECK(ks_position_write(&pos, number, written, sizeof written) > 0);
+    FUZZ_CHECK(ks_position_parse(written, &back, &number2, err, sizeof err) == 0);
+    FUZZ_CHECK(memcmp(&back, &pos, sizeof pos) == 0 && number2 == number);
+  } else {
+    FUZZ_CHECK(err[0] != '\0');
+  }
   free(text);
   return 0;
 }

@@ -49,7 +49,7 @@ Test(koshogi, starting_moves_by_piece) {
   ks_position pos;
   ks_start(&pos);
   ks_move moves[KS_MAX_MOVES];
-  const int n = ks_legal_moves(&pos, moves);
+  const int n = ks_legal_moves(&pos, moves, KS_MAX_MOVES);
   cr_assert_eq(n, 226);
   int count[KS_FACES] = {0};
   for (int i = 0; i < n; i++) count[ks_face_of(pos.board[moves[i].from])]++;
@@ -105,7 +105,7 @@ static void generals_only(ks_position *pos) {
 /* The legal moves of the piece on a point. */
 static int moves_of(const ks_position *pos, const char *point, ks_move *out) {
   ks_move all[KS_MAX_MOVES];
-  const int n = ks_legal_moves(pos, all);
+  const int n = ks_legal_moves(pos, all, KS_MAX_MOVES);
   int k = 0;
   for (int i = 0; i < n; i++)
     if (all[i].from == pt(point)) out[k++] = all[i];
@@ -129,7 +129,7 @@ static void play(ks_position *pos, const char *text) {
  * pos back exactly. Returns the number of moves checked. */
 static int check_make_unmake(const ks_position *pos) {
   static ks_move moves[KS_MAX_MOVES];
-  const int n = ks_legal_moves(pos, moves);
+  const int n = ks_legal_moves(pos, moves, KS_MAX_MOVES);
   for (int i = 0; i < n; i++) {
     ks_position played = *pos, made = *pos;
     ks_undo undo;
@@ -393,7 +393,7 @@ Test(koshogi, notation_round_trip) {
   uint64_t r = 12345;
   long checked = 0;
   for (int ply = 0; ply < 120; ply++) {
-    const int n = ks_legal_moves(&pos, moves);
+    const int n = ks_legal_moves(&pos, moves, KS_MAX_MOVES);
     if (n == 0) break;
     for (int i = 0; i < n; i++) {
       char text[64], err[200];
@@ -431,7 +431,7 @@ Test(koshogi, record_round_trip) {
   ks_move moves[KS_MAX_MOVES];
   uint64_t r = 99;
   for (int ply = 0; ply < 60 && g.result == KS_ONGOING; ply++) {
-    const int n = ks_legal_moves(&g.pos, moves);
+    const int n = ks_legal_moves(&g.pos, moves, KS_MAX_MOVES);
     r = r * 6364136223846793005u + 1442695040888963407u;
     ks_game_play(&g, &moves[(r >> 33) % (uint64_t)n]);
   }
@@ -458,7 +458,7 @@ Test(koshogi, after_the_chariot_unit_promotes) {
   ks_start(&pos);
   play(&pos, "CUx19f+");
   ks_move moves[KS_MAX_MOVES];
-  cr_assert_eq(ks_legal_moves(&pos, moves), 218);
+  cr_assert_eq(ks_legal_moves(&pos, moves, KS_MAX_MOVES), 218);
   cr_assert(legal(&pos, "CN-15b*19f"));
 }
 
@@ -972,7 +972,7 @@ Test(koshogi, make_and_unmake) {
   long checked = 0;
   for (int ply = 0; ply < 300; ply++) {
     checked += check_make_unmake(&pos);
-    const int n = ks_legal_moves(&pos, moves);
+    const int n = ks_legal_moves(&pos, moves, KS_MAX_MOVES);
     if (n == 0) break;
     r = r * 6364136223846793005u + 1442695040888963407u;
     ks_play(&pos, &moves[(r >> 33) % (uint64_t)n]);

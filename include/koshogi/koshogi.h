@@ -82,18 +82,73 @@ typedef struct ks_move {
   uint8_t shot_way[KS_MAX_SHOTS];
 } ks_move;
 
-/* Room for every legal move of a position (the densest positions stay far below). */
+/* A list size that holds the legal moves of every position of real play (the start has 226).
+ * It is no bound: a set-up position can have more (a light among enemy pawns has 3,585 alone),
+ * so callers check what ks_legal_moves returns, or use ks_legal_moves_alloc. */
 #define KS_MAX_MOVES 4096
 
 /* Short ID ("CH", "+CH" for promoted faces written with the unpromoted ID) and kanji. */
 const char *ks_face_id(ks_face face);
 const char *ks_face_kanji(ks_face face);
 
+/* ---- what a piece does, for help (docs/KOSHOGI.md, "Help for every piece") ---- */
+
+/* The powers a face has beyond moving, each with the section of KOSHOGI-RULES.md that gives it. */
+enum ks_power {
+  KS_POWER_COMMANDS = 1u << 0,     /* a commanding piece: losing them all loses the game (6.1) */
+  KS_POWER_JUMPS = 1u << 1,        /* jumps: what stands between does not matter (4.4) */
+  KS_POWER_MULTI_LEG = 1u << 2,    /* moves in several legs, may capture on each and pass (4.5) */
+  KS_POWER_SHOOTS = 1u << 3,       /* after a move that captures nothing, shoots an enemy (4.6) */
+  KS_POWER_SHOOTS_OVER = 1u << 4,  /* its shot goes over pieces (a cannon, 4.6) */
+  KS_POWER_TWO_SHOTS = 1u << 5,    /* fires twice, the second judged after the first (4.6) */
+  KS_POWER_PRIEST = 1u << 6,       /* lands only on priests; shoots an adjacent enemy after a jump (4.7) */
+  KS_POWER_BURNS = 1u << 7,        /* burns the 8 points around where it ends (4.8) */
+  KS_POWER_NETS = 1u << 8,         /* freezes the first enemy on each of its net lines (4.9) */
+  KS_POWER_NEEDS_DRUM = 1u << 9,   /* steps forward only while its drum is on the board (4.10) */
+  KS_POWER_NEEDS_PRIEST = 1u << 10, /* promotes only while its Taoist priest is on the board (5.1, 5.5) */
+  KS_POWER_STEP_MOVER = 1u << 11,  /* a step mover: capturing WR, DA, FW or TC promotes it (5.3) */
+  KS_POWER_REVERTS = 1u << 12,     /* turns back to its unpromoted face in some positions (5.5) */
+  KS_POWER_CLERK = 1u << 13,       /* its promotion promotes its guards and kills enemy flames (5.4) */
+  KS_POWER_FORTRESS = 1u << 14,    /* chariot-like pieces cannot take it (4.7) */
+  KS_POWER_FOG = 1u << 15          /* only shots from 6 or 7 points reach it (4.6, D12) */
+};
+
+/* A face as the help shows it. */
+typedef struct ks_face_about {
+  ks_face face;
+  const char *id, *kanji, *name; /* "+SM", "聖燈", "Immaculate light" */
+  const char *betza;             /* the reminder of KOSHOGI-RULES.md 3.2 or 3.3 */
+  ks_face promotes;              /* the face it promotes to, KS_EMPTY if none */
+  ks_face reverts;               /* the face it may revert to, KS_EMPTY if none */
+  ks_face moves_as;              /* the type it counts as (itself, or the type a reused face moves as) */
+  unsigned powers;               /* enum ks_power */
+  int shot_range, shots;         /* 0 for a face that does not shoot */
+  const char *section, *entry;   /* where KOSHOGI-RULES.md gives its rule: "3.4", "Horses" */
+} ks_face_about;
+
+/* Fills out for a face; -1 when there is no such face. */
+int ks_face_describe(ks_face face, ks_face_about *out);
+/* The face with this ID ("SM", "+sm": case does not matter), KS_EMPTY when none. */
+ks_face ks_face_by_id(const char *id);
+
+/* What ks_face_reach marks on a point. */
+enum { KS_REACH_MOVE = 1, KS_REACH_PASS = 2, KS_REACH_PROMOTES = 4 };
+/* The points a face reaches in one move from `point`, standing alone on an empty board with
+ * `color` to move, found by the move generator: reach[p] is a set of KS_REACH_ flags (PASS on its
+ * own point when a multi-leg move may come back to it; PROMOTES where the move may promote).
+ * Returns the number of points marked, or -1 for a bad face, colour or point. */
+int ks_face_reach(ks_face face, int color, int point, uint8_t reach[KS_POINTS]);
+
 /* Sets up the starting position (KOSHOGI-RULES.md 2), Black to move. */
 void ks_start(ks_position *pos);
 
-/* Writes the legal moves of the side to move into moves and returns their number. */
-int ks_legal_moves(const ks_position *pos, ks_move *moves);
+/* Writes the legal moves of the side to move into moves, at most `capacity` of them, and returns
+ * how many there are in all, as snprintf does: a result above capacity means the list holds only
+ * the first `capacity` and a larger one is needed. Returns -1 when out of memory. */
+int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity);
+/* Every legal move of the side to move, in a new array (*moves, free it). Returns their number, or
+ * -1 when out of memory (*moves is then NULL). */
+int ks_legal_moves_alloc(const ks_position *pos, ks_move **moves);
 
 /* Plays a legal move with every side effect, in the order of KOSHOGI-RULES.md 5.6. */
 void ks_play(ks_position *pos, const ks_move *move);
@@ -113,6 +168,24 @@ typedef struct ks_undo {
 void ks_make_move(ks_position *pos, const ks_move *move, ks_undo *undo);
 /* Takes back the move ks_make_move recorded in undo: pos is again exactly as before it. */
 void ks_unmake_move(ks_position *pos, const ks_undo *undo);
+
+/* ---- positions as text (docs/KOSHOGI.md, "Positions") ---- */
+
+/* Room for any position's text with its terminating NUL: 361 three-character IDs, 18 slashes and
+ * the other fields. */
+#define KS_POSITION_TEXT 1200
+
+/* Reads a position: "RANKS SIDE NUMBER [RULES]", the ranks a to s separated by '/', each from
+ * file 19 to 1 as piece IDs (Black upper case, White lower case, "+" for promoted faces) and
+ * counts of empty points; SIDE b or w; NUMBER the number of the move about to be played (1 at the
+ * start, counted as in records: one number for Black's move and White's reply); RULES the rule
+ * options (ks_rules_parse; omitted or "-" for the defaults). Returns 0 with pos and *move_number
+ * (may be NULL) set, or -1 with an error naming the field and the character where it went wrong
+ * ("ranks: rank c, at character 57: \"QQ\" starts no piece ID"); pos is then unchanged. */
+int ks_position_parse(const char *text, ks_position *pos, int *move_number, char *err, size_t errsize);
+/* Writes pos in that form with the move number given; returns the length, or -1 when buf is too
+ * small (KS_POSITION_TEXT always suffices). */
+int ks_position_write(const ks_position *pos, int move_number, char *buf, size_t size);
 
 /* Writes a point as in KOSHOGI-RULES.md 7.1 ("10s"); returns its length. buf holds at least 4 bytes. */
 int ks_point_format(int point, char *buf);
@@ -146,6 +219,9 @@ typedef enum ks_reason {
 
 typedef struct ks_game {
   ks_position pos;
+  ks_position start;    /* the position before the first move (pos until a move is played, so that
+                           rule options read into pos before it count) */
+  int first_number;     /* the number of the first move (1, or a set-up position's move number) */
   int nplies;
   int capacity;
   ks_move *moves;       /* the moves played */
@@ -158,6 +234,12 @@ typedef struct ks_game {
 /* Starts a game from the starting position, under the default rules. Returns 0, -1 when out of
  * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
+/* Starts a game from a set-up position (its rules included) whose next move has this number.
+ * Returns 0, -1 when out of memory. */
+int ks_game_init_at(ks_game *game, const ks_position *pos, int move_number);
+/* The side that made ply i of the game (from 0), and that move's number as records write it. */
+int ks_game_ply_side(const ks_game *game, int ply);
+int ks_game_ply_number(const ks_game *game, int ply);
 void ks_game_free(ks_game *game);
 /* Plays a legal move and decides the game after it (KOSHOGI-RULES.md 6.2-6.6). Returns 0, -1 when
  * the game is over or memory runs out. */
@@ -172,8 +254,8 @@ int ks_sole_objective(const ks_position *pos, int color);
 /* The position's key for repetition: the placement and the side to move. */
 uint64_t ks_key(const ks_position *pos);
 
-/* A game record (docs/KOSHOGI.md): tag lines [Name "value"], then the numbered moves and the
- * result. Writes into a new string (free it). */
+/* A game record (docs/KOSHOGI.md): tag lines [Name "value"] ([Position "..."] for a game from a
+ * set-up position), then the numbered moves and the result. Writes into a new string (free it). */
 char *ks_record_write(const ks_game *game, const char *black, const char *white);
 /* Reads and replays a record. On error returns -1 with the move number, side and reason in
  * err (e.g. "move 12 (White) \"CMx7o\": no legal move of the side to move matches"); game

@@ -231,7 +231,8 @@ int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const cha
   cli_operands operands;
   const int parsed = cli_parse(c, argc, argv, &operands);
   if (parsed >= 0) return parsed;
-  if (operands.n == 0) return cli_usage_error(c, "%s", missing);
+  *operand = NULL;
+  if (operands.n == 0) return missing ? cli_usage_error(c, "%s", missing) : -1;
   if (operands.n > 1) return cli_usage_error(c, "one %s, please (got a second: \"%s\")", what, operands.arg[1]);
   *operand = operands.arg[0];
   return -1;

@@ -66,7 +66,8 @@ int cli_parse_no_operands(const cli_command *c, int argc, char **argv);
 
 /* cli_parse for a command that takes exactly one operand, what ("history string", "file"):
  * -1 with *operand set to run it, else the exit status (of --help, or of a usage error saying
- * missing, or naming the second operand). */
+ * missing, or naming the second operand). With missing NULL the operand may be left out: then
+ * *operand is NULL. */
 int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const char *what, const char *missing,
                           const char **operand);
 

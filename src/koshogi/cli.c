@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cli_board.h"
+#include "cli_piece.h"
 #include "koshogi/koshogi.h"
 #include "options.h"
 
@@ -12,49 +15,6 @@ static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A face as two kanji (full width) for the board: the first two characters of its name, and
- * a + before faces that move as a starting type (+CH shows 車総 like a chariot unit). */
-static void kanji_cell(ks_piece p, char *out, size_t size) {
-  const ks_face f = ks_face_of(p);
-  const char *k = ks_face_kanji(f);
-  int bytes = 0, chars = 0;
-  while (k[bytes] && chars < 2) {
-    bytes++;
-    while (k[bytes] && ((unsigned char)k[bytes] & 0xc0) == 0x80) bytes++;
-    chars++;
-  }
-  const bool reused = f >= KS_PAC;
-  snprintf(out, size, "%s%s%.*s%s", ks_color_of(p) == KS_WHITE ? "v" : " ", reused ? "+" : " ", bytes, k,
-           chars < 2 ? "　" : "");
-}
-
-static void print_board(const ks_position *pos, bool ascii) {
-  printf("   ");
-  for (int file = KS_SIZE; file >= 1; file--) printf(ascii ? "%4d" : "%6d", file);
-  printf("\n");
-  for (int row = 0; row < KS_SIZE; row++) {
-    printf("  %c ", 'a' + row);
-    for (int col = 0; col < KS_SIZE; col++) {
-      const ks_piece p = pos->board[row * KS_SIZE + col];
-      if (!ascii) {
-        char cell[32] = "    ・";
-        if (p) kanji_cell(p, cell, sizeof cell);
-        printf("%s", cell);
-        continue;
-      }
-      char text[8] = ".";
-      if (p) snprintf(text, sizeof text, "%s", ks_face_id(ks_face_of(p)));
-      if (p && ks_color_of(p) == KS_WHITE)
-        for (char *c = text; *c; c++)
-          if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-      printf("%4s", text);
-    }
-    printf("\n");
-  }
-  printf("%s to move%s\n", pos->to_move == KS_BLACK ? "Black" : "White",
-         ascii ? " (Black upper case, White lower case)" : " (v: White)");
 }
 
 static char *read_file(const char *path) {
@@ -75,6 +35,19 @@ static char *read_file(const char *path) {
   return text;
 }
 
+/* Starts a game from a position's text (docs/KOSHOGI.md, "Positions"); prints the error, naming
+ * the command's option, and returns -1. */
+static int load_position(ks_game *game, const char *command, const char *text) {
+  ks_position pos;
+  int number = 1;
+  char err[256];
+  if (ks_position_parse(text, &pos, &number, err, sizeof err) != 0) {
+    fprintf(stderr, "koshogi %s: --position: %s\n", command, err);
+    return -1;
+  }
+  return ks_game_init_at(game, &pos, number);
+}
+
 /* Loads a record (or starts a game when path is NULL); prints the error and returns -1. */
 static int load(ks_game *game, const char *path, char *black, char *white) {
   if (!path) return ks_game_init(game);
@@ -92,6 +65,20 @@ static int load(ks_game *game, const char *path, char *black, char *white) {
   }
   return st;
 }
+
+/* The game a command starts from: a set-up position (--position), the position after a record's
+ * moves (--record), or the start; not both. Prints the error and returns the exit status (2 for a
+ * usage error, 1 for a record that cannot be read), or 0. */
+static int starting_game(const cli_command *c, ks_game *game, const char *position, const char *record) {
+  if (position && record) return cli_usage_error(c, "give --position or --record, not both");
+  if (position) return load_position(game, c->name, position) == 0 ? 0 : 2;
+  return load(game, record, NULL, NULL) == 0 ? 0 : 1;
+}
+
+/* The option --position of the commands that read one. */
+#define POSITION_OPTION(where)                                                                                    \
+  {.name = "--position", .kind = CLI_TEXT, .value = "TEXT", .target = (where),                                    \
+   .help = "start from this position (docs/KOSHOGI.md, Positions; koshogi board writes it)", .fallback = "the start"}
 
 /* Reads --rules OPTS into pos; prints the error (naming the command) and returns -1. */
 static int apply_rules(const char *command, const char *text, ks_position *pos) {
@@ -151,10 +138,9 @@ static uint64_t next_random(void) {
 static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
   const ks_position *pos = &game->pos;
   if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return -1;
-  const int n = ks_legal_moves(pos, moves);
-  if (n == 0) {
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
+  if (n <= 0) {
     free(moves);
     return -1;
   }
@@ -180,12 +166,13 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
 
 /* koshogi perft [--rules R] [--record FILE] DEPTH: from the start, or after a record's moves. */
 static int cmd_perft(int argc, char **argv) {
-  const char *rules = "", *record = NULL;
+  const char *rules = "", *record = NULL, *position = NULL;
   const cli_option options[] = {
       {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
        .fallback = "burn=both"},
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
        .help = "count from the position after the moves of this game record", .fallback = "the start"},
+      POSITION_OPTION(&position),
   };
   const cli_command c = {
       .program = "koshogi",
@@ -194,7 +181,7 @@ static int cmd_perft(int argc, char **argv) {
       .about = "Counts the move sequences of each length from 1 to DEPTH (1-8), with the time: the check of\n"
                "the move generator (docs/KOSHOGI.md gives the counts from the start).\n",
       .notes = RULES_NOTE,
-      .examples = "koshogi perft 3\nkoshogi perft --record game.txt 2",
+      .examples = "koshogi perft 3\nkoshogi perft --record game.txt 2\nkoshogi perft --position \"$(koshogi board --text)\" 2",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
@@ -205,10 +192,11 @@ static int cmd_perft(int argc, char **argv) {
   uint64_t depth;
   if (!cli_read_uint(&c, "DEPTH", operands.arg[0], 1, 8, NULL, &depth)) return 2;
   ks_game game;
-  if (load(&game, record, NULL, NULL) != 0) return 1;
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
   ks_position pos = game.pos;
   ks_game_free(&game);
-  if (apply_rules("perft", rules, &pos) != 0) return 2;
+  if (rules[0] && apply_rules("perft", rules, &pos) != 0) return 2;
   for (int d = 1; d <= (int)depth; d++) {
     const double start = now_seconds();
     const uint64_t n = ks_perft(&pos, d);
@@ -222,10 +210,11 @@ static int cmd_perft(int argc, char **argv) {
 
 /* koshogi moves [--record FILE] [POINT]: the legal moves, or those of the piece on POINT. */
 static int cmd_moves(int argc, char **argv) {
-  const char *record = NULL;
+  const char *record = NULL, *position = NULL;
   const cli_option options[] = {
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
        .help = "the position after the moves of this game record", .fallback = "the start"},
+      POSITION_OPTION(&position),
   };
   const cli_command c = {
       .program = "koshogi",
@@ -237,26 +226,21 @@ static int cmd_moves(int argc, char **argv) {
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
-  cli_operands operands;
-  const int parsed = cli_parse(&c, argc, argv, &operands);
+  const char *point = NULL;
+  const int parsed = cli_parse_one_operand(&c, argc, argv, "point", NULL, &point);
   if (parsed >= 0) return parsed;
-  if (operands.n > 1) return cli_usage_error(&c, "one point, please (got a second: \"%s\")", operands.arg[1]);
-  const char *point = operands.n ? operands.arg[0] : NULL;
+  const int only = point ? parse_point(point) : -1;
+  if (point && only < 0) return cli_usage_error(&c, "\"%s\" is not a point (1a to 19s)", point);
   ks_game game;
-  if (load(&game, record, NULL, NULL) != 0) return 1;
-  int only = -1;
-  if (point) {
-    int file = 0;
-    char rank = 0;
-    if (sscanf(point, "%d%c", &file, &rank) != 2 || file < 1 || file > KS_SIZE || rank < 'a' || rank > 's') {
-      ks_game_free(&game);
-      return cli_usage_error(&c, "\"%s\" is not a point (1a to 19s)", point);
-    }
-    only = ks_point(file, rank - 'a');
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&game.pos, &moves);
+  if (n < 0) {
+    ks_game_free(&game);
+    fprintf(stderr, "koshogi moves: out of memory\n");
+    return 1;
   }
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return 1;
-  const int n = ks_legal_moves(&game.pos, moves);
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
@@ -300,55 +284,193 @@ static int cmd_replay(int argc, char **argv) {
   ks_rules_format(&game.pos, rules, sizeof rules);
   printf("Black: %s   White: %s%s%s\n", black[0] ? black : "?", white[0] ? white : "?", rules[0] ? "   Rules: " : "",
          rules);
-  ks_position pos;
-  ks_start(&pos);
-  pos.burn = game.pos.burn;
+  ks_position pos = game.start;
   for (int i = 0; i < game.nplies; i++) {
     char text[64];
     ks_move_format(&pos, &game.moves[i], text, sizeof text);
-    printf("%s%d.%s %s%s", i % 2 == 0 ? "" : "", i / 2 + 1, i % 2 ? ".." : "", text, i % 2 ? "\n" : "  ");
+    const int by_white = ks_game_ply_side(&game, i);
+    printf("%d.%s %s%s", ks_game_ply_number(&game, i), by_white ? ".." : "", text, by_white ? "\n" : "  ");
     ks_play(&pos, &game.moves[i]);
   }
-  if (game.nplies % 2) printf("\n");
+  if (game.nplies && ks_game_ply_side(&game, game.nplies - 1) == KS_BLACK) printf("\n");
+  warn_if_narrow(ascii);
   print_board(&game.pos, ascii);
   printf("%d plies. %s\n", game.nplies, result_name(&game));
   ks_game_free(&game);
   return 0;
 }
 
+/* Writes a game's record to a new file: an existing file is never overwritten ("wx"). */
 static int save_record(const ks_game *game, const char *path, const char *black, const char *white) {
   char *text = ks_record_write(game, black, white);
-  FILE *f = text ? fopen(path, "w") : NULL;
-  const bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) return -1;
+  FILE *f = text ? fopen(path, "wx") : NULL;
+  bool ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0) ok = false;
   free(text);
   return ok ? 0 : -1;
 }
 
-/* koshogi play [--black P] [--white P] [--ms N] [--ascii] [--record FILE] [--limit PLIES] [--rules R]:
- * P is human, computer (search), random or greedy. Moves are typed in the notation; "moves"
- * lists them, "moves 9p" those of one piece, "board", "resign", "quit". */
+/* The help of koshogi play's prompt. */
+static const char play_help[] =
+    "Type a move in the notation (docs/KOSHOGI-RULES.md 7): the piece's ID (legend\n"
+    "lists them), its origin when two pieces could make the move, then -POINT to\n"
+    "move, xPOINT to capture, *POINT to shoot, !POINT to capture without moving\n"
+    "(igui), and + to promote or = to decline. A point is a file 1-19 and a rank\n"
+    "a-s: VG-10h, CM9p-7o, CUx19f+, LB-6h*6e.\n"
+    "Commands:\n"
+    "  moves         every legal move          moves 9p    those of the piece on 9p\n"
+    "  board         the board again           legend      every piece's ID and kanji\n"
+    "  help PIECE    what a piece does (help CH, help +SM)\n"
+    "  position      the position as text (koshogi play --position reads it)\n"
+    "  resign        give up the game          quit        stop without a result\n";
+
+/* Prints the legal moves, or those of the piece on the point named after "moves". */
+static void list_moves(const ks_position *pos, const char *args) {
+  args += strspn(args, " ");
+  const int only = parse_point(args);
+  if (args[0] && only < 0) {
+    printf("\"%s\" is not a point (1a to 19s)\n", args);
+    return;
+  }
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
+  int shown = 0;
+  for (int i = 0; i < n; i++) {
+    if (only >= 0 && moves[i].from != only) continue;
+    char text[64];
+    ks_move_format(pos, &moves[i], text, sizeof text);
+    printf("%s%s", shown % 8 ? " " : "", text);
+    if (++shown % 8 == 0) printf("\n");
+  }
+  printf("%s%d legal move%s%s\n", shown % 8 ? "\n" : "", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
+  free(moves);
+}
+
+typedef enum human_says { SAID_NOTHING, SAID_MOVE, SAID_RESIGN, SAID_QUIT } human_says;
+
+/* Reads one line from the human to move and does what it asks: a move (in *move), a command, or
+ * the end of the input (quit). */
+static human_says human_turn(const ks_game *game, bool ascii, ks_move *move) {
+  char line[256];
+  printf("%s> ", game->pos.to_move ? "White" : "Black");
+  fflush(stdout);
+  if (!fgets(line, sizeof line, stdin)) return SAID_QUIT;
+  line[strcspn(line, "\r\n")] = '\0';
+  const char *word = line + strspn(line, " ");
+  if (!word[0]) return SAID_NOTHING;
+  if (strcmp(word, "quit") == 0) return SAID_QUIT;
+  if (strcmp(word, "resign") == 0) return SAID_RESIGN;
+  if (strcmp(word, "board") == 0) {
+    print_board(&game->pos, ascii);
+  } else if (strcmp(word, "position") == 0) {
+    char text[KS_POSITION_TEXT];
+    ks_position_write(&game->pos, ks_game_ply_number(game, game->nplies), text, sizeof text);
+    printf("%s\n", text);
+  } else if (strcmp(word, "legend") == 0) {
+    print_piece_legend(stdout, false);
+  } else if (strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {
+    printf("%s", play_help);
+  } else if (strncmp(word, "help ", 5) == 0) {
+    char id[16];
+    snprintf(id, sizeof id, "%s", word + 5 + strspn(word + 5, " "));
+    char *args[] = {id, NULL};
+    cmd_piece(1, args);
+  } else if (strncmp(word, "moves", 5) == 0) {
+    list_moves(&game->pos, word + 5);
+  } else {
+    char err[256];
+    if (ks_move_parse(&game->pos, word, move, err, sizeof err) == 0) return SAID_MOVE;
+    printf("Not a legal move: %s\n(help: how to write moves; moves: the legal ones)\n", err);
+  }
+  return SAID_NOTHING;
+}
+
+/* Chooses the board for play: letters when asked, or when the kanji board is wider than the
+ * terminal (with a word saying so); kanji otherwise. */
+static bool choose_ascii(bool ascii, bool kanji) {
+  if (ascii || kanji) return ascii;
+  const int columns = terminal_columns();
+  if (columns > 0 && columns < BOARD_KANJI_COLUMNS) {
+    printf("The kanji board takes %d columns, this terminal %d: the board is in letters\n"
+           "(Black upper case, White lower case; legend shows the kanji; --kanji insists).\n",
+           BOARD_KANJI_COLUMNS, columns);
+    return true;
+  }
+  return false;
+}
+
+/* A computer's move for play, printed with its search's numbers; -1 when it has none. */
+static int computer_turn(player_kind kind, const ks_game *game, int ms, ks_move *move) {
+  ks_search_info info = {0};
+  if (computer_move(kind, game, ms, move, &info) != 0) return -1;
+  char text[64];
+  ks_move_format(&game->pos, move, text, sizeof text);
+  printf("%d.%s %s", ks_game_ply_number(game, game->nplies), game->pos.to_move ? ".." : "", text);
+  if (kind == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
+  printf("\n");
+  return 0;
+}
+
+/* Plays the game to its end, the ply limit, a resignation or a quit. The board is shown once
+ * before each human move, with the last move marked, and once at the end when a human plays. */
+static void play_game(ks_game *game, const player_kind kinds[2], int ms, int limit, bool ascii) {
+  const bool someone = kinds[0] == HUMAN || kinds[1] == HUMAN;
+  ks_position before = game->pos;
+  char played[80] = "";
+  int shown = -1;
+  while (game->result == KS_ONGOING && game->nplies < limit) {
+    const int side = game->pos.to_move;
+    const ks_move *last = game->nplies ? &game->moves[game->nplies - 1] : NULL;
+    if (kinds[side] == HUMAN && shown != game->nplies) {
+      print_board_last(&game->pos, ascii, &before, last, played);
+      shown = game->nplies;
+    }
+    ks_move move;
+    if (kinds[side] != HUMAN) {
+      if (computer_turn(kinds[side], game, ms, &move) != 0) break;
+    } else {
+      const human_says said = human_turn(game, ascii, &move);
+      if (said == SAID_QUIT) break;
+      if (said == SAID_RESIGN) ks_game_resign(game);
+      if (said != SAID_MOVE) continue;
+    }
+    char text[64];
+    ks_move_format(&game->pos, &move, text, sizeof text);
+    snprintf(played, sizeof played, "%d.%s %s", ks_game_ply_number(game, game->nplies), side ? ".." : "", text);
+    before = game->pos;
+    if (ks_game_play(game, &move) != 0) break;
+  }
+  if (someone && game->nplies && shown != game->nplies)
+    print_board_last(&game->pos, ascii, &before, &game->moves[game->nplies - 1], played);
+}
+
+/* koshogi play [--position TEXT] [--black P] [--white P] [--ms N] [--ascii | --kanji] [--record FILE]
+ * [--limit PLIES] [--rules R]: P is human, computer (search), random or greedy. */
 static int cmd_play(int argc, char **argv) {
   player_kind kinds[2] = {HUMAN, SEARCH};
   uint64_t ms = 1000, limit = 1000;
-  bool ascii = false;
-  const char *record = NULL, *rules = "";
+  bool ascii = false, kanji = false;
+  const char *record = NULL, *rules = "", *position = NULL;
   const cli_option options[] = {
+      POSITION_OPTION(&position),
       {"--black", CLI_READ, "P", &kinds[KS_BLACK], "who plays Black", .fallback = "human", .read = read_player},
       {"--white", CLI_READ, "P", &kinds[KS_WHITE], "who plays White", .fallback = "computer", .read = read_player},
       {"--ms", CLI_UINT, "N", &ms, "the computer's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
       {"--limit", CLI_UINT, "PLIES", &limit, "stop the game after this many plies", .lo = 1, .hi = 100000},
       {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
-       .help = "save the game as a record that koshogi replay reads", .fallback = "not saved"},
-      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii, .help = "the board in letters instead of kanji"},
+       .help = "save the game in a new file that koshogi replay reads (an existing one is refused)",
+       .fallback = "not saved"},
+      {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
+       .help = "the board in letters (79 columns; also when the terminal is too narrow for kanji)"},
+      {.name = "--kanji", .kind = CLI_FLAG, .target = &kanji, .help = "the board in kanji (117 columns) whatever the width"},
       {.name = "--rules", .kind = CLI_TEXT, .value = "R", .target = &rules, .help = "rule options",
        .fallback = "burn=both"},
   };
   const cli_command c = {
       .program = "koshogi",
       .name = "play",
-      .about = "A game of Ko shogi in the terminal. Type moves in the notation (docs/KOSHOGI.md); moves lists\n"
-               "the legal ones, moves 9p those of one piece; board, resign and quit do what they say.\n",
+      .about = "A game of Ko shogi in the terminal. Type moves in the notation (docs/KOSHOGI.md); at the prompt,\n"
+               "help explains it and lists the commands: moves, moves 9p, board, legend, help PIECE, resign, quit.\n",
       .notes = "P, a player: human, computer (the search; also called search), random or greedy (the best\n"
                "evaluation after one ply).\n" RULES_NOTE,
       .examples = "koshogi play\n"
@@ -359,74 +481,28 @@ static int cmd_play(int argc, char **argv) {
   };
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
+  if (ascii && kanji) return cli_usage_error(&c, "--ascii or --kanji, not both");
+  if (record && access(record, F_OK) == 0)
+    return cli_usage_error(&c, "--record %s: the file exists, and a record never overwrites one", record);
   ks_game game;
-  if (ks_game_init(&game) != 0) return 1;
+  if (position ? load_position(&game, "play", position) != 0 : ks_game_init(&game) != 0) return position ? 2 : 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
     ks_game_free(&game);
     return 2;
   }
   rng_state = (uint64_t)time(NULL) | 1;
-  print_board(&game.pos, ascii);
-  char line[256];
-  while (game.result == KS_ONGOING && game.nplies < (int)limit) {
-    const int side = game.pos.to_move;
-    ks_move move;
-    if (kinds[side] != HUMAN) {
-      ks_search_info info = {0};
-      if (computer_move(kinds[side], &game, (int)ms, &move, &info) != 0) break;
-      char text[64];
-      ks_move_format(&game.pos, &move, text, sizeof text);
-      printf("%d.%s %s", game.nplies / 2 + 1, side ? ".." : "", text);
-      if (kinds[side] == SEARCH) printf("   (depth %d, score %d, %ld nodes, %d ms)", info.depth, info.score, info.nodes, info.ms);
-      printf("\n");
-    } else {
-      printf("%s> ", side ? "White" : "Black");
-      fflush(stdout);
-      if (!fgets(line, sizeof line, stdin)) break;
-      line[strcspn(line, "\r\n")] = '\0';
-      if (!line[0]) continue;
-      if (strcmp(line, "quit") == 0) break;
-      if (strcmp(line, "board") == 0) {
-        print_board(&game.pos, ascii);
-        continue;
-      }
-      if (strcmp(line, "resign") == 0) {
-        ks_game_resign(&game);
-        break;
-      }
-      if (strncmp(line, "moves", 5) == 0) {
-        ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-        if (!moves) break;
-        int file = 0;
-        char rank = 0;
-        const int only = sscanf(line + 5, "%d%c", &file, &rank) == 2 && file >= 1 && file <= KS_SIZE && rank >= 'a' &&
-                                 rank <= 's'
-                             ? ks_point(file, rank - 'a')
-                             : -1;
-        const int n = ks_legal_moves(&game.pos, moves);
-        for (int i = 0, shown = 0; i < n; i++) {
-          if (only >= 0 && moves[i].from != only) continue;
-          char text[64];
-          ks_move_format(&game.pos, &moves[i], text, sizeof text);
-          printf("%s%s", text, ++shown % 10 ? " " : "\n");
-        }
-        printf("\n");
-        free(moves);
-        continue;
-      }
-      char err[256];
-      if (ks_move_parse(&game.pos, line, &move, err, sizeof err) != 0) {
-        printf("Not a legal move: %s (type moves to list them)\n", err);
-        continue;
-      }
-    }
-    ks_game_play(&game, &move);
-    if (kinds[game.pos.to_move] == HUMAN || kinds[side] == HUMAN) print_board(&game.pos, ascii);
-  }
+  if (kinds[0] == HUMAN || kinds[1] == HUMAN)
+    printf("Ko shogi. Type help for the notation and the commands, legend for the pieces.\n");
+  ascii = choose_ascii(ascii, kanji);
+  if (kinds[0] != HUMAN && kinds[1] != HUMAN) print_board(&game.pos, ascii);
+  play_game(&game, kinds, (int)ms, (int)limit, ascii);
   printf("%s after %d plies\n", game.result ? result_name(&game) : "Stopped", game.nplies);
   int status = 0;
   if (record && save_record(&game, record, kinds[0] == HUMAN ? "human" : "koshogi", kinds[1] == HUMAN ? "human" : "koshogi") != 0) {
-    fprintf(stderr, "koshogi play: could not write %s\n", record);
+    fprintf(stderr, "koshogi play: could not write %s (it may have appeared during the game); the record:\n", record);
+    char *text = ks_record_write(&game, NULL, NULL);
+    if (text) fputs(text, stdout);
+    free(text);
     status = 1;
   } else if (record) {
     printf("Record saved to %s\n", record);
@@ -615,9 +691,8 @@ static int cmd_engine(int argc, char **argv) {
       printf("info depth %d score cp %d nodes %ld time %d\nbestmove %s\n", info.depth, info.score, info.nodes, info.ms,
              text);
     } else if (strcmp(word, "moves") == 0) {
-      ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-      if (!moves) continue;
-      const int n = ks_legal_moves(&game.pos, moves);
+      ks_move *moves = NULL;
+      const int n = ks_legal_moves_alloc(&game.pos, &moves);
       printf("moves");
       for (int i = 0; i < n; i++) {
         char text[64];
@@ -684,43 +759,70 @@ static int cmd_bench(int argc, char **argv) {
   return 0;
 }
 
-/* koshogi board [--ascii]: the starting position. */
+/* koshogi board [--ascii] [--text] [--position TEXT | --record FILE]: a position, drawn and as text. */
 static int cmd_board(int argc, char **argv) {
-  bool ascii = false;
+  bool ascii = false, text_only = false;
+  const char *position = NULL, *record = NULL;
   const cli_option options[] = {
       {.name = "--ascii", .kind = CLI_FLAG, .target = &ascii,
        .help = "letters instead of kanji: Black upper case, White lower case"},
+      {.name = "--text", .kind = CLI_FLAG, .target = &text_only, .help = "only the position's text, for scripts"},
+      POSITION_OPTION(&position),
+      {.name = "--record", .kind = CLI_TEXT, .value = "FILE", .target = &record,
+       .help = "the position after the moves of this game record", .fallback = "the start"},
   };
   const cli_command c = {
       .program = "koshogi",
       .name = "board",
-      .about = "Prints the starting position: 19 by 19, files 19 to 1 from the left, ranks a to s from the\n"
-               "top; in kanji, v marks White's pieces.\n",
-      .examples = "koshogi board\nkoshogi board --ascii",
+      .about = "Prints a position (the start unless --position or --record): 19 by 19, files 19 to 1 from the\n"
+               "left, ranks a to s from the top (in kanji, v marks White's pieces), then its text, which\n"
+               "--position of moves, perft, play and board reads back (docs/KOSHOGI.md, Positions).\n",
+      .examples = "koshogi board\nkoshogi board --ascii --record game.txt\nkoshogi board --text",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  ks_position pos;
-  ks_start(&pos);
-  print_board(&pos, ascii);
+  ks_game game;
+  const int loaded = starting_game(&c, &game, position, record);
+  if (loaded != 0) return loaded;
+  char text[KS_POSITION_TEXT];
+  ks_position_write(&game.pos, ks_game_ply_number(&game, game.nplies), text, sizeof text);
+  if (!text_only) {
+    warn_if_narrow(ascii);
+    print_board(&game.pos, ascii);
+  }
+  printf("%s%s\n", text_only ? "" : "position ", text);
+  ks_game_free(&game);
   return 0;
 }
 
 static const cli_entry commands[] = {
     {"play", cmd_play, "play a game in the terminal: human, computer, random or greedy on each side"},
-    {"board", cmd_board, "print the starting position"},
+    {"board", cmd_board, "print a position (the start, or after a record) and its text"},
     {"moves", cmd_moves, "the legal moves (of the piece on a point), from the start or after a record"},
     {"perft", cmd_perft, "count move sequences to a depth: the check of the move generator"},
     {"replay", cmd_replay, "replay a game record: every move, the final board and the result"},
     {"match", cmd_match, "computer players against each other; one JSON line"},
     {"engine", cmd_engine, "the USI-style line protocol on standard input and output"},
     {"bench", cmd_bench, "move generation and search speed, with a signature line"},
+    {"piece", cmd_piece, "what a piece does, drawn on an empty board (also: koshogi help PIECE)"},
 };
 
 int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
-                               RULES_NOTE, commands, sizeof commands / sizeof commands[0]};
+                               RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
+                               commands, sizeof commands / sizeof commands[0]};
+  /* "help PIECE" for a piece ID that names no command: the piece's help */
+  if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+    bool command = false;
+    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
+    if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
+    if (!command) {
+      fprintf(stderr, "koshogi help: unknown command \"%s\", and no piece has that ID (try: koshogi help, koshogi piece)\n",
+              argv[2]);
+      return 2;
+    }
+  }
   return cli_dispatch(&program, argc, argv);
 }

@@ -72,9 +72,8 @@ static bool is_check(const ks_position *pos) {
   if (target < 0) return false;
   ks_position as_mover = *pos;
   as_mover.to_move = (uint8_t)mover;
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return false;
-  const int n = ks_legal_moves(&as_mover, moves);
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&as_mover, &moves);
   bool check = false;
   for (int i = 0; i < n && !check; i++) {
     const ks_move *m = &moves[i];
@@ -106,12 +105,26 @@ static int grow(ks_game *g) {
 }
 
 int ks_game_init(ks_game *g) {
+  ks_position start;
+  ks_start(&start);
+  return ks_game_init_at(g, &start, 1);
+}
+
+/* A game whose start is pos: the keys begin with pos's. */
+int ks_game_init_at(ks_game *g, const ks_position *pos, int move_number) {
   memset(g, 0, sizeof *g);
-  ks_start(&g->pos);
+  g->pos = g->start = *pos;
+  g->first_number = move_number;
   if (grow(g) != 0) return -1;
   g->keys[0] = ks_key(&g->pos);
   return 0;
 }
+
+/* Sides alternate from the start's side to move. */
+int ks_game_ply_side(const ks_game *g, int ply) { return (g->start.to_move + ply) % 2; }
+
+/* A number covers Black's move and White's reply, so a game begun by White starts half a pair in. */
+int ks_game_ply_number(const ks_game *g, int ply) { return g->first_number + (g->start.to_move + ply) / 2; }
 
 void ks_game_free(ks_game *g) {
   free(g->moves);
@@ -128,6 +141,7 @@ static void win(ks_game *g, int color, int reason) {
 int ks_game_play(ks_game *g, const ks_move *move) {
   if (g->result != KS_ONGOING || grow(g) != 0) return -1;
   const int mover = g->pos.to_move;
+  if (g->nplies == 0) g->start = g->pos; /* rule options may have been read into pos since init */
   ks_play(&g->pos, move);
   g->moves[g->nplies] = *move;
   g->checking[g->nplies] = (uint8_t)is_check(&g->pos);
@@ -153,7 +167,7 @@ int ks_game_play(ks_game *g, const ks_move *move) {
   if (occurrences >= 4) {
     bool perpetual[2] = {true, true}, moved[2] = {false, false};
     for (int ply = first; ply < g->nplies; ply++) { /* the moves after the first occurrence */
-      const int side = ply % 2; /* Black makes the even plies */
+      const int side = ks_game_ply_side(g, ply);
       moved[side] = true;
       perpetual[side] &= g->checking[ply] != 0;
     }
@@ -165,8 +179,8 @@ int ks_game_play(ks_game *g, const ks_move *move) {
     return 0;
   }
   /* 6.6: no legal move for the player to move */
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (moves && ks_legal_moves(&g->pos, moves) == 0) win(g, mover, KS_BY_NO_MOVES);
+  ks_move *moves = NULL;
+  if (ks_legal_moves_alloc(&g->pos, &moves) == 0) win(g, mover, KS_BY_NO_MOVES);
   free(moves);
   return 0;
 }
@@ -191,7 +205,7 @@ static const char *result_text(int result) {
 }
 
 char *ks_record_write(const ks_game *g, const char *black, const char *white) {
-  size_t cap = 512 + (size_t)g->nplies * 40, len = 0;
+  size_t cap = 512 + KS_POSITION_TEXT + (size_t)g->nplies * 40, len = 0;
   char *out = malloc(cap);
   if (!out) return NULL;
   static const char *const reasons[] = {"", "defeat", "defeat by own burning", "repetition",
@@ -203,31 +217,94 @@ char *ks_record_write(const ks_game *g, const char *black, const char *white) {
   char rules[64];
   ks_rules_format(&g->pos, rules, sizeof rules);
   if (rules[0]) len += (size_t)snprintf(out + len, cap - len, "[Rules \"%s\"]\n", rules);
+  const ks_position *first = g->nplies ? &g->start : &g->pos;
+  ks_position start;
+  ks_start(&start);
+  start.burn = first->burn;
+  if (memcmp(&start, first, sizeof start) != 0 || g->first_number != 1) { /* a set-up position */
+    char text[KS_POSITION_TEXT];
+    ks_position_write(first, g->first_number, text, sizeof text);
+    len += (size_t)snprintf(out + len, cap - len, "[Position \"%s\"]\n", text);
+  }
   len += (size_t)snprintf(out + len, cap - len, "\n");
-  ks_position pos;
-  ks_start(&pos);
-  pos.burn = g->pos.burn;
+  ks_position pos = g->start;
   for (int i = 0; i < g->nplies; i++) {
     char text[64];
     if (ks_move_format(&pos, &g->moves[i], text, sizeof text) < 0) snprintf(text, sizeof text, "?");
     const char *gap = i == 0 ? "" : i % 16 == 0 ? "\n" : " "; /* eight moves of each side a line */
-    if (i % 2 == 0)
-      len += (size_t)snprintf(out + len, cap - len, "%s%d. %s", gap, i / 2 + 1, text);
+    if (ks_game_ply_side(g, i) == KS_BLACK)
+      len += (size_t)snprintf(out + len, cap - len, "%s%d. %s", gap, ks_game_ply_number(g, i), text);
+    else if (i == 0) /* a set-up position with White to move */
+      len += (size_t)snprintf(out + len, cap - len, "%d... %s", ks_game_ply_number(g, i), text);
     else
-      len += (size_t)snprintf(out + len, cap - len, " %s", text);
+      len += (size_t)snprintf(out + len, cap - len, "%s%s", i % 16 == 0 ? "\n" : " ", text);
     ks_play(&pos, &g->moves[i]);
   }
   snprintf(out + len, cap - len, "%s%s\n", g->nplies ? " " : "", result_text(g->result));
   return out;
 }
 
-static void read_tag(const char *line, const char *name, char *out) {
+/* Copies the value of the tag line [name "value"] into out (size bytes) when line is that tag. */
+static bool read_tag(const char *line, const char *name, char *out, size_t size) {
   char pattern[32];
   snprintf(pattern, sizeof pattern, "[%s \"", name);
-  if (out && strncmp(line, pattern, strlen(pattern)) == 0) {
-    const char *v = line + strlen(pattern), *end = strchr(v, '"');
-    if (end) snprintf(out, 64, "%.*s", (int)(end - v), v);
+  if (!out || strncmp(line, pattern, strlen(pattern)) != 0) return false;
+  const char *v = line + strlen(pattern), *end = strchr(v, '"');
+  const char *eol = strchr(v, '\n');
+  if (!end || (eol && eol < end)) return false;
+  snprintf(out, size, "%.*s", (int)(end - v), v);
+  return true;
+}
+
+/* The tags a record is read with besides the rules and the position. */
+typedef struct tags {
+  char *black, *white; /* the caller's, 64 bytes each, or NULL */
+  char result[16], termination[32];
+} tags;
+
+/* Reads a tag line: the players' names, the result and how the game ended, and the rules and
+ * position, which must come before the moves. Returns 0, or -1 with the error naming the line. */
+static int read_tag_line(ks_game *g, const char *p, int line, tags *t, char *err, size_t size) {
+  read_tag(p, "Black", t->black, 64);
+  read_tag(p, "White", t->white, 64);
+  read_tag(p, "Result", t->result, sizeof t->result);
+  read_tag(p, "Termination", t->termination, sizeof t->termination);
+  char value[KS_POSITION_TEXT], why[256];
+  const bool rules = read_tag(p, "Rules", value, sizeof value);
+  const bool position = !rules && read_tag(p, "Position", value, sizeof value);
+  if (!rules && !position) return 0;
+  if (g->nplies > 0) {
+    snprintf(err, size, "line %d: the [%s] tag must come before the moves", line, rules ? "Rules" : "Position");
+    return -1;
   }
+  ks_position pos = g->pos;
+  int number = g->first_number;
+  const int st = rules ? ks_rules_parse(value, &pos, why, sizeof why)
+                       : ks_position_parse(value, &pos, &number, why, sizeof why);
+  if (st != 0) {
+    snprintf(err, size, "line %d: %s%s", line, rules ? "" : "[Position] ", why);
+    return -1;
+  }
+  ks_game_free(g);
+  if (ks_game_init_at(g, &pos, number) != 0) {
+    snprintf(err, size, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+/* After the moves: a game that ended by resignation ends so again; the [Result] must name the
+ * side to move as the one that resigned (a player resigns on its turn). */
+static int read_resignation(ks_game *g, const tags *t, char *err, size_t size) {
+  if (strcmp(t->termination, "resignation") != 0 || g->result != KS_ONGOING) return 0;
+  const char *loses = g->pos.to_move == KS_BLACK ? "0-1" : "1-0";
+  if (strcmp(t->result, loses) != 0) {
+    snprintf(err, size, "[Termination \"resignation\"] with [Result \"%s\"]: %s is to move and only it can resign "
+             "(the result would be %s)", t->result, g->pos.to_move == KS_BLACK ? "Black" : "White", loses);
+    return -1;
+  }
+  ks_game_resign(g);
+  return 0;
 }
 
 int ks_record_read(ks_game *g, const char *text, char *black, char *white, char *err, size_t size) {
@@ -237,27 +314,14 @@ int ks_record_read(ks_game *g, const char *text, char *black, char *white, char 
   }
   if (black) black[0] = '\0';
   if (white) white[0] = '\0';
+  tags t = {black, white, "", ""};
   const char *p = text;
   int line = 1;
   while (*p) {
     while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') line += *p++ == '\n';
     if (!*p) break;
     if (*p == '[') { /* a tag line */
-      read_tag(p, "Black", black);
-      read_tag(p, "White", white);
-      char rules[64] = "";
-      read_tag(p, "Rules", rules);
-      if (strncmp(p, "[Rules ", 7) == 0) {
-        char why[128];
-        if (g->nplies > 0) {
-          snprintf(err, size, "line %d: the [Rules] tag must come before the moves", line);
-          return -1;
-        }
-        if (ks_rules_parse(rules, &g->pos, why, sizeof why) != 0) {
-          snprintf(err, size, "line %d: %s", line, why);
-          return -1;
-        }
-      }
+      if (read_tag_line(g, p, line, &t, err, size) != 0) return -1;
       while (*p && *p != '\n') p++;
       continue;
     }
@@ -272,9 +336,10 @@ int ks_record_read(ks_game *g, const char *text, char *black, char *white, char 
     word[n] = '\0';
     if (strcmp(word, "1-0") == 0 || strcmp(word, "0-1") == 0 || strcmp(word, "1/2-1/2") == 0 || strcmp(word, "*") == 0)
       continue;
-    if (n > 1 && word[n - 1] == '.' && strspn(word, "0123456789") == (size_t)(n - 1)) continue; /* a move number */
-    const int number = g->nplies / 2 + 1;
-    const char *side = g->nplies % 2 ? "White" : "Black";
+    const size_t digits = strspn(word, "0123456789");
+    if (digits > 0 && digits < (size_t)n && strspn(word + digits, ".") == (size_t)n - digits) continue; /* "12." */
+    const int number = ks_game_ply_number(g, g->nplies);
+    const char *side = ks_game_ply_side(g, g->nplies) ? "White" : "Black";
     if (g->result != KS_ONGOING) {
       snprintf(err, size, "line %d, move %d (%s) \"%s\": the game is already over", line, number, side, word);
       return -1;
@@ -290,5 +355,5 @@ int ks_record_read(ks_game *g, const char *text, char *black, char *white, char 
       return -1;
     }
   }
-  return 0;
+  return read_resignation(g, &t, err, size);
 }

@@ -5,7 +5,9 @@
 
 #include "internal.h"
 
-#define MAX_RAW 2048
+/* A piece's moves are gathered in a list that starts in the generator's own storage and moves to
+ * the heap when a piece has more (a light among enemies has thousands): none is ever dropped. */
+#define RAW_INLINE 1024
 
 typedef struct raw_move {
   ks_move m;
@@ -19,8 +21,10 @@ typedef struct gen {
   ks_face face;
   const ks_face_info *fi;
   bool pawn_forward;
-  raw_move raw[MAX_RAW];
-  int nraw;
+  raw_move inline_raw[RAW_INLINE];
+  raw_move *raw;  /* inline_raw, or a heap array of `capacity` once a piece outgrew it */
+  int nraw, capacity;
+  bool out_of_memory;
 } gen;
 
 static int type_of(ks_piece p) { return ks__faces[ks_face_of(p)].type; }
@@ -77,6 +81,22 @@ static int sorted_points(const uint16_t *in, int n, uint16_t *out) {
   return n;
 }
 
+/* Doubles the room for a piece's moves, moving them to the heap; false (and the generator marked
+ * out of memory) when there is none. */
+static bool grow_raw(gen *g) {
+  const int capacity = 2 * g->capacity;
+  raw_move *bigger = g->raw == g->inline_raw ? malloc((size_t)capacity * sizeof *bigger)
+                                             : realloc(g->raw, (size_t)capacity * sizeof *bigger);
+  if (!bigger) {
+    g->out_of_memory = true;
+    return false;
+  }
+  if (g->raw == g->inline_raw) memcpy(bigger, g->inline_raw, sizeof g->inline_raw);
+  g->raw = bigger;
+  g->capacity = capacity;
+  return true;
+}
+
 /* Adds a move to the piece's list unless the same identity is there (then only its zone
  * eligibility is merged). */
 static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *shot, int nshot, bool zone,
@@ -95,7 +115,7 @@ static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *s
       return;
     }
   }
-  if (g->nraw == MAX_RAW) return; /* cannot happen: far more than any piece has */
+  if (g->nraw == g->capacity && !grow_raw(g)) return;
   raw_move *r = &g->raw[g->nraw++];
   memset(r, 0, sizeof *r);
   r->m.from = (uint16_t)g->from;
@@ -371,7 +391,56 @@ static bool triggers(const gen *g, ks_face captured) {
   return g->face == KS_CM && captured == KS_FC;
 }
 
-int ks_legal_moves(const ks_position *pos, ks_move *moves) {
+/* Writes a move into the caller's list when there is room; every move is counted either way. */
+static void emit(ks_move *moves, int capacity, int *n, const ks_move *m) {
+  if (*n < capacity) moves[*n] = *m;
+  (*n)++;
+}
+
+/* Writes one piece's moves (in g->raw) with their promotion choices (KOSHOGI-RULES.md 5.1-5.3): by
+ * capture compulsory, by the zone optional (both versions listed). */
+static void emit_piece(const gen *g, const ks_position *pos, bool priest_present, ks_move *moves, int capacity,
+                       int *n) {
+  const bool can_promote =
+      g->fi->promotes != KS_EMPTY && ((g->face != KS_DR && g->face != KS_BN) || priest_present);
+  for (int i = 0; i < g->nraw; i++) {
+    ks_move m = g->raw[i].m;
+    bool forced = false;
+    for (int c = 0; c < m.ncap; c++) forced |= triggers(g, ks_face_of(pos->board[m.cap[c]]));
+    for (int s = 0; s < m.nshot; s++) forced |= triggers(g, ks_face_of(pos->board[m.shot[s]]));
+    const bool zone = in_zone(g->color, g->from) || g->raw[i].zone;
+    if (can_promote && forced) {
+      m.promote = 1;
+    } else if (can_promote && zone) {
+      m.optional = 1;
+      emit(moves, capacity, n, &m);
+      m.promote = 1;
+    }
+    emit(moves, capacity, n, &m);
+  }
+}
+
+/* Generates the moves of the piece on `from` into g->raw, on the scratch board with it lifted. */
+static void gen_piece(gen *g, int from, ks_piece piece, bool drum_present) {
+  g->from = from;
+  g->face = ks_face_of(piece);
+  g->fi = &ks__faces[g->face];
+  g->pawn_forward = g->face == KS_P && drum_present;
+  g->nraw = 0;
+  g->board[from] = 0; /* lifted: its point is empty for the move */
+  gen_steps(g);
+  gen_ranges(g);
+  gen_jumps(g);
+  if (g->fi->legs) {
+    path p;
+    memset(&p, 0, sizeof p);
+    legs_from(g, from, 0, &p);
+  }
+  g->board[from] = piece;
+}
+
+/* Generates every piece's moves in turn, counting them all and writing as many as fit. */
+int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
   static _Thread_local gen g; /* large: kept off the stack */
   const int color = pos->to_move;
   bool frozen[KS_POINTS];
@@ -380,49 +449,39 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves) {
   const bool drum_present = has_face(pos, color, KS_DR, KS_TC);
   /* one scratch copy for all pieces: every generator puts back what it changes */
   memcpy(g.board, pos->board, sizeof g.board);
+  g.color = color;
+  g.raw = g.inline_raw;
+  g.capacity = RAW_INLINE;
+  g.out_of_memory = false;
   int n = 0;
-  for (int from = 0; from < KS_POINTS; from++) {
+  for (int from = 0; from < KS_POINTS && !g.out_of_memory; from++) {
     const ks_piece piece = pos->board[from];
     if (!piece || ks_color_of(piece) != color || frozen[from]) continue;
-    g.color = color;
-    g.from = from;
-    g.face = ks_face_of(piece);
-    g.fi = &ks__faces[g.face];
-    g.pawn_forward = g.face == KS_P && drum_present;
-    g.nraw = 0;
-    g.board[from] = 0; /* lifted: its point is empty for the move */
-    gen_steps(&g);
-    gen_ranges(&g);
-    gen_jumps(&g);
-    if (g.fi->legs) {
-      path p;
-      memset(&p, 0, sizeof p);
-      legs_from(&g, from, 0, &p);
-    }
-    g.board[from] = piece;
-    /* promotion (KOSHOGI-RULES.md 5.1-5.3) */
-    const bool can_promote =
-        g.fi->promotes != KS_EMPTY && ((g.face != KS_DR && g.face != KS_BN) || priest_present);
-    for (int i = 0; i < g.nraw && n < KS_MAX_MOVES; i++) {
-      ks_move m = g.raw[i].m;
-      bool forced = false;
-      for (int c = 0; c < m.ncap; c++) forced |= triggers(&g, ks_face_of(pos->board[m.cap[c]]));
-      for (int s = 0; s < m.nshot; s++) forced |= triggers(&g, ks_face_of(pos->board[m.shot[s]]));
-      const bool zone = in_zone(color, from) || g.raw[i].zone;
-      if (can_promote && forced) {
-        m.promote = 1;
-        moves[n++] = m;
-      } else if (can_promote && zone) {
-        m.optional = 1;
-        moves[n++] = m;
-        if (n < KS_MAX_MOVES) {
-          m.promote = 1;
-          moves[n++] = m;
-        }
-      } else {
-        moves[n++] = m;
-      }
-    }
+    gen_piece(&g, from, piece, drum_present);
+    emit_piece(&g, pos, priest_present, moves, capacity, &n);
   }
-  return n;
+  if (g.raw != g.inline_raw) free(g.raw);
+  g.raw = g.inline_raw;
+  return g.out_of_memory ? -1 : n;
+}
+
+/* Generates into a list of KS_MAX_MOVES, and again into one of the right size when that was short. */
+int ks_legal_moves_alloc(const ks_position *pos, ks_move **out) {
+  int capacity = KS_MAX_MOVES;
+  ks_move *moves = malloc((size_t)capacity * sizeof *moves);
+  while (moves) {
+    const int n = ks_legal_moves(pos, moves, capacity);
+    if (n < 0) break;
+    if (n <= capacity) {
+      *out = moves;
+      return n;
+    }
+    capacity = n;
+    ks_move *bigger = realloc(moves, (size_t)capacity * sizeof *bigger);
+    if (!bigger) break;
+    moves = bigger;
+  }
+  free(moves);
+  *out = NULL;
+  return -1;
 }

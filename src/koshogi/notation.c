@@ -123,14 +123,13 @@ static int by_promotion(const ks_move *moves, const int *match, int k, char prom
 int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char *err, size_t size) {
   parsed t;
   if (parse_text(text, &t, err, size) != 0) return -1;
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return fail(err, size, text, "out of memory");
-  int *match = malloc(KS_MAX_MOVES * sizeof *match);
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
+  int *match = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *match);
   if (!match) {
     free(moves);
     return fail(err, size, text, "out of memory");
   }
-  const int n = ks_legal_moves(pos, moves);
   const int k = candidates(pos, moves, n, &t, match);
   int count = 0;
   const int chosen = by_promotion(moves, match, k, t.promo, &count);
@@ -187,10 +186,10 @@ int ks_move_format(const ks_position *pos, const ks_move *m, char *buf, size_t s
   parsed t;
   char err[8];
   if (parse_text(text, &t, err, sizeof err) == 0) {
-    ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-    int *match = malloc(KS_MAX_MOVES * sizeof *match);
-    if (moves && match) {
-      const int n = ks_legal_moves(pos, moves);
+    ks_move *moves = NULL;
+    const int n = ks_legal_moves_alloc(pos, &moves);
+    int *match = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *match);
+    if (match) {
       const int k = candidates(pos, moves, n, &t, match);
       bool other = false;
       for (int i = 0; i < k; i++) other |= moves[match[i]].from != m->from;

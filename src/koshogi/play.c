@@ -103,9 +103,8 @@ void ks_unmake_move(ks_position *pos, const ks_undo *undo) {
 
 uint64_t ks_perft(const ks_position *pos, int depth) {
   if (depth <= 0) return 1;
-  ks_move *moves = malloc(KS_MAX_MOVES * sizeof *moves);
-  if (!moves) return 0;
-  const int n = ks_legal_moves(pos, moves);
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(pos, &moves);
   uint64_t total = 0;
   if (depth == 1) {
     total = (uint64_t)n;

@@ -240,6 +240,10 @@ static bool removes(const ks_position *pos, const ks_move *m) {
   return m->ncap || m->nshot || ks_face_of(pos->board[m->from]) == KS_PF;
 }
 
+/* How many moves of a ply's list the search tries: the list holds KS_MAX_MOVES, and a set-up
+ * position with more is searched on the first ones (all legal; the rest are not looked at). */
+static int listed(int n) { return n < 0 ? 0 : n > KS_MAX_MOVES ? KS_MAX_MOVES : n; }
+
 /* At the horizon: stand pat, or try the captures (two plies at most). */
 static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta) {
   const int stand = ks_evaluate(pos);
@@ -248,7 +252,7 @@ static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int
   if (ply >= PLIES) return stand;
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   int *keys = s->keys + (size_t)ply * KS_MAX_MOVES;
-  const int n = ks_legal_moves(pos, moves);
+  const int n = listed(ks_legal_moves(pos, moves, KS_MAX_MOVES));
   uint16_t *idx = s->idx + (size_t)ply * KS_MAX_MOVES;
   int ncaptures = 0;
   for (int i = 0; i < n; i++)
@@ -293,7 +297,7 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
   }
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   int *keys = s->keys + (size_t)ply * KS_MAX_MOVES;
-  const int n = ks_legal_moves(pos, moves);
+  const int n = listed(ks_legal_moves(pos, moves, KS_MAX_MOVES));
   if (n == 0) return -WIN + ply; /* no legal move loses */
   if (first >= n) first = -1;    /* a key collision */
   uint16_t *idx = s->idx + (size_t)ply * KS_MAX_MOVES;
@@ -360,7 +364,7 @@ int ks_search(const ks_position *pos, const uint64_t *history, int nhistory, int
   ks_move *root = s.stack;
   int *keys = s.keys;
   uint16_t *idx = s.idx;
-  const int n = ks_legal_moves(pos, root);
+  const int n = listed(ks_legal_moves(pos, root, KS_MAX_MOVES));
   if (n == 0) {
     searcher_free(&s);
     return -1;

@@ -14,6 +14,29 @@ printf '1. CUx19f+\n' >"$tmp/cu.txt"
 out=$("$koshogi" perft --record "$tmp/cu.txt" 1)
 printf '%s\n' "$out" | grep -q '^perft 1 218 ' || fail "perft after CUx19f+: $out"
 
+# Positions as text (docs/KOSHOGI.md, Positions): board writes them, perft, moves and play read them.
+start=$("$koshogi" board --text)
+out=$("$koshogi" perft --position "$start" 2)
+printf '%s\n' "$out" | grep -q '^perft 2 50940 ' || fail "perft --position (the start): $out"
+after=$("$koshogi" board --text --record "$tmp/cu.txt")
+case $after in *" w 1") ;; *) fail "board --text after CUx19f+: White's move 1 expected: $after" ;; esac
+"$koshogi" board --record "$tmp/cu.txt" | grep -qx "position $after" || fail "board does not end with the position's text"
+out=$("$koshogi" perft --position "$after" 1)
+printf '%s\n' "$out" | grep -q '^perft 1 218 ' || fail "perft --position after CUx19f+: $out"
+"$koshogi" moves --position "${start/agtp/agqp}" 2>"$tmp/err" && fail "a bad position accepted"
+grep -q 'moves: --position: ranks: rank a, at character 3: "qpe" starts no piece ID' "$tmp/err" ||
+  fail "bad position: $(cat "$tmp/err")"
+"$koshogi" perft --position "${start% b 1} b" 1 2>"$tmp/err" && fail "a position without its move number accepted"
+grep -q 'move number, at character 431: missing' "$tmp/err" || fail "no move number: $(cat "$tmp/err")"
+"$koshogi" moves --position "$start" --record "$tmp/cu.txt" 2>/dev/null && fail "--position with --record accepted"
+# a game from a set-up position with White to move: the record keeps the position and replays
+"$koshogi" play --position "$after" --black random --white random --limit 9 --record "$tmp/set.txt" >/dev/null ||
+  fail "play --position"
+grep -qx "\[Position \"$after\"\]" "$tmp/set.txt" || fail "the record lacks the position: $(head -8 "$tmp/set.txt")"
+grep -q '^1\.\.\. ' "$tmp/set.txt" || fail "White's first move is not numbered 1...: $(cat "$tmp/set.txt")"
+"$koshogi" replay "$tmp/set.txt" >"$tmp/replay.out" || fail "replay of a game from a position"
+grep -q '^9 plies\.' "$tmp/replay.out" || fail "replay from a position: $(tail -2 "$tmp/replay.out")"
+
 out=$("$koshogi" moves 9p)
 [ "$out" = "CM9p-7o CM9p-11o
 2 legal moves of that piece" ] || fail "moves 9p: $out"
@@ -37,6 +60,14 @@ printf '%s\n' "$out" | grep -q 'info string error: move 1 "ZZ"' || fail "engine:
 printf '%s\n' "$out" | grep -q 'info string error: unknown command "bogus"' || fail "engine: an unknown command"
 [ "$(printf '%s\n' "$out" | grep '^moves ' | wc -w)" -gt 200 ] || fail "engine: the legal moves after VG-10h VGx10h"
 
+# A resignation is recorded and read back; a record whose result contradicts it is refused.
+printf 'VG-10h\nresign\n' | "$koshogi" play --white random --record "$tmp/resign.txt" >/dev/null || fail "play, resign"
+"$koshogi" replay "$tmp/resign.txt" | grep -qx '2 plies. White wins (resignation)' ||
+  fail "resignation not read back: $("$koshogi" replay "$tmp/resign.txt" | tail -1)"
+sed 's/^\[Result "0-1"\]/[Result "1-0"]/' "$tmp/resign.txt" >"$tmp/resign2.txt"
+"$koshogi" replay "$tmp/resign2.txt" 2>"$tmp/err" && fail "a resignation by the side not to move accepted"
+grep -q 'Black is to move and only it can resign' "$tmp/err" || fail "resignation error: $(cat "$tmp/err")"
+
 # The rule option burn=enemy: accepted by play (and kept in its record, which replays under
 # it), by the engine's setoption, refused when unknown.
 "$koshogi" play --black random --white random --limit 40 --rules burn=enemy --record "$tmp/enemy.txt" >/dev/null ||
@@ -49,6 +80,33 @@ out=$(printf 'usi\nsetoption name Burn value enemy\nsetoption name Burn value ho
 printf '%s\n' "$out" | grep -q '^option name Burn type combo default both var both var enemy$' ||
   fail "engine: the Burn option is not announced"
 [ "$(printf '%s\n' "$out" | grep -c 'info string error')" -eq 1 ] || fail "engine setoption: $out"
+
+# Help for every piece: koshogi help PIECE (and koshogi piece PIECE), drawn by the library.
+out=$("$koshogi" help CH)
+printf '%s\n' "$out" | grep -q '^CH 車  Chariot$' || fail "help CH: $(printf '%s\n' "$out" | head -2)"
+printf '%s\n' "$out" | grep -q '^Rule: docs/KOSHOGI-RULES.md 3.4, Foot and line pieces$' || fail "help CH: no rule line"
+printf '%s\n' "$out" | grep -q 'alone on an empty board (Black.s forward is up): 20 points$' || fail "help CH: reach"
+[ "$(printf '%s\n' "$out" | grep -c '^ [a-s] ')" -eq 19 ] || fail "help CH: the board has not 19 ranks"
+[ "$(printf '%s\n' "$out" | grep '^ j ')" = " j   .  .  .  .  *  *  *  *  * CH  *  *  *  *  *  .  .  .  ." ] ||
+  fail "help CH: rank j: $(printf '%s\n' "$out" | grep '^ j ')"
+printf '%s\n' "$out" | grep -q '^Promotion: to +CH 車総' || fail "help CH: promotion"
+[ "$("$koshogi" piece ch)" = "$out" ] || fail "koshogi piece ch differs from koshogi help CH"
+"$koshogi" help +EN | grep -q '^- burns the 8 points around where it ends.*(4.8)$' || fail "help +EN: burning"
+"$koshogi" help FC | grep -q '^Shots: 2 a move, up to 7 points away$' || fail "help FC: shots"
+"$koshogi" help SK | grep -q '^- a net: .*(4.9)$' && fail "help SK: the advance guard's promoted face is +AG, not SK"
+"$koshogi" help +AG | grep -q '^- a net: .*(4.9)$' || fail "help +AG: the net"
+"$koshogi" help PE 2>"$tmp/err" && fail "help of no piece accepted"
+grep -q 'unknown command "PE", and no piece has that ID' "$tmp/err" || fail "help PE: $(cat "$tmp/err")"
+"$koshogi" help play | grep -q '^usage: koshogi play' || fail "help play is no longer the command's help"
+"$koshogi" piece >"$tmp/legend" || fail "koshogi piece (the legend)"
+[ "$(grep -c '' "$tmp/legend")" -eq 33 ] || fail "the legend: 65 faces two a line: $(grep -c '' "$tmp/legend") lines"
+n=0
+for id in $(LC_ALL=C grep -oE '(^| )[+A-Z]{1,3} +[^ -~]' "$tmp/legend" | LC_ALL=C tr -dc '+A-Z\n'); do
+  "$koshogi" help "$id" >"$tmp/piece" || fail "help $id"
+  [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/piece")" -le 80 ] || fail "help $id is wider than 80 columns"
+  n=$((n + 1))
+done
+[ "$n" -eq 65 ] || fail "the legend names $n faces, not 65"
 
 "$koshogi" play --black dragon 2>/dev/null && fail "an unknown player accepted"
 finish koshogi

@@ -1,0 +1,169 @@
+/* What each face is and does, for help (docs/KOSHOGI.md, "Help for every piece"): its name and
+ * Betza reminder (KOSHOGI-RULES.md 3.2 and 3.3), the entry of 3.4 that gives its rule, its powers
+ * derived from the face table the move generator uses, and the points it reaches alone on an
+ * empty board, found by the move generator itself. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The entries of KOSHOGI-RULES.md 3.4. */
+static const char *const groups[] = {
+    "Royal and command pieces", "The clerk and the staff officer", "Step movers of the first rank",
+    "Priest family (jumpers that capture by shooting)", "Guards and nets", "Sentries and officers",
+    "Shooters (bows and guns)", "Horses", "Foot and line pieces"};
+enum { ROYAL, CLERK, STEPPERS, PRIESTS, GUARDS, OFFICERS, SHOOTERS, HORSES, FOOT };
+
+typedef struct about_row {
+  const char *name, *betza;
+  uint8_t group;
+} about_row;
+
+static const about_row rows[KS_FACES] = {
+    [KS_G] = {"General", "K", ROYAL},
+    [KS_CL] = {"Clerk", "FD", CLERK},
+    [KS_SO] = {"Staff officer", "WA", CLERK},
+    [KS_AC] = {"Aide de camp", "FfsW", STEPPERS},
+    [KS_WR] = {"Sumo wrestler", "KaK", OFFICERS},
+    [KS_AI] = {"Aide", "WfF", STEPPERS},
+    [KS_ST] = {"Staff", "FfW", STEPPERS},
+    [KS_CS] = {"Chief of staff", "FvW", STEPPERS},
+    [KS_EN] = {"Engineer", "fFvW", STEPPERS},
+    [KS_TP] = {"Taoist priest", "t[mDA, xK] + cDA", PRIESTS},
+    [KS_SM] = {"Spiritual monk", "t[mDA, xK] + cDA", PRIESTS},
+    [KS_AG] = {"Advance guard", "fRbW", GUARDS},
+    [KS_MA] = {"Middle troop", "K", ROYAL},
+    [KS_DR] = {"Drum", "FsW", ROYAL},
+    [KS_BN] = {"Banner", "FsW", ROYAL},
+    [KS_SN] = {"Sentry", "FsbW", OFFICERS},
+    [KS_MI] = {"Millenary", "Q", OFFICERS},
+    [KS_QM] = {"Quartermaster", "RF", OFFICERS},
+    [KS_CE] = {"Centuria", "BW", OFFICERS},
+    [KS_RG] = {"Rear guard", "bRfW", GUARDS},
+    [KS_FC] = {"Frankish cannon", "F + t[mF, x2Q7]", SHOOTERS},
+    [KS_EL] = {"Elephant", "B", OFFICERS},
+    [KS_LB] = {"Longbow", "F + t[mF, xQ3]", SHOOTERS},
+    [KS_XB] = {"Crossbow", "F + t[mF, xQ5]", SHOOTERS},
+    [KS_CN] = {"Cannon", "F + t[mF, xpQ5]", SHOOTERS},
+    [KS_CM] = {"Cavalryman", "N", HORSES},
+    [KS_CV] = {"Cavalry", "N + a restricted second N", HORSES},
+    [KS_P] = {"Pawn", "W (no fW once its own drum is gone)", FOOT},
+    [KS_PU] = {"Patrol unit", "vRsW", FOOT},
+    [KS_SH] = {"Shield", "F", FOOT},
+    [KS_SU] = {"Shield unit", "sRF", FOOT},
+    [KS_CH] = {"Chariot", "R5", FOOT},
+    [KS_CU] = {"Chariot unit", "R", FOOT},
+    [KS_VG] = {"Vanguard", "fR5", FOOT},
+    [KS_MR] = {"Master at arms", "(FD)a(FD)", CLERK},
+    [KS_BD] = {"Banner and drums", "(WA)a(WA)", CLERK},
+    [KS_TB] = {"Town brigade", "vRK", STEPPERS},
+    [KS_VB] = {"Village brigade", "sRK", STEPPERS},
+    [KS_VC] = {"Vice commander", "BfR", STEPPERS},
+    [KS_PF] = {"Poison flame", "fFvW, and burns", STEPPERS},
+    [KS_FG] = {"Five-li fog", "two Taoist-priest moves", PRIESTS},
+    [KS_IL] = {"Immaculate light", "two Taoist-priest moves", PRIESTS},
+    [KS_SK] = {"Skyward net", "sRfBbW, and immobilizes", GUARDS},
+    [KS_GV] = {"Governor", "K", ROYAL},
+    [KS_TC] = {"Thunderclap", "a5W", ROYAL},
+    [KS_FW] = {"Flag waver", "a5vW", ROYAL},
+    [KS_DA] = {"Dragon ascending", "Q + KaK", OFFICERS},
+    [KS_TW] = {"Tiger wing", "R + FaF", OFFICERS},
+    [KS_WH] = {"War hawk", "B + WaW", OFFICERS},
+    [KS_EW] = {"Earthward net", "sRbBfW, and immobilizes", GUARDS},
+    [KS_CG] = {"Chariot of the gods", "R5 + t[mR5, x2Q7]", SHOOTERS},
+    [KS_LC] = {"Longbow cavalryman", "N + t[mN, xQ3]", SHOOTERS},
+    [KS_XC] = {"Crossbow cavalryman", "N + t[mN, xQ5]", SHOOTERS},
+    [KS_GC] = {"Gun carriage", "R5 + t[mR5, xpQ5]", SHOOTERS},
+    [KS_WG] = {"Winged horse", "NaN", HORSES},
+    [KS_CO] = {"Commissar", "BvR", FOOT},
+    [KS_HF] = {"Heavenly fortress", "sRB", FOOT},
+    [KS_PAC] = {"Promoted aide de camp (moves as a quartermaster)", "RF", OFFICERS},
+    [KS_PSN] = {"Promoted sentry (moves as a centuria)", "BW", OFFICERS},
+    [KS_PCM] = {"Promoted cavalryman (moves as a cavalry)", "N + a restricted second N", HORSES},
+    [KS_PP] = {"Promoted pawn (moves as a patrol unit)", "vRsW", FOOT},
+    [KS_PSH] = {"Promoted shield (moves as a shield unit)", "sRF", FOOT},
+    [KS_PCH] = {"Promoted chariot (moves as a chariot unit)", "R", FOOT},
+    [KS_PCU] = {"Promoted chariot unit (moves as a millenary)", "Q", OFFICERS},
+    [KS_COV] = {"Commissar (the promoted vanguard)", "BvR", FOOT},
+};
+
+/* The powers of a face, from the same table the move generator reads. */
+static unsigned powers_of(ks_face face) {
+  const ks_face_info *fi = &ks__faces[face];
+  unsigned p = 0;
+  if (face == KS_G || face == KS_GV || face == KS_MA || face == KS_BN || face == KS_FW) p |= KS_POWER_COMMANDS;
+  if (fi->jumps || fi->legs == L_PRIEST || fi->legs == L_PRIEST2 || fi->legs == L_N2 || fi->legs == L_N2_CLASS ||
+      fi->legs == L_FD2 || fi->legs == L_WA2)
+    p |= KS_POWER_JUMPS;
+  if (fi->legs && fi->legs != L_PRIEST) p |= KS_POWER_MULTI_LEG;
+  if (fi->shooter) p |= KS_POWER_SHOOTS;
+  if (fi->shooter == S_CANNON) p |= KS_POWER_SHOOTS_OVER;
+  if (fi->shots > 1 && fi->shooter != S_PRIEST) p |= KS_POWER_TWO_SHOTS;
+  if (fi->shooter == S_PRIEST) p |= KS_POWER_PRIEST;
+  if (face == KS_PF) p |= KS_POWER_BURNS;
+  if (fi->nets) p |= KS_POWER_NETS;
+  if (face == KS_P) p |= KS_POWER_NEEDS_DRUM;
+  if (face == KS_DR || face == KS_BN) p |= KS_POWER_NEEDS_PRIEST;
+  if (fi->step_mover) p |= KS_POWER_STEP_MOVER;
+  if (fi->reverts) p |= KS_POWER_REVERTS;
+  if (face == KS_CL) p |= KS_POWER_CLERK;
+  if (face == KS_HF) p |= KS_POWER_FORTRESS;
+  if (face == KS_FG) p |= KS_POWER_FOG;
+  return p;
+}
+
+/* Gathers a face's help from the tables above and the move generator's face table. */
+int ks_face_describe(ks_face face, ks_face_about *out) {
+  if (face <= KS_EMPTY || face >= KS_FACES) return -1;
+  const ks_face_info *fi = &ks__faces[face];
+  memset(out, 0, sizeof *out);
+  out->face = face;
+  out->id = fi->id;
+  out->kanji = fi->kanji;
+  out->name = rows[face].name;
+  out->betza = rows[face].betza;
+  out->promotes = (ks_face)fi->promotes;
+  out->reverts = (ks_face)fi->reverts;
+  out->moves_as = (ks_face)fi->type;
+  out->powers = powers_of(face);
+  out->shot_range = fi->shooter ? fi->shot_range : 0;
+  out->shots = fi->shooter ? (fi->legs == L_PRIEST2 ? 2 : fi->shots) : 0;
+  out->section = "3.4";
+  out->entry = groups[rows[face].group];
+  return 0;
+}
+
+/* Compares the ID with every face's, letters in either case. */
+ks_face ks_face_by_id(const char *id) {
+  for (int f = KS_EMPTY + 1; f < KS_FACES; f++) {
+    const char *known = ks__faces[f].id;
+    size_t i = 0;
+    while (known[i] && id[i] && toupper((unsigned char)id[i]) == known[i]) i++;
+    if (!known[i] && !id[i]) return (ks_face)f;
+  }
+  return KS_EMPTY;
+}
+
+/* Lists the legal moves of the face alone on an empty board and marks where they end. */
+int ks_face_reach(ks_face face, int color, int point, uint8_t reach[KS_POINTS]) {
+  memset(reach, 0, KS_POINTS);
+  if (face <= KS_EMPTY || face >= KS_FACES || point < 0 || point >= KS_POINTS || (color != KS_BLACK && color != KS_WHITE))
+    return -1;
+  ks_position pos;
+  memset(&pos, 0, sizeof pos);
+  pos.board[point] = ks_make(color, face);
+  pos.to_move = (uint8_t)color;
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&pos, &moves);
+  if (n < 0) return -1;
+  int points = 0;
+  for (int i = 0; i < n; i++) {
+    uint8_t *r = &reach[moves[i].to];
+    if (!*r) points++;
+    *r |= (uint8_t)(moves[i].to == point ? KS_REACH_PASS : KS_REACH_MOVE);
+    if (moves[i].promote) *r |= KS_REACH_PROMOTES;
+  }
+  free(moves);
+  return points;
+}
