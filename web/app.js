@@ -2,90 +2,6 @@
 // WebSocket (docs/SERVER.md) and draws only what the server sends: a seat's view.
 'use strict';
 
-const KANJI = { 1: 'し', 2: '香', 3: '馬', 4: '銀', 5: '金', 6: '角', 7: '飛', 8: '王', 9: '玉' };
-const ENGLISH = { 1: 'pawn', 2: 'lance', 3: 'knight', 4: 'silver', 5: 'gold', 6: 'bishop', 7: 'rook', 8: 'king', 9: 'king' };
-
-const TEXT = {
-  ja: {
-    you: 'あなた', name: '名前', save: '保存', new_table: '新しい卓', players: '人数', target: '目標点',
-    teyaku: '手役あり', king_face_down: '王の伏せ出しを許す', turn_timer: '持ち時間', off: 'なし', create: '卓を作る',
-    tables: '卓の一覧', finished_games: '終わった対局', refresh: '更新', lobby: 'ロビーへ', log: '棋譜',
-    download_json: '記録 (JSON)', download_txt: '棋譜文字列', no_tables: '卓はまだありません', waiting: '募集中',
-    playing: '対局中', over: '終局', sit: '座る', computer: 'コンピュータ', watch: '観戦', start: '開始',
-    return_seat: '席に戻る', empty: '空席', seat: '席', round: '第{n}局', dealer: '親', your_turn: 'あなたの番です',
-    lead_block: '伏せる駒を選んでください', lead_attack: '攻める駒を選んでください',
-    answer: '{p} を受ける駒を選ぶか、なしにしてください', then_attack: '次に攻める駒を選んでください',
-    pass: 'なし', cancel: 'やり直す', redeal: '配り直す', go: 'このまま打つ',
-    decide: '味方が五し: 配り直すか打つかを決めてください', waiting_for: '{name} の番です',
-    decide_own: 'あなたが五し: 配り直しを申し出るか、このまま打つかを選んでください',
-    decide_agree: '味方が五しで配り直しを申し出ています: 同意するか、このまま打つかを選んでください',
-    rule_set: 'ルール', preset_standard: '標準', preset_japanese: '日本の解説 (王は場に出た後か二枚持ち)',
-    preset_french: 'フランス版 Goita Shogi (1〜5点)', preset_custom: '独自ルール',
-    attack_by: '{name} の攻め', result: '{name} の上がり: {points} 点', doubled: '(倍)',
-    teyaku_win: '{name} の手役: {points} 点', redeal_done: '配り直し', game_over: '終局: {team} の勝ち',
-    us: '味方', them: '相手', team: 'チーム', spectating: '観戦中', left_game: '席を外しました',
-    reconnecting: '接続が切れました。再接続しています…', replay: '再生', move: '手',
-    finished: '終了', vs: '対', rating: 'R', start_needs: '全員そろうと開始できます', seconds: '残り {n} 秒',
-    hand_count: '手駒 {n}', error: 'エラー', level_random: 'ランダム', level_rules: 'ルール', level_sampler: 'サンプラー',
-    level_expert: 'エキスパート', new_round_soon: '次の局をまもなく配ります',
-    more_tables: 'さらに表示 (全 {n} 卓)', older_games: 'さらに前の対局', stand_in: '代打ち中 (コンピュータ)',
-    abandoned: '中断',
-    password: 'パスワード (8文字以上)', register: 'この名前を登録', login: 'ログイン', logout: 'ログアウト',
-    guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
-    leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
-    games_count: '{n} 局', game_no: '対局 #{n}',
-    private_table: '非公開 (招待リンクで参加)', invite_link: '招待リンク', copy: 'コピー', copied: '招待リンクをコピーしました',
-    quick_match: 'クイック対戦', quick_wait: '待ち時間', seconds_unit: '秒', quick_level: 'コンピュータの強さ',
-    quick_hint: '上のルールで待っている人と同じ卓に座ります。待ち時間が過ぎると空席にコンピュータが入ります。',
-    queued: '対戦相手を待っています ({waiting}/{players} 人) · あと {n} 秒でコンピュータが入ります', cancel_quick: 'やめる',
-    rematch: '再戦', rematch_asked: '再戦の希望: {names}', rematch_left: '(あと {n} 秒)',
-    rematch_at: '再戦は卓 #{n} で始まりました', chat: 'チャット', send: '送信', spectator: '観戦',
-  },
-  en: {
-    you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
-    teyaku: 'Teyaku', king_face_down: 'Kings may be led face-down', turn_timer: 'Turn timer', off: 'off',
-    create: 'Create', tables: 'Tables', finished_games: 'Finished games', refresh: 'Refresh', lobby: 'Lobby',
-    log: 'Moves', download_json: 'Record (JSON)', download_txt: 'History strings', no_tables: 'No tables yet',
-    waiting: 'waiting', playing: 'playing', over: 'over', sit: 'Sit', computer: 'Computer', watch: 'Watch',
-    start: 'Start', return_seat: 'Back to my seat', empty: 'empty', seat: 'Seat', round: 'Round {n}',
-    dealer: 'dealer', your_turn: 'Your turn', lead_block: 'Choose the piece to place face-down',
-    lead_attack: 'Choose the piece to attack with', answer: 'Answer {p} with a piece, or pass',
-    then_attack: 'Now choose the piece to attack with', pass: 'Pass', cancel: 'Start over', redeal: 'Redeal',
-    go: 'Play on', decide: 'Your partner has five pawns: redeal or play on?', waiting_for: "{name}'s turn",
-    decide_own: 'You have five pawns: propose a redeal, or play on?',
-    decide_agree: 'Your partner has five pawns and proposes a redeal: agree, or play on?',
-    rule_set: 'Rules', preset_standard: 'Standard', preset_japanese: 'Japanese (king after a king, or both kings)',
-    preset_french: 'French edition, Goita Shogi (points 1-5)', preset_custom: 'custom rules',
-    attack_by: 'attack by {name}', result: '{name} went out: {points} points', doubled: '(doubled)',
-    teyaku_win: '{name} wins by teyaku: {points} points', redeal_done: 'Redeal', game_over: 'Game over: {team} won',
-    us: 'us', them: 'them', team: 'team', spectating: 'Watching', left_game: 'You left the seat',
-    reconnecting: 'Connection lost. Reconnecting…', replay: 'Replay', move: 'move', finished: 'finished',
-    vs: 'vs', rating: 'R', start_needs: 'The game can start when every seat is filled',
-    seconds: '{n} s left', hand_count: '{n} in hand', error: 'Error', level_random: 'random', level_rules: 'rules',
-    level_sampler: 'sampler', level_expert: 'expert', new_round_soon: 'The next round is dealt in a moment',
-    more_tables: 'More ({n} tables in all)', older_games: 'Older games', stand_in: 'a computer stands in',
-    abandoned: 'abandoned',
-    password: 'Password (8 or more characters)', register: 'Claim this name', login: 'Log in', logout: 'Log out',
-    guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
-    leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
-    games_count: '{n} games', game_no: 'game #{n}',
-    private_table: 'Private (join by invite link)', invite_link: 'Invite link', copy: 'Copy', copied: 'Invite link copied',
-    quick_match: 'Quick match', quick_wait: 'Wait', seconds_unit: 's', quick_level: 'Computer level',
-    quick_hint: 'Sits you with others waiting for the rules above; after the wait, computers take the empty seats.',
-    queued: 'Waiting for players ({waiting} of {players} here) · computers join in {n} s', cancel_quick: 'Cancel',
-    rematch: 'Rematch', rematch_asked: 'Rematch asked by {names}', rematch_left: '({n} s left)',
-    rematch_at: 'The rematch started at table #{n}', chat: 'Chat', send: 'Send', spectator: 'watching',
-  },
-};
-
-let lang = localStorage.getItem('goita.lang') || ((navigator.language || '').startsWith('ja') ? 'ja' : 'en');
-
-function t(key, args) {
-  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
-  for (const k in args || {}) s = s.replace('{' + k + '}', args[k]);
-  return s;
-}
-
 const $ = (id) => document.getElementById(id);
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -97,20 +13,6 @@ function el(tag, props, ...children) {
     else node.setAttribute(k, props[k]);
   }
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function tile(mark, options) {
-  const o = options || {};
-  const m = Number(mark);
-  const classes = ['tile', 'kanji'];
-  if (!m || o.down) classes.push('back');
-  if (o.down && m) classes.push('known');
-  if (m === 8 || m === 9) classes.push('red');
-  if (o.attack) classes.push('attack');
-  const node = el(o.button ? 'button' : 'span', { class: classes.join(' '), text: m ? KANJI[m] : '' });
-  node.title = m ? (lang === 'en' ? ENGLISH[m] : KANJI[m]) : '';
-  if (o.button) node.type = 'button';
   return node;
 }
 
@@ -130,6 +32,9 @@ let countdown = null;
 const lobbyTables = new Map();
 let lobbyTotal = 0, lobbyNext = null, gamesNext = null, lobbyRender = 0;
 
+let gamesShown = [];      // the finished games listed, every page so far
+let leadersShown = [];    // the leaderboard's players
+let historyShown = null;  // the rating history open under it
 let quickTimer = null;
 let rematchTimer = null;
 
@@ -174,6 +79,7 @@ function connect() {
     send({ type: 'games' });
     send({ type: 'leaderboard' });
     const seat = currentTable && seatTokens()[currentTable];
+    if (replayAsked()) { route(); return; } // a replay's address: the table waits in the lobby
     if (seat && !watching) send({ type: 'resume', seat_token: seat });
     else if (currentTable && watching && invites()[currentTable]) send({ type: 'join', invite: invites()[currentTable] });
     else if (currentTable && watching) send({ type: 'watch', table: currentTable });
@@ -262,6 +168,7 @@ function receive(msg) {
       if (msg.invite) saveInvite(msg.table, msg.invite);
       if (msg.table === currentTable) {
         view = msg;
+        noteRoundEnd(msg);
         if (!choiceStillLegal()) choice = null;
         renderTable();
       }
@@ -301,6 +208,7 @@ function displayName(seat, index) {
 }
 
 function renderLeaders(players) {
+  leadersShown = players;
   const box = $('leaders');
   box.replaceChildren();
   for (const p of players) {
@@ -312,13 +220,14 @@ function renderLeaders(players) {
 }
 
 function renderHistory(player, games) {
+  historyShown = { player, games };
   const box = $('history');
   const name = player.bot ? `${t('computer')} · ${t('level_' + player.bot)}` : player.name;
   const list = el('ol', {});
   for (const g of games) {
     const change = Math.round(g.rating_after - g.rating_before);
-    list.append(el('li', {}, el('a', { href: `#replay/${g.game}`, text: t('game_no', { n: g.game }) }),
-      ` ${g.time}  ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)} (${change >= 0 ? '+' : ''}${change})`));
+    list.append(el('li', {}, el('a', { href: `?game=${g.game}`, text: t('game_no', { n: g.game }) }),
+      ` ${dateText(g.time)}  ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)} (${change >= 0 ? '+' : ''}${change})`));
   }
   box.replaceChildren(el('h3', { text: t('history', { name }) }),
     games.length ? list : el('p', { class: 'muted', text: t('no_history') }));
@@ -330,9 +239,21 @@ function show(page) {
   for (const id of ['lobby', 'table', 'replay']) $(id).hidden = id !== page;
 }
 
+// Whether the page's address asks for a replay.
+function replayAsked() {
+  return new URLSearchParams(location.search).has('game') || /^#replay\/\d+$/.test(location.hash);
+}
+
+// Shows the page the address asks for: a replay (?game=ID&round=R&move=M, or the older
+// #replay/ID), an invitation, the table this tab sits at, or the lobby.
 function route() {
-  const m = location.hash.match(/^#replay\/(\d+)$/);
-  if (m) { openReplay(Number(m[1])); return; }
+  const query = new URLSearchParams(location.search);
+  const old = location.hash.match(/^#replay\/(\d+)$/);
+  if (replayAsked()) {
+    const id = Number(old ? old[1] : query.get('game'));
+    openReplay(id, Number(query.get('round')) || 1, Number(query.get('move')) || 0);
+    return;
+  }
   const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
   if (invite) { send({ type: 'join', invite: invite[1] }); return; } // 'joined' opens the table
   if (currentTable) { show('table'); return; }
@@ -340,7 +261,7 @@ function route() {
 }
 
 function enterTable(id, asWatcher) {
-  if (id !== currentTable) $('chat-log').replaceChildren();
+  if (id !== currentTable) { $('chat-log').replaceChildren(); clearRoundResult(); }
   currentTable = id;
   watching = asWatcher;
   sessionStorage.setItem('goita.table', String(id));
@@ -352,6 +273,7 @@ function enterTable(id, asWatcher) {
 function leaveTable() {
   currentTable = 0;
   $('chat-log').replaceChildren();
+  clearRoundResult();
   view = null;
   choice = null;
   sessionStorage.removeItem('goita.table');
@@ -379,10 +301,6 @@ function shownPoints(points, scale) {
   return scale === 'ones' ? Math.round(points / 10) : points;
 }
 
-function rulesLabel(row) {
-  return row.preset ? t('preset_' + row.preset) : t('preset_custom');
-}
-
 function onPresetChange() {
   const french = $('opt-preset').value === 'french';
   const target = $('opt-target');
@@ -398,9 +316,9 @@ function renderTables() {
   const mine = seatTokens();
   for (const tb of tables) {
     // partners sit opposite: seats 1 and 3 against 2 and 4
-    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}${tb.seats.length === 4 ? (i % 2 ? 'B' : 'A') : ''}: ${displayName(s, i)}` }));
+    const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}. ${displayName(s, i)}${tb.seats.length === 4 ? ` (${teamName(i)})` : ''}` }));
     const row = el('div', { class: 'table-row' },
-      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesLabel(tb), title: tb.rules }), ...seats);
+      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesInWords(tb.rules, tb.preset) }), ...seats);
     if (mine[tb.id]) {
       row.append(el('button', { class: 'primary', type: 'button', text: t('return_seat'),
         on: { click: () => { watching = false; send({ type: 'resume', seat_token: mine[tb.id] }); } } }));
@@ -431,18 +349,20 @@ function showQueue(msg) {
 }
 
 // Shows a page of finished games: the first page replaces the list, an older one is added below.
+// The pages shown are kept to draw them again in another language.
 function renderGames(games, older) {
+  if (!older) gamesShown = [];
+  gamesShown.push(...games);
   const box = $('games');
-  if (!older) box.replaceChildren();
-  const more = $('older-games');
-  if (more) more.remove();
-  for (const g of games) {
+  box.replaceChildren();
+  for (const g of gamesShown) {
+    const when = dateText(g.finished) + (g.ended ? ` (${t(g.ended)})` : '');
     box.append(el('div', { class: 'game-row' },
-      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: g.ended ? `${g.finished} (${t(g.ended)})` : g.finished }),
-      el('span', { text: `${g.names.join(' / ')}  ${shownPoints(g.score[0], g.scale)} ${t('vs')} ${shownPoints(g.score[1], g.scale)}` }),
-      el('a', { href: `#replay/${g.id}`, text: t('replay') }),
-      el('a', { href: `/records/${g.id}.json`, download: '', text: 'JSON' }),
-      el('a', { href: `/records/${g.id}.txt`, download: '', text: 'TXT' })));
+      el('strong', { text: `#${g.id}` }), el('span', { class: 'muted', text: when }),
+      el('span', { text: `${g.names.map(shownName).join(' / ')}  ${shownPoints(g.score[0], g.scale)} ${t('vs')} ${shownPoints(g.score[1], g.scale)}` }),
+      el('a', { href: `?game=${g.id}`, text: t('replay') }),
+      el('a', { href: `/records/${g.id}.json`, download: '', text: 'JSON', 'aria-label': `JSON ${t('game_no', { n: g.id })}` }),
+      el('a', { href: `/records/${g.id}.txt`, download: '', text: 'TXT', 'aria-label': `TXT ${t('game_no', { n: g.id })}` })));
   }
   if (gamesNext !== null) {
     box.append(el('button', { id: 'older-games', type: 'button', text: t('older_games'),
@@ -520,13 +440,49 @@ function seatName(s) {
   return seat ? displayName(seat, s) : `${t('seat')} ${s + 1}`;
 }
 
-function renderTerritory(node, s) {
+// The seat that made the table's last play (not a pass or a 5-pawn decision), or -1.
+function lastPlaySeat(g) {
+  for (let i = g.log.length - 1; i >= 0; i--) {
+    const token = g.log[i];
+    if (/^\d[0-9x]\d$/.test(token)) return Number(token[0]) - 1;
+  }
+  return -1;
+}
+
+// The seat's relation to the viewer and its team, as a badge beside its name.
+function seatBadges(s) {
+  const out = [];
+  if (view.seats.length === 4) {
+    out.push(el('span', { class: `team-mark team-${s % 2 ? 'b' : 'a'}`, text: teamName(s) }));
+    if (view.seat >= 0 && s !== view.seat) {
+      const partner = s % 2 === view.seat % 2;
+      out.push(el('span', { class: partner ? 'partner-mark' : 'muted', text: t(partner ? 'partner' : 'opponent') }));
+    }
+  }
+  if (s === view.seat) out.push(el('span', { class: 'you-mark', text: t('you_mark') }));
+  return out;
+}
+
+// One labelled row of a territory: the face-down and blocking pieces, or the attacking ones.
+function pieceRow(kind, name, pieces) {
+  const row = el('div', { class: `row ${kind}`, role: 'group', 'aria-label': t(`row_${kind}_long`, { name }) },
+    el('span', { class: 'row-label', 'aria-hidden': 'true', text: t(`row_${kind}`) }));
+  for (const p of pieces) row.append(p);
+  return row;
+}
+
+// A seat's territory: who sits there (team, partner, dealer, pieces in hand) and its two rows,
+// the last play of the round marked and, when it has just been made, animated.
+function renderTerritory(node, s, fresh) {
   node.replaceChildren();
-  node.classList.remove('turn');
+  node.classList.remove('turn', 'team-a', 'team-b', 'mine');
   if (s === undefined) return;
   const seat = view.seats[s];
   const g = view.game;
-  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${displayName(seat, s)}` }));
+  const name = displayName(seat, s);
+  if (view.seats.length === 4) node.classList.add(s % 2 ? 'team-b' : 'team-a');
+  if (s === view.seat) node.classList.add('mine');
+  const who = el('div', { class: 'who' }, el('strong', { text: `${s + 1}. ${name}` }), ...seatBadges(s));
   if (seat) {
     who.append(el('span', { class: 'muted', text: `${t('rating')}${seat.rating}` }));
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
@@ -538,13 +494,19 @@ function renderTerritory(node, s) {
   if (!g) return;
   if (g.phase !== 'over' && g.turn === s && view.status === 'playing') node.classList.add('turn');
   const row = g.rows[s];
-  const blocks = el('div', { class: 'row' });
-  const attacks = el('div', { class: 'row' });
+  const last = lastPlaySeat(g) === s ? row.blocks.length - 1 : -1;
+  const blocks = [], attacks = [];
   for (let i = 0; i < row.blocks.length; i++) {
-    blocks.append(tile(row.blocks[i], { down: row.face_down[i] === '1' }));
-    attacks.append(tile(row.attacks[i], { attack: true }));
+    const b = tile(row.blocks[i], { down: row.face_down[i] === '1' });
+    const a = tile(row.attacks[i], { attack: true });
+    if (i === last) {
+      for (const p of [b, a]) p.classList.add('last', ...(fresh ? ['fresh'] : []));
+      a.setAttribute('aria-label', `${a.getAttribute('aria-label')} (${t('last_move')})`);
+    }
+    blocks.push(b);
+    attacks.push(a);
   }
-  node.append(blocks, attacks);
+  node.append(pieceRow('blocks', name, blocks), pieceRow('attacks', name, attacks));
 }
 
 function legalMoves() {
@@ -557,7 +519,20 @@ function choiceStillLegal() {
 
 function kindOf(mark) { return Number(mark) === 9 ? 8 : Number(mark); }
 
+// The viewer's hand and what it may do now. A piece button keeps the keyboard focus across
+// redraws (the hand is rebuilt on every state), so the game can be played by keyboard alone.
 function renderControls() {
+  const focused = document.activeElement;
+  const focusIndex = focused && focused.parentNode === $('hand') ? Number(focused.dataset.index) : -1;
+  drawControls();
+  if (focusIndex >= 0) {
+    const again = $('hand').querySelector(`[data-index="${focusIndex}"]:not([disabled])`) || $('hand').querySelector('button:not([disabled])');
+    if (again) again.focus();
+  }
+}
+
+// Builds the prompt, the hand's buttons and the move buttons (renderControls keeps the focus).
+function drawControls() {
   const prompt = $('prompt'), hand = $('hand'), actions = $('actions');
   prompt.textContent = '';
   hand.replaceChildren();
@@ -596,7 +571,8 @@ function renderControls() {
       if (choice === null) playable = plays.some((m) => Number(m[1]) === kind);
       else playable = i !== chosenIndex && plays.some((m) => Number(m[1]) === choice.kind && Number(m[2]) === kind);
     }
-    const b = tile(mark, { button: true });
+    const b = tile(mark, { button: true, label: t(playable ? 'play_piece' : 'piece_in_hand', { p: pieceName(mark) }) });
+    b.dataset.index = String(i);
     b.disabled = !playable && i !== chosenIndex;
     if (i === chosenIndex) b.classList.add('chosen');
     b.addEventListener('click', () => {
@@ -625,6 +601,8 @@ function moveText(token) {
   return `${who}: ${block} → ${KANJI[token[2]]}`;
 }
 
+// The middle of the table: the round, the attack to answer, a 5-pawn announcement and its
+// decisions, the round's result while the next deal waits, and the game's end with a rematch.
 function renderCenter() {
   const c = $('center');
   c.replaceChildren();
@@ -638,30 +616,37 @@ function renderCenter() {
     c.append(el('div', { class: 'attack-now' }, tile(g.attack, { attack: true })),
       el('div', { class: 'muted', text: t('attack_by', { name: seatName(g.attacker) }) }));
   }
+  if (g.goshi && g.phase !== 'over') {
+    const box = goshiBox(g.goshi, view.seats.length, decisionsOf(g.log), seatName);
+    if (g.phase === 'decide') {
+      for (let s = 0; s < view.seats.length; s++) {
+        if ((g.deciders >> s) & 1) box.append(el('div', { class: 'muted', text: t('goshi_waiting', { name: seatName(s) }) }));
+      }
+    }
+    c.append(box);
+  }
   if (g.phase === 'over' && g.result) {
-    const r = g.result;
-    let text = t('redeal_done');
-    const points = shownPoints(r.points, g.scale);
-    if (r.end === 'finish') text = `${t('result', { name: seatName(r.winner), points })} ${r.doubled ? t('doubled') : ''}`;
-    else if (r.end === 'teyaku' || r.end === 'double_goshi') text = t('teyaku_win', { name: seatName(r.winner), points });
-    const box = el('div', { class: 'result' }, el('div', { text }));
+    const box = el('div', { class: 'result' }, el('div', { text: resultSentence(g.result, seatName, g.scale) }));
     if (view.status === 'playing') box.append(el('div', { class: 'muted', text: t('new_round_soon') }));
     c.append(box);
   }
-  if (view.status === 'over') {
-    const players = view.seats.length;
-    const winner = g.scores[0] >= g.scores[1] ? 0 : 1;
-    const team = players === 4 ? `${seatName(winner)} & ${seatName(winner + 2)}` : seatName(winner);
-    const box = el('div', { class: 'result' }, el('strong', { text: t('game_over', { team }) }));
-    if (view.game_id) {
-      box.append(el('div', {},
-        el('a', { href: `/records/${view.game_id}.json`, download: '', text: t('download_json') }), ' · ',
-        el('a', { href: `/records/${view.game_id}.txt`, download: '', text: t('download_txt') }), ' · ',
-        el('a', { href: `#replay/${view.game_id}`, text: t('replay') })));
-    }
-    box.append(rematchBox());
-    c.append(box);
+  if (view.status === 'over') c.append(gameOverBox(g));
+}
+
+// The game's end: the winning side, the record's downloads and replay, and the rematch.
+function gameOverBox(g) {
+  const players = view.seats.length;
+  const winner = g.scores.indexOf(Math.max(...g.scores));
+  const team = players === 4 ? `${teamName(winner)} (${seatName(winner)} · ${seatName(winner + 2)})` : seatName(winner);
+  const box = el('div', { class: 'result' }, el('strong', { text: t('game_over', { team }) }));
+  if (view.game_id) {
+    box.append(el('div', {},
+      el('a', { href: `/records/${view.game_id}.json`, download: '', text: t('download_json') }), ' · ',
+      el('a', { href: `/records/${view.game_id}.txt`, download: '', text: t('download_txt') }), ' · ',
+      el('a', { href: `?game=${view.game_id}`, text: t('replay') })));
   }
+  box.append(rematchBox());
+  return box;
 }
 
 function renderSeating() {
@@ -672,9 +657,9 @@ function renderSeating() {
   const seated = view.seat >= 0;
   for (let s = 0; s < players; s++) {
     if (view.seats[s]) continue;
-    const level = el('select', {});
+    const level = el('select', { 'aria-label': `${t('seat')} ${s + 1}: ${t('quick_level')}` });
     for (const lv of ['sampler', 'expert', 'rules', 'random']) level.append(el('option', { value: lv, text: t('level_' + lv) }));
-    const team = players === 4 ? ` (${t('team')} ${s % 2 ? '2-4' : '1-3'})` : '';
+    const team = players === 4 ? ` (${teamName(s)})` : '';
     box.append(el('span', { class: 'seat-chip' }, `${t('seat')} ${s + 1}${team}: `,
       el('button', { type: 'button', text: t('sit'), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }), ' ',
       level,
@@ -687,27 +672,21 @@ function renderSeating() {
   }
 }
 
+let logShown = '';   // "table:round:moves" drawn last, to animate only a new play
+
+// Draws the whole table from the last state: territories, scores, timer, centre, controls, log.
 function renderTable() {
   if (!view) return;
   const players = view.seats.length;
   const base = view.seat >= 0 ? view.seat : 0;
   const spots = placement(players, base);
-  for (const spot of ['top', 'left', 'right', 'bottom']) renderTerritory($('t-' + spot), spots[spot]);
-  $('table-title').textContent = `#${view.table} · ${t(view.status)}`;
   const g = view.game;
-  if (g) {
-    if (players === 4) {
-      const mine = view.seat >= 0 ? sideOf(view.seat, 4) : 0;
-      const label = view.seat >= 0 ? [t('us'), t('them')] : [`1-3`, `2-4`];
-      const p = (v) => shownPoints(v, g.scale);
-      $('scores').textContent = `${label[0]} ${p(g.scores[mine])} — ${label[1]} ${p(g.scores[1 - mine])} / ${p(g.target)}`;
-    } else {
-      const p = (v) => shownPoints(v, g.scale);
-      $('scores').textContent = g.scores.map((v, i) => `${seatName(i)} ${p(v)}`).join(' — ') + ` / ${p(g.target)}`;
-    }
-  } else {
-    $('scores').textContent = '';
-  }
+  const logKey = g ? `${view.table}:${g.round}:${g.log.length}` : '';
+  const fresh = !!g && logKey !== logShown && logShown.startsWith(`${view.table}:${g.round}:`);
+  logShown = logKey;
+  for (const spot of ['top', 'left', 'right', 'bottom']) renderTerritory($('t-' + spot), spots[spot], fresh);
+  $('table-title').textContent = `#${view.table} · ${t(view.status)}`;
+  $('scores').textContent = g ? tableScores(g) : '';
   clearInterval(countdown);
   $('timer').textContent = '';
   if (view.seconds_left !== undefined && view.status === 'playing') {
@@ -720,107 +699,20 @@ function renderTable() {
   renderCenter();
   renderSeating();
   renderControls();
+  renderRoundResult();
   const log = $('log');
   log.replaceChildren();
   for (const token of (g ? g.log : [])) log.append(el('li', { text: moveText(token) }));
   log.scrollTop = log.scrollHeight;
 }
 
-// ---- replays of stored games ----
-
-let replay = null;
-
-function parseRound(history, players) {
-  const tokens = history.split(',');
-  const hands = tokens.slice(0, players).map((h) => h.split(''));
-  const dealer = Number(tokens[players][1]) - 1;
-  const moves = tokens.slice(players + 1);
-  return { hands, dealer, moves };
-}
-
-// The table after the first n moves of a round, everything in the open.
-function replayPosition(round, players, n) {
-  const hands = round.hands.map((h) => h.slice());
-  const rows = hands.map(() => ({ blocks: [], attacks: [], down: [] }));
-  let passes = 0, plays = 0;
-  for (let i = 0; i < n; i++) {
-    const m = round.moves[i];
-    if (m[1] === 'p') { passes++; continue; }
-    const seat = Number(m[0]) - 1;
-    const lead = plays === 0 || passes === players - 1;
-    for (const mark of [m[1], m[2]]) {
-      const j = hands[seat].findIndex((x) => kindOf(x) === kindOf(mark));
-      if (j >= 0) hands[seat].splice(j, 1);
-    }
-    rows[seat].blocks.push(m[1]);
-    rows[seat].attacks.push(m[2]);
-    rows[seat].down.push(lead);
-    plays++;
-    passes = 0;
-  }
-  return { hands, rows };
-}
-
-function openReplay(id) {
-  show('replay');
-  $('replay-title').textContent = `#${id}`;
-  $('dl-json').href = `/records/${id}.json`;
-  $('dl-txt').href = `/records/${id}.txt`;
-  fetch(`/records/${id}.json`).then((r) => r.json()).then((rec) => {
-    const players = Number((rec.rules.match(/players=(\d)/) || [0, 4])[1]);
-    const scale = /scale=ones/.test(rec.rules) ? 'ones' : 'tens';
-    replay = { rec, players, round: 0, move: 0, rounds: rec.rounds.map((r) => parseRound(r.history, players)),
-      shown: (v) => shownPoints(v, scale) };
-    renderReplay();
-  }).catch(() => showNotice(`${t('error')}: /records/${id}.json`));
-}
-
-function renderReplay() {
-  const r = replay;
-  const round = r.rounds[r.round];
-  const pos = replayPosition(round, r.players, r.move);
-  const names = r.rec.players.map((p, i) => p.name || p.engine || `${t('seat')} ${i + 1}`);
-  const board = $('r-board');
-  board.replaceChildren();
-  const spots = placement(r.players, 0);
-  for (const spot in spots) {
-    const s = spots[spot];
-    const node = el('div', { class: `territory r-${spot}` }, el('div', { class: 'who' },
-      el('strong', { text: `${s + 1}. ${names[s]}` }), round.dealer === s ? el('span', { class: 'dealer-mark', text: t('dealer') }) : null));
-    const blocks = el('div', { class: 'row' }), attacks = el('div', { class: 'row' });
-    pos.rows[s].blocks.forEach((b, i) => { blocks.append(tile(b, { down: pos.rows[s].down[i] })); attacks.append(tile(pos.rows[s].attacks[i], { attack: true })); });
-    const hand = el('div', { class: 'row' });
-    for (const m of pos.hands[s]) hand.append(tile(m));
-    node.append(blocks, attacks, hand);
-    board.append(node);
-  }
-  const rr = r.rec.rounds[r.round];
-  board.append(el('div', { class: 'r-center' },
-    el('div', { text: t('round', { n: r.round + 1 }) }),
-    el('div', { class: 'muted', text: `${rr.score_before.map(r.shown).join(' : ')} → ${rr.score_after.map(r.shown).join(' : ')}` })));
-  $('r-pos').textContent = `${t('round', { n: r.round + 1 })} · ${t('move')} ${r.move}/${round.moves.length}`;
-  const log = $('r-log');
-  log.replaceChildren();
-  round.moves.slice(0, r.move).forEach((m) => {
-    const seat = Number(m[0]) - 1;
-    log.append(el('li', { text: m[1] === 'p' ? `${names[seat]}: ${t('pass')}` : `${names[seat]}: ${KANJI[m[1]]} → ${KANJI[m[2]]}` }));
-  });
-}
-
-function stepReplay(dr, dm) {
-  if (!replay) return;
-  const r = replay;
-  if (dr) { r.round = Math.max(0, Math.min(r.rounds.length - 1, r.round + dr)); r.move = 0; }
-  if (dm) {
-    r.move += dm;
-    if (r.move > r.rounds[r.round].moves.length) {
-      if (r.round + 1 < r.rounds.length) { r.round++; r.move = 0; } else r.move = r.rounds[r.round].moves.length;
-    }
-    if (r.move < 0) {
-      if (r.round > 0) { r.round--; r.move = r.rounds[r.round].moves.length; } else r.move = 0;
-    }
-  }
-  renderReplay();
+// The score bar: the viewer's team first, marked, with four players; each seat otherwise.
+function tableScores(g) {
+  const p = (v) => shownPoints(v, g.scale);
+  if (view.seats.length !== 4) return scoreLine(g.scores, view.seats.length, seatName, g.scale, g.target);
+  const mine = view.seat >= 0 ? sideOf(view.seat, 4) : 0;
+  const mark = view.seat >= 0 ? ` (${t('us')})` : '';
+  return `${teamName(mine)}${mark} ${p(g.scores[mine])} — ${teamName(1 - mine)} ${p(g.scores[1 - mine])} / ${p(g.target)}`;
 }
 
 // ---- start ----
@@ -828,8 +720,14 @@ function stepReplay(dr, dm) {
 function applyLanguage() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll('[data-t]')) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll('[data-aria]')) node.setAttribute('aria-label', t(node.dataset.aria));
+  for (const node of document.querySelectorAll('[data-seconds]')) node.textContent = t('seconds_n', { n: node.dataset.seconds });
   $('lang').textContent = lang === 'ja' ? 'English' : '日本語';
   if (me) setMe(me);
+  renderTables();
+  renderGames([], true);
+  renderLeaders(leadersShown);
+  if (historyShown) renderHistory(historyShown.player, historyShown.games);
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
 }
@@ -886,11 +784,9 @@ function init() {
     send({ type: 'hello' });
   });
   $('back').addEventListener('click', () => { send({ type: 'leave' }); leaveTable(); });
-  $('replay-back').addEventListener('click', () => { history.replaceState(null, '', location.pathname); replay = null; route(); });
-  $('r-prev').addEventListener('click', () => stepReplay(0, -1));
-  $('r-next').addEventListener('click', () => stepReplay(0, 1));
-  $('r-prev-round').addEventListener('click', () => stepReplay(-1, 0));
-  $('r-next-round').addEventListener('click', () => stepReplay(1, 0));
+  // back from a replay by loading the page afresh: it reconnects and returns to a seat held
+  $('replay-back').addEventListener('click', () => location.assign(location.pathname));
+  initReplay();
   window.addEventListener('hashchange', route);
   connect();
 }
