@@ -620,7 +620,7 @@ function renderCenter() {
     const box = goshiBox(g.goshi, view.seats.length, decisionsOf(g.log), seatName);
     if (g.phase === 'decide') {
       for (let s = 0; s < view.seats.length; s++) {
-        if ((g.deciders >> s) & 1) box.append(el('div', { class: 'muted', text: t('goshi_waiting', { name: seatName(s) }) }));
+        if ((g.deciders >> s) & 1 && s !== view.seat) box.append(el('div', { class: 'muted', text: t('goshi_waiting', { name: seatName(s) }) }));
       }
     }
     c.append(box);

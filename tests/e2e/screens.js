@@ -57,6 +57,35 @@ async function sitAndStart(page, table) {
   await page.waitForFunction(() => /Round/.test(document.getElementById('center').textContent));
 }
 
+// Whether the keyboard's focus is on a piece of the hand that may be played next.
+function focusOnPlayable() {
+  const a = document.activeElement;
+  return !!a && a.parentNode && a.parentNode.id === 'hand' && !a.disabled && !a.classList.contains('chosen');
+}
+
+// Plays a lead by keyboard alone: Enter on the first piece that may go face-down, then Tab
+// (or Shift+Tab) to a piece that may attack and Enter. The hand is redrawn between the two,
+// and the focus must stay in it.
+async function playByKeys(page) {
+  const before = await page.locator('#log li').count();
+  await page.focus('#hand button:not([disabled])');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#hand button.tile.chosen');
+  if (!(await page.evaluate(() => document.activeElement.classList.contains('chosen')))) fail('the hand lost the keyboard focus when redrawn');
+  let found = false;
+  for (const key of ['Tab', 'Shift+Tab']) {
+    if (key !== 'Tab') await page.focus('#hand button.tile.chosen');
+    for (let i = 0; i < 9 && !found; i++) {
+      await page.keyboard.press(key);
+      found = await page.evaluate(focusOnPlayable);
+    }
+    if (found) break;
+  }
+  if (!found) fail('no piece to attack with could be reached by keyboard');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before);
+}
+
 (async () => {
   const port = Number(execFileSync('node', [path.join(__dirname, 'free-port.js')]).toString());
   const db = path.join(work, 'screens.db');
@@ -127,9 +156,11 @@ db.commit()`, db]);
   while (!/Game over/.test(await text(page, '#center'))) {
     if (++steps > 2000) fail('the game did not end');
     const prompt = await text(page, '#prompt');
-    if (!shotTurn && /Choose/.test(prompt)) {
+    if (!shotTurn && /Choose the piece to place face-down/.test(prompt)) {
       await check('turn');
+      await playByKeys(page);
       shotTurn = true;
+      continue;
     }
     if (!stayed && (await page.locator('#round-result:not([hidden])').count())) {
       const round = Number((await text(page, '#round-result h2')).match(/\d+/)[0]);
