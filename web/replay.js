@@ -79,9 +79,7 @@ function replayTerritory(spot, s, names, round, pos) {
     attacks.push(pa);
   });
   node.append(pieceRow('blocks', names[s], blocks), pieceRow('attacks', names[s], attacks));
-  const hand = el('div', { class: 'row hand-row', role: 'group', 'aria-label': t('pieces_label', { name: names[s] }) });
-  for (const m of pos.hands[s]) hand.append(tile(m));
-  node.append(hand);
+  node.append(pieceRow('hand', names[s], pos.hands[s].map((m) => tile(m))));
   return node;
 }
 
