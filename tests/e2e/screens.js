@@ -3,8 +3,9 @@
 // result that stays into the next round, a teyaku round, the game's end and its rematch, and
 // the replay driven by keys and opened from a link. Each screen is checked for horizontal
 // overflow (360 to 430 px and desktop), overlapping text, English words left in Japanese mode
-// and serious axe-core violations. The deals are known: the test gives its tables the seeds of
-// a 5-pawn deal and of a teyaku deal (in the database, between two runs of the server).
+// and serious axe-core violations. The deals are known: the test finds the seeds of a 5-pawn
+// deal and of a teyaku deal with goita watch and gives them to its tables (in the database,
+// between two runs of the server).
 // Usage: node screens.js PATH_TO_GOITA WORK_DIR [SCREENSHOT_DIR]
 'use strict';
 const fs = require('fs');
@@ -18,9 +19,22 @@ const { checkScreen } = require('./screen-checks');
 
 const [goita, work, shots] = process.argv.slice(2);
 const fail = (why) => { console.error('e2e screens: ' + why); process.exit(1); };
-// Seeds whose first deal (standard rules, first dealer drawn from the seed) is, for seed 3,
-// five pawns for seat 1 alone, and for seed 46 six pawns for seat 2: a teyaku (RULES.md 4).
-const GOSHI_SEED = 3, TEYAKU_SEED = 46;
+// Seeds whose first deal (standard rules, the first dealer drawn from the seed as goita serve
+// does) is a teyaku (RULES.md 3.1), and five pawns for one player alone (RULES.md 3.3), found
+// with goita watch; with the seat of the 5-pawn holder.
+function findSeeds(work) {
+  const found = {};
+  const file = path.join(work, 'watch.json');
+  for (let seed = 1; seed < 2000 && !(found.teyaku && found.goshi); seed++) {
+    execFileSync(goita, ['watch', '--seed', String(seed), '--player', 'random', '--record', file], { stdio: 'ignore' });
+    const round = JSON.parse(fs.readFileSync(file, 'utf8')).rounds[0];
+    const pawns = round.history.split(',').slice(0, 4).map((h) => h.split('1').length - 1);
+    if (round.result.end === 'teyaku') found.teyaku = found.teyaku || seed;
+    else if (pawns.filter((n) => n === 5).length === 1 && !found.goshi) found.goshi = { seed, holder: pawns.indexOf(5) };
+  }
+  if (!found.teyaku || !found.goshi) fail('no seed gives a teyaku and a 5-pawn deal');
+  return found;
+}
 
 // Starts goita serve on the port and database, resolving once it listens.
 function serve(port, db) {
@@ -91,18 +105,20 @@ async function playByKeys(page) {
   const db = path.join(work, 'screens.db');
   const url = `http://127.0.0.1:${port}/`;
   // 1. Two tables of computers with a seat left, then their seeds set while the server is down.
+  const seeds = findSeeds(work);
+  const partner = (seeds.goshi.holder + 2) % 4; // this page's seat at the 5-pawn table
   let server = await serve(port, db);
   const host = new Client(url.replace('http', 'ws'), 'host');
   await host.open();
   await host.request({ type: 'hello', name: 'Host' }, 'welcome');
-  const goshiTable = await tableWithBots(host, 'target=50', 2);
+  const goshiTable = await tableWithBots(host, 'target=50', partner);
   const teyakuTable = await tableWithBots(host, '', 0);
   host.close();
   await stop(server);
   execFileSync('/usr/bin/python3', ['-c', `import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE tables SET seed = ? WHERE id = ?", (${GOSHI_SEED}, ${goshiTable}))
-db.execute("UPDATE tables SET seed = ? WHERE id = ?", (${TEYAKU_SEED}, ${teyakuTable}))
+db.execute("UPDATE tables SET seed = ? WHERE id = ?", (${seeds.goshi.seed}, ${goshiTable}))
+db.execute("UPDATE tables SET seed = ? WHERE id = ?", (${seeds.teyaku}, ${teyakuTable}))
 db.commit()`, db]);
   server = await serve(port, db);
 
@@ -139,7 +155,7 @@ db.commit()`, db]);
   await check('teyaku');
   await page.click('#back');
 
-  // 3. Five pawns: this page's seat (3) is the holder's partner and decides; it redeals.
+  // 3. Five pawns: this page sits opposite the holder, as the partner who decides; it redeals.
   await sitAndStart(page, goshiTable);
   await page.waitForFunction(() => /has five pawns/.test(document.getElementById('center').textContent));
   if (!/Your partner has five pawns/.test(await text(page, '#prompt'))) fail('no 5-pawn decision asked: ' + (await text(page, '#prompt')));
