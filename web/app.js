@@ -685,7 +685,7 @@ function renderTable() {
   const fresh = !!g && logKey !== logShown && logShown.startsWith(`${view.table}:${g.round}:`);
   logShown = logKey;
   for (const spot of ['top', 'left', 'right', 'bottom']) renderTerritory($('t-' + spot), spots[spot], fresh);
-  $('table-title').textContent = `#${view.table} · ${t(view.status)}`;
+  $('table-title').textContent = `#${view.table} · ${t(view.status)} · ${rulesInWords(view.rules, (lobbyTables.get(view.table) || {}).preset)}`;
   $('scores').textContent = g ? tableScores(g) : '';
   clearInterval(countdown);
   $('timer').textContent = '';

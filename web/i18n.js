@@ -119,14 +119,15 @@ function dateText(stamp) {
   return new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
-// A rule option text (docs/RULES.md 12) in words: the rule set, players, target and teyaku.
+// A rule option text (docs/RULES.md 12) in words: the rule set (a lobby row's preset: a name,
+// null for custom rules, undefined when not known), players, target and teyaku.
 function rulesInWords(rules, preset) {
   const opt = {};
   for (const part of String(rules || '').split(',')) {
     const [k, v] = part.split('=');
     opt[k] = v;
   }
-  const words = [preset ? t('preset_' + preset) : t('preset_custom')];
+  const words = preset === undefined ? [] : [preset ? t('preset_' + preset) : t('preset_custom')];
   if (opt.players) words.push(t('players_n', { n: opt.players }));
   if (opt.target) words.push(t('to_target', { n: opt.scale === 'ones' ? Math.round(Number(opt.target) / 10) : opt.target }));
   if (opt.teyaku && opt.players === '4') words.push(t(opt.teyaku === 'on' ? 'teyaku_on' : 'teyaku_off'));

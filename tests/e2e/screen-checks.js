@@ -13,9 +13,20 @@ const WIDTHS = [{ width: 1280, height: 900 }, { width: 430, height: 932 }, { wid
 // the players' names the tests give.
 const KEEP = new Set(['English', 'Goita', 'Shogi', 'JSON', 'TXT', 'Home', 'End', 'PageUp', 'PageDown', 'Ann', 'Host']);
 
-// Every visible text box on the page: its rectangle and its text (one per text node line).
+// Every visible text box on the page: its rectangle and its text (one per text node line), cut
+// to what the scrolling boxes around it show.
 function textBoxes() {
   const out = [];
+  const clip = (r, node) => {
+    let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    for (let a = node; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      box = { l: Math.max(box.l, c.left), t: Math.max(box.t, c.top), r: Math.min(box.r, c.right), b: Math.min(box.b, c.bottom) };
+    }
+    return box;
+  };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim()) continue;
@@ -26,7 +37,8 @@ function textBoxes() {
     const range = document.createRange();
     range.selectNodeContents(n);
     for (const r of range.getClientRects()) {
-      if (r.width > 0.5 && r.height > 0.5) out.push({ x: r.left, y: r.top, w: r.width, h: r.height, text: n.textContent.trim().slice(0, 40) });
+      const c = clip(r, parent);
+      if (c.r - c.l > 0.5 && c.b - c.t > 0.5) out.push({ x: c.l, y: c.t, w: c.r - c.l, h: c.b - c.t, text: n.textContent.trim().slice(0, 40) });
     }
   }
   return out;

@@ -145,6 +145,20 @@ db.commit()`, db]);
     return link ? (await fetch(link.href)).status : 0;
   });
   if (icon !== 200) fail(`the page's icon: ${icon || 'no icon link'}`);
+  // a newly placed piece drops into place, but not for a visitor who asks for less motion
+  const animation = async (reducedMotion) => {
+    await page.emulateMedia({ reducedMotion });
+    return page.evaluate(() => {
+      const piece = tile(1);
+      piece.classList.add('fresh');
+      document.body.append(piece);
+      const name = getComputedStyle(piece).animationName;
+      piece.remove();
+      return name;
+    });
+  };
+  if ((await animation('no-preference')) === 'none' || (await animation('reduce')) !== 'none') fail('the move animation ignores prefers-reduced-motion');
+  await page.emulateMedia({ reducedMotion: null });
 
   // 2. A teyaku at the deal: the round ends at once and its panel shows the six pawns.
   await sitAndStart(page, teyakuTable);
