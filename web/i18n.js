@@ -49,7 +49,7 @@ const TEXT = {
     replay_keys: '← → で一手ずつ、Home / End で局の初めと終わり、PageUp / PageDown で局を移動',
     link_here: 'この局面へのリンク', players_n: '{n} 人', to_target: '{n} 点先取', teyaku_on: '手役あり', teyaku_off: '手役なし',
     king_down_on: '王の伏せ出し可', seconds_n: '{n} 秒', round_of: '全 {n} 局', no_moves: '着手なし',
-    seat_n: '席 {n}', piece_in_hand: '{p} (手駒)', play_piece: '{p} を出す', row_hand: '手駒', row_hand_long: '{name} の手駒',
+    seat_n: '席 {n}', piece_in_hand: '{p} (手駒)', play_piece: '{p} を出す', row_hand: '手駒', row_hand_long: '{name} の手駒', hands_dealt: '配られた手',
   },
   en: {
     you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
@@ -97,7 +97,7 @@ const TEXT = {
     replay_keys: '← → step a move, Home / End: start and end of the round, PageUp / PageDown: rounds',
     link_here: 'Link to this position', players_n: '{n} players', to_target: 'to {n}', teyaku_on: 'teyaku', teyaku_off: 'no teyaku',
     king_down_on: 'kings led face-down', seconds_n: '{n} s', round_of: 'of {n}', no_moves: 'no moves',
-    seat_n: 'Seat {n}', piece_in_hand: '{p} (in hand)', play_piece: 'play {p}', row_hand: 'hand', row_hand_long: 'pieces in the hand of {name}',
+    seat_n: 'Seat {n}', piece_in_hand: '{p} (in hand)', play_piece: 'play {p}', row_hand: 'hand', row_hand_long: 'pieces in the hand of {name}', hands_dealt: 'Hands as dealt',
   },
 };
 

@@ -1,6 +1,7 @@
 // Round results that stay on the table until dismissed, and the 5-pawn announcements and
 // decisions. Built only from the state messages the seat was sent (docs/SERVER.md): the hands a
-// result shows are the ones the rules reveal (a teyaku hand, five pawns announced).
+// result shows are the ones the rules reveal (a teyaku hand, five pawns announced), and to a
+// spectator the whole finished round the server sends it.
 'use strict';
 
 let shownResult = null;   // the summary of a finished round on screen, until dismissed
@@ -54,8 +55,10 @@ function roundSummary(v) {
   const s = {
     table: v.table, round: g.round, result: r, scale: g.scale, players: v.seats.length, scores: g.scores.slice(),
     target: g.target, goshi: g.goshi, decisions: decisionsOf(g.log), teyaku: g.teyaku_hand || null, last: null,
-    seats: v.seats.slice(), over: v.status === 'over',
+    seats: v.seats.slice(), over: v.status === 'over', dealt: null,
   };
+  // a spectator is sent the finished round in full (docs/SERVER.md): every hand as dealt
+  if (v.seat < 0 && v.previous_round) s.dealt = parseRound(v.previous_round, s.players).hands;
   if (r.end === 'finish' && r.winner >= 0) {
     const row = g.rows[r.winner];
     const i = row.blocks.length - 1;
@@ -105,6 +108,15 @@ function renderRoundResult() {
   }
   const goshi = goshiBox(s.goshi, s.players, s.decisions, nameOf);
   if (goshi) box.append(goshi);
+  if (s.dealt) {
+    const hands = el('div', { class: 'dealt' }, el('h3', { text: t('hands_dealt') }));
+    s.dealt.forEach((hand, seat) => {
+      const who = `${seat + 1}. ${nameOf(seat)}`;
+      hands.append(el('div', { class: 'reveal', role: 'group', 'aria-label': t('row_hand_long', { name: who }) },
+        el('span', { class: 'dealt-name', text: who }), ...hand.map((m) => tile(m))));
+    });
+    box.append(hands);
+  }
   box.append(el('p', { class: 'score' }, el('strong', { text: `${t(s.over ? 'final_score' : 'score_now')}: ` }),
     scoreLine(s.scores, s.players, nameOf, s.scale, s.target)));
   box.append(el('button', { id: 'round-result-close', type: 'button', text: t('dismiss'),

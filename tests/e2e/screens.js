@@ -160,8 +160,18 @@ db.commit()`, db]);
   if ((await animation('no-preference')) === 'none' || (await animation('reduce')) !== 'none') fail('the move animation ignores prefers-reduced-motion');
   await page.emulateMedia({ reducedMotion: null });
 
-  // 2. A teyaku at the deal: the round ends at once and its panel shows the six pawns.
+  // 2. A teyaku at the deal: the round ends at once and its panel shows the six pawns. A
+  // spectator watching from before the start also sees every hand as dealt; a seat does not.
+  const watcher = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' })).newPage();
+  watcher.on('pageerror', (e) => fail(`spectator's page error: ${e.message}`));
+  await watcher.goto(url);
+  await watcher.click(`.table-row:has-text("#${teyakuTable} ") button:has-text("Watch")`);
+  await watcher.waitForSelector('#seating');
   await sitAndStart(page, teyakuTable);
+  await watcher.waitForSelector('#round-result:not([hidden]) .dealt');
+  if ((await watcher.locator('#round-result .dealt .tile').count()) !== 32) fail('the spectator does not see the four hands as dealt');
+  if (await page.locator('#round-result .dealt').count()) fail('a seated player sees the hands as dealt');
+  await watcher.context().close();
   await page.waitForSelector('#round-result:not([hidden])');
   const teyaku = await text(page, '#round-result');
   if (!/wins by teyaku/.test(teyaku) || !/Teyaku hand/.test(teyaku)) fail('no teyaku in the round result: ' + teyaku);
