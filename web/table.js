@@ -108,6 +108,7 @@ function pieceRow(kind, name, pieces) {
 function renderTerritory(node, s, fresh) {
   node.replaceChildren();
   node.classList.remove('turn', 'team-a', 'team-b', 'mine');
+  node.hidden = s === undefined; // no seat there with 2 or 3 players
   if (s === undefined) return;
   const seat = view.seats[s];
   const g = view.game;

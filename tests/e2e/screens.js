@@ -19,6 +19,9 @@ const { checkScreen } = require('./screen-checks');
 
 const [goita, work, shots] = process.argv.slice(2);
 const fail = (why) => { console.error('e2e screens: ' + why); process.exit(1); };
+// The servers this test started, stopped however it ends (a failure exits at once).
+const servers = new Set();
+process.on('exit', () => { for (const server of servers) server.kill('SIGKILL'); });
 // Seeds whose first deal (standard rules, the first dealer drawn from the seed as goita serve
 // does) is a teyaku (RULES.md 3.1), and five pawns for one player alone (RULES.md 3.3), found
 // with goita watch; with the seat of the 5-pawn holder.
@@ -39,14 +42,21 @@ function findSeeds(work) {
 // Starts goita serve on the port and database, resolving once it listens.
 function serve(port, db) {
   const server = spawn(goita, ['serve', '--port', String(port), '--db', db, '--round-pause', '1200'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.add(server);
+  server.on('exit', () => servers.delete(server));
   return new Promise((resolve, reject) => {
     server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
     server.on('exit', (code) => reject(new Error(`goita serve exited (${code})`)));
   });
 }
 
+// Stops a server as an operator would (SIGTERM) and resolves once it has exited.
 function stop(server) {
-  return new Promise((resolve) => { server.removeAllListeners('exit'); server.on('exit', resolve); server.kill('SIGTERM'); });
+  return new Promise((resolve) => {
+    server.removeAllListeners('exit');
+    server.on('exit', () => { servers.delete(server); resolve(); });
+    server.kill('SIGTERM');
+  });
 }
 
 // A table of computer players but for one seat, made over the protocol; returns its number.
