@@ -129,7 +129,7 @@ function rulesInWords(rules, preset) {
   }
   const words = preset === undefined ? [] : [preset ? t('preset_' + preset) : t('preset_custom')];
   if (opt.players) words.push(t('players_n', { n: opt.players }));
-  if (opt.target) words.push(t('to_target', { n: opt.scale === 'ones' ? Math.round(Number(opt.target) / 10) : opt.target }));
+  if (opt.target) words.push(t('to_target', { n: opt.target })); // on the rule set's own scale
   if (opt.teyaku && opt.players === '4') words.push(t(opt.teyaku === 'on' ? 'teyaku_on' : 'teyaku_off'));
   if (opt.king_face_down === 'allowed') words.push(t('king_down_on'));
   return words.join(' · ');
