@@ -123,6 +123,7 @@ async function playByKeys(page) {
   await host.request({ type: 'hello', name: 'Host' }, 'welcome');
   const goshiTable = await tableWithBots(host, 'target=50', partner);
   const teyakuTable = await tableWithBots(host, '', 0);
+  const frenchTable = (await host.request({ type: 'create', rules: 'preset=french' }, 'created')).table;
   host.close();
   await stop(server);
   execFileSync('/usr/bin/python3', ['-c', `import sqlite3, sys
@@ -147,6 +148,9 @@ db.commit()`, db]);
   await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('Ann'));
   await page.waitForSelector(`.table-row:has-text("#${teyakuTable} ")`);
   await check('lobby');
+  // rules in words, the target on the rule set's own scale
+  const french = await text(page, `.table-row:has-text("#${frenchTable} ")`);
+  if (!/French edition, Goita Shogi \(points 1-5\) · 4 players · to 15(?! · teyaku)/.test(french)) fail('the French table\'s rules in words: ' + french);
   const font = await page.evaluate(async () => { await document.fonts.ready; return document.fonts.check('16px "Goita Gothic"', '王'); });
   if (!font) fail('the kanji font the server ships was not loaded');
   // a page without an icon link is asked /favicon.ico by browsers, a 404 on every load
