@@ -4,6 +4,7 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
+// An element with properties (class, text, listeners under "on", attributes) and children.
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
   for (const k in props || {}) {
@@ -30,9 +31,11 @@ let noticeTimer = null;
 let countdown = null;
 
 
+// The seat tokens this browser holds, by table (to come back to a seat after a reload).
 function seatTokens() {
   try { return JSON.parse(localStorage.getItem('goita.seats') || '{}'); } catch (e) { return {}; }
 }
+// Keeps a table's seat token, or forgets it (token null).
 function saveSeatToken(table, token) {
   const all = seatTokens();
   if (token) all[table] = token; else delete all[table];
@@ -44,6 +47,7 @@ function saveSeatToken(table, token) {
 function invites() {
   try { return JSON.parse(localStorage.getItem('goita.invites') || '{}'); } catch (e) { return {}; }
 }
+// Keeps a private table's invite code.
 function saveInvite(table, code) {
   const all = invites();
   if (all[table] === code) return;
@@ -51,10 +55,13 @@ function saveInvite(table, code) {
   localStorage.setItem('goita.invites', JSON.stringify(all));
 }
 
+// Sends a request to the server when connected; dropped otherwise (a reconnect asks again).
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
+// Opens the WebSocket, says hello, asks for the lobby and returns to a seat held; reconnects
+// with a growing delay when it closes.
 function connect() {
   const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/';
   ws = new WebSocket(url, 'goita');
@@ -85,6 +92,7 @@ function connect() {
   };
 }
 
+// A notice under the header: gone after 6 s unless sticky.
 function showNotice(text, sticky) {
   const n = $('notice');
   n.textContent = text;
@@ -92,8 +100,10 @@ function showNotice(text, sticky) {
   clearTimeout(noticeTimer);
   if (!sticky) noticeTimer = setTimeout(hideNotice, 6000);
 }
+// Hides the notice.
 function hideNotice() { $('notice').hidden = true; }
 
+// Hands one server message to the screen it concerns.
 function receive(msg) {
   switch (msg.type) {
     case 'welcome':
@@ -226,6 +236,7 @@ function route() {
   show('lobby');
 }
 
+// Shows a table, as its player or a spectator, remembered for a reload of this tab.
 function enterTable(id, asWatcher) {
   if (id !== currentTable) { $('chat-log').replaceChildren(); clearRoundResult(); }
   currentTable = id;
@@ -236,6 +247,7 @@ function enterTable(id, asWatcher) {
   show('table');
 }
 
+// Back to the lobby from a table, forgetting it.
 function leaveTable() {
   currentTable = 0;
   $('chat-log').replaceChildren();
@@ -266,6 +278,7 @@ function applyLanguage() {
   if (replay && !$('replay').hidden) renderReplay();
 }
 
+// Wires the page's forms and buttons, then connects.
 function init() {
   applyLanguage();
   $('lang').addEventListener('click', () => {

@@ -103,6 +103,7 @@ const TEXT = {
 
 let lang = localStorage.getItem('goita.lang') || ((navigator.language || '').startsWith('ja') ? 'ja' : 'en');
 
+// A text in the page's language (English when it has none), {names} filled from args.
 function t(key, args) {
   let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
   for (const k in args || {}) s = s.replace('{' + k + '}', args[k]);

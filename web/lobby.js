@@ -56,6 +56,7 @@ function shownPoints(points, scale) {
   return scale === 'ones' ? Math.round(points / 10) : points;
 }
 
+// A rule set chosen: the target on its scale, and teyaku as it has it.
 function onPresetChange() {
   const french = $('opt-preset').value === 'french';
   const target = $('opt-target');
@@ -63,6 +64,7 @@ function onPresetChange() {
   $('opt-teyaku').checked = !french;
 }
 
+// The open tables, by number: their rules in words, seats with teams, and what one may do.
 function renderTables() {
   const box = $('tables');
   box.replaceChildren();

@@ -13,11 +13,13 @@ function addChat(line) {
   log.scrollTop = log.scrollHeight;
 }
 
+// A private table's invite link, shown to everyone there.
 function renderInvite() {
   $('invite-box').hidden = !view.invite;
   if (view.invite) $('invite-link').value = `${location.origin}${location.pathname}#invite/${view.invite}`;
 }
 
+// Copies the invite link (the clipboard where the page is secure, else the selection).
 function copyInvite() {
   const input = $('invite-link');
   input.select();
@@ -65,8 +67,10 @@ function placement(players, base) {
   return out;
 }
 
+// The side a seat scores for: its team with four players, itself otherwise.
 function sideOf(seat, players) { return players === 4 ? seat % 2 : seat; }
 
+// A seat's name at the table on screen, or its number when empty.
 function seatName(s) {
   const seat = view && view.seats[s];
   return seat ? displayName(seat, s) : `${t('seat')} ${s + 1}`;
@@ -142,14 +146,17 @@ function renderTerritory(node, s, fresh) {
   node.append(pieceRow('blocks', name, blocks), pieceRow('attacks', name, attacks));
 }
 
+// The viewer's legal moves now (none for a spectator or off turn).
 function legalMoves() {
   return view && view.game && view.seat >= 0 ? view.game.legal : [];
 }
 
+// Whether the block chosen can still be played after a new state.
 function choiceStillLegal() {
   return choice !== null && legalMoves().some((m) => m[1] === String(choice.kind));
 }
 
+// A piece's kind: both kings (8 and 9) are one.
 function kindOf(mark) { return Number(mark) === 9 ? 8 : Number(mark); }
 
 // The viewer's hand and what it may do now. A piece button keeps the keyboard focus across
@@ -224,6 +231,7 @@ function drawControls() {
   if (choice !== null) actions.append(el('button', { type: 'button', text: t('cancel'), on: { click: () => { choice = null; renderControls(); } } }));
 }
 
+// A move of the log in words: who, and pass, a decision, or block and attack.
 function moveText(token) {
   const seat = Number(token[0]) - 1;
   const who = seatName(seat);
@@ -282,6 +290,7 @@ function gameOverBox(g) {
   return box;
 }
 
+// Before the start: a sit and a computer button for each empty seat, and the start button.
 function renderSeating() {
   const box = $('seating');
   box.replaceChildren();
