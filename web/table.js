@@ -242,9 +242,10 @@ function moveText(token) {
   return `${who}: ${block} → ${KANJI[token[2]]}`;
 }
 
-// The middle of the table: the round, the attack to answer, a 5-pawn announcement and its
-// decisions, the round's result while the next deal waits, and the game's end with a rematch.
-function renderCenter() {
+// The middle of the table: the round, the attack to answer (dropping in when just played), a
+// 5-pawn announcement and its decisions, the round's result while the next deal waits, and the
+// game's end with a rematch.
+function renderCenter(fresh) {
   const c = $('center');
   c.replaceChildren();
   const g = view.game;
@@ -254,7 +255,9 @@ function renderCenter() {
   }
   c.append(el('div', { class: 'muted', text: t('round', { n: g.round }) }));
   if (g.phase === 'play' && g.attack) {
-    c.append(el('div', { class: 'attack-now' }, tile(g.attack, { attack: true })),
+    const attack = tile(g.attack, { attack: true });
+    if (fresh) attack.classList.add('fresh');
+    c.append(el('div', { class: 'attack-now' }, attack),
       el('div', { class: 'muted', text: t('attack_by', { name: seatName(g.attacker) }) }));
   }
   if (g.goshi && g.phase !== 'over') {
@@ -338,7 +341,7 @@ function renderTable() {
     countdown = setInterval(tick, 1000);
   }
   renderInvite();
-  renderCenter();
+  renderCenter(fresh);
   renderSeating();
   renderControls();
   renderRoundResult();
