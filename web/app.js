@@ -182,7 +182,7 @@ function receive(msg) {
       if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }
       if (msg.request === 'join') { history.replaceState(null, '', location.pathname); route(); }
       if (msg.request === 'quick') showQueue(null);
-      showNotice(`${t('error')}: ${msg.error}`);
+      showNotice(`${t('error')}: ${errorText(msg.error)}`);
       break;
     default:
       break;

@@ -149,3 +149,30 @@ function shownName(name) {
   if (!m || !TEXT.en['level_' + m[2]]) return name;
   return `${t('computer')}${m[1] ? ' ' + m[1] : ''} · ${t('level_' + m[2])}`;
 }
+
+// The server's errors a player can meet in the page, in Japanese: each pattern and its text,
+// {1}, {2}… the pattern's numbers and names. Others, and every error in English, read as sent.
+const SERVER_ERRORS_JA = [
+  [/^seat (\d+) is taken$/, '席 {1} にはもう人が座っています'],
+  [/^you already sit at this table, in seat (\d+)$/, 'この卓の席 {1} にもう座っています'],
+  [/^table (\d+) has started$/, '卓 #{1} はもう始まっています'],
+  [/^table (\d+) has seats 1 to (\d+)$/, '卓 #{1} の席は 1 から {2} です'],
+  [/^no table (\d+)$/, '卓 #{1} はありません'],
+  [/^table (\d+) is private: join it with its invite code$/, '卓 #{1} は非公開です: 招待リンクから参加してください'],
+  [/^no open table has this invite code$/, 'この招待リンクの卓は開いていません'],
+  [/^no seat has this seat_token \(the game may be over\)$/, 'この席はもうありません (対局が終わったのかもしれません)'],
+  [/^the rematch has started without you, at table (\d+)$/, '再戦はあなた抜きで卓 #{1} で始まりました'],
+  [/^wrong name or password$/, '名前かパスワードが違います'],
+  [/^too many requests: .* try again in ([\d.]+) s$/, '操作が多すぎます: {1} 秒後にもう一度どうぞ'],
+  [/^too many lines: wait ([\d.]+) s/, 'チャットが多すぎます: {1} 秒待ってください'],
+];
+
+// A server error in the page's language, where it is one of those above.
+function errorText(message) {
+  if (lang !== 'ja') return message;
+  for (const [pattern, text] of SERVER_ERRORS_JA) {
+    const m = String(message).match(pattern);
+    if (m) return text.replace(/\{(\d)\}/g, (_, i) => m[Number(i)]);
+  }
+  return message;
+}

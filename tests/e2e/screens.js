@@ -181,6 +181,13 @@ db.commit()`, db]);
   await watcher.goto(url);
   await watcher.click(`.table-row:has-text("#${teyakuTable} ") button:has-text("Watch")`);
   await watcher.waitForSelector('#seating');
+  // an error names the seat from 1, in the page's language: the spectator asks for seat 2,
+  // which a computer holds
+  await watcher.click('#lang');
+  await watcher.evaluate((table) => send({ type: 'sit', table, seat: 1 }), teyakuTable);
+  await watcher.waitForSelector('#notice:not([hidden])');
+  if ((await text(watcher, '#notice')) !== 'エラー: 席 2 にはもう人が座っています') fail('the error of a taken seat: ' + (await text(watcher, '#notice')));
+  await watcher.click('#lang');
   await sitAndStart(page, teyakuTable);
   await watcher.waitForSelector('#round-result:not([hidden]) .dealt');
   if ((await watcher.locator('#round-result .dealt .tile').count()) !== 32) fail('the spectator does not see the four hands as dealt');
