@@ -12,7 +12,7 @@ ensure_packages chromium python3-pytest
 command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
 for tool in goita-core goita-ai-sample e2e; do
   case $tool in
-    e2e) installed=tools/e2e/node_modules/ws ;;
+    e2e) installed=tools/e2e/node_modules/axe-core ;; # the newest of its packages
     *) installed=tools/$tool/node_modules/$tool ;;
   esac
   [ -d "$installed" ] || (cd "tools/$tool" && npm ci --no-audit --no-fund)
