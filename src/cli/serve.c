@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "serve.h"
+#include "store.h"
 
 /* Creates each folder of path's parent, like mkdir -p. */
 static bool make_parents(const char *path) {
@@ -79,8 +80,9 @@ int cmd_serve(int argc, char **argv) {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
        .help = "the address to listen on; 0.0.0.0 for every network"},
-      {.name = "--db", .kind = CLI_TEXT, .value = "FILE", .target = &o.db_path,
-       .help = "the SQLite database of accounts, tables and games (its folder is made)"},
+      {.name = "--db", .kind = CLI_TEXT, .value = "FILE|URI", .target = &o.db_path,
+       .help = "the database of accounts, tables and games: a SQLite file (its folder is made), or a "
+               "postgresql://... URI, which several servers may share"},
       {.name = "--web", .kind = CLI_TEXT, .value = "DIR", .target = &o.web_dir,
        .help = "the web client's files: beside the sources in a build tree, else where make install put them"},
       {"--bot-threads", CLI_UINT, "N", &bot_threads, "threads that think for the computer players", .lo = 1,
@@ -157,7 +159,7 @@ int cmd_serve(int argc, char **argv) {
   o.hub.chat_burst = (int)chat_burst;
   o.hub.chat_interval_ms = (int)chat_interval;
   o.hub.rematch_wait_ms = (int)rematch_wait * 1000;
-  if (!make_parents(o.db_path)) {
+  if (!srv_store_is_postgresql(o.db_path) && !make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;
   }

@@ -471,6 +471,10 @@ static int check_tls_files(const srv_serve_options *o, char *err, size_t errsize
   return 0;
 }
 
+/* The database as messages name it: a SQLite path, or just "PostgreSQL", since a URI may hold a
+ * password. */
+static const char *shown_db(const char *db) { return srv_store_is_postgresql(db) ? "PostgreSQL" : db; }
+
 int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
@@ -481,7 +485,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
       srv_listener_open(&s.listener, o->host, o->port, o->limits.max_connections, tls, err, errsize) != 0)
     return -1;
   if (srv_store_open(&s.store, o->db_path) != 0) {
-    snprintf(err, errsize, "database %s: %s", o->db_path, s.store ? srv_store_error(s.store) : "out of memory");
+    snprintf(err, errsize, "database %s: %s", shown_db(o->db_path), s.store ? srv_store_error(s.store) : "out of memory");
     srv_store_close(s.store);
     srv_listener_close(s.listener);
     return -1;
@@ -547,7 +551,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   stopping = 0;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
-  printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, o->db_path);
+  printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, shown_db(o->db_path));
   fflush(stdout);
   lws_sul_schedule(s.context, 0, &s.tick, on_tick, TICK_MS * LWS_US_PER_MS);
   while (!stopping && lws_service(s.context, 0) >= 0) {

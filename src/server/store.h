@@ -1,5 +1,6 @@
 /* The server's storage: players and ratings, tables and their seats, every move as it is
- * played, finished games. One small interface; the implementation is SQLite (store_sqlite.c).
+ * played, finished games. One small interface with two implementations: SQLite, one file
+ * (store_sqlite.c), and PostgreSQL, shared by several servers (store_postgresql.c).
  * Every function returns 0 on success and -1 on failure with a message in the store's error
  * text (srv_store_error), e.g. "database or disk is full": the caller refuses the action it
  * was saving, so what the server holds in memory never runs ahead of what is saved. */
@@ -48,11 +49,15 @@ typedef struct srv_table_row {
   char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
 } srv_table_row;
 
-/* Opens (creating when needed) the database at path, in WAL mode. */
-int srv_store_open(srv_store **store, const char *path);
+/* Opens the database `db` and brings its schema up to date: a postgresql:// (or postgres://)
+ * URI is a PostgreSQL database, anything else the path of a SQLite file (created when needed,
+ * in WAL mode). On failure *store may still be set, for its error text: close it. */
+int srv_store_open(srv_store **store, const char *db);
+/* Whether `db` names a PostgreSQL database. */
+bool srv_store_is_postgresql(const char *db);
 void srv_store_close(srv_store *store);
 /* Caps the database file at about `bytes` (0: no cap beyond the disk's): past it, writes fail
- * as on a full disk ("database or disk is full"). */
+ * as on a full disk ("database or disk is full"). SQLite only: PostgreSQL refuses a cap. */
 int srv_store_limit_bytes(srv_store *store, long long bytes);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
