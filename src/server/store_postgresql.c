@@ -23,17 +23,17 @@ typedef struct pg_store {
 
 static const srv_store_ops pg_ops;
 
-/* Sets the error text to "what: PostgreSQL's message" (its last line break dropped). */
+/* Sets the error text to "what: PostgreSQL's message", the message's first line only (libpq
+ * adds hints on further lines). */
 static int fail(srv_store *s, const char *what, const PGresult *r) {
   const char *msg = r ? PQresultErrorMessage(r) : "";
   if (!*msg) msg = PQerrorMessage(PG(s)->conn);
+  const int n = (int)strcspn(msg, "\n");
   if (PQstatus(PG(s)->conn) != CONNECTION_OK) {
-    snprintf(s->error, sizeof s->error, "%s: the database is unreachable (%s)", what, msg);
+    snprintf(s->error, sizeof s->error, "%s: the database is unreachable (%.*s)", what, n, msg);
   } else {
-    snprintf(s->error, sizeof s->error, "%s: %s", what, msg);
+    snprintf(s->error, sizeof s->error, "%s: %.*s", what, n, msg);
   }
-  const size_t n = strlen(s->error);
-  if (n && s->error[n - 1] == '\n') s->error[n - 1] = '\0';
   return -1;
 }
 
@@ -150,13 +150,12 @@ int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
   srv_store *s = &pg->base;
   s->ops = &pg_ops;
   *out = s; /* also on failure, for the error text; close it */
-  pg->conn = PQconnectdb(conninfo);
-  if (PQstatus(pg->conn) != CONNECTION_OK) {
-    snprintf(s->error, sizeof s->error, "connecting: %s", PQerrorMessage(pg->conn));
-    const size_t n = strlen(s->error);
-    if (n && s->error[n - 1] == '\n') s->error[n - 1] = '\0';
-    return -1;
-  }
+  /* a database that does not answer is given up after 5 s unless the URI says otherwise, so
+   * that a reconnection attempt cannot hold the server's loop for long */
+  const char *const keys[] = {"connect_timeout", "dbname", NULL};
+  const char *const values[] = {"5", conninfo, NULL};
+  pg->conn = PQconnectdbParams(keys, values, 1);
+  if (PQstatus(pg->conn) != CONNECTION_OK) return fail(s, "connecting", NULL);
   PQsetNoticeProcessor(pg->conn, ignore_notice, NULL);
   return migrate(s);
 }

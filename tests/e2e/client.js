@@ -1,6 +1,7 @@
 // A small goita client over WebSocket for the restart and load tests: JSON messages in, the
 // last state kept, replies awaited by type.
 'use strict';
+const http = require('http');
 const path = require('path');
 const WebSocket = require(path.join(__dirname, '../../tools/e2e/node_modules/ws'));
 
@@ -77,4 +78,37 @@ async function startTable(clients, rules = '') {
   return created.table;
 }
 
-module.exports = { Client, startTable };
+// Plays n moves, each by whoever's turn it is, waiting for every client to see each one;
+// resolves false when the game is over before.
+async function play(clients, n) {
+  for (let i = 0; i < n; i++) {
+    const mover = clients.find((c) => c.legal().length);
+    if (!mover) {
+      if (clients[0].state.status === 'over') return false;
+      await new Promise((r) => setTimeout(r, 20));
+      i--;
+      continue;
+    }
+    const legal = mover.legal();
+    const seen = clients.map((c) => {
+      const old = c.state.game.history;
+      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move');
+    });
+    mover.send({ type: 'move', table: mover.table, move: legal[Math.floor(Math.random() * legal.length)] });
+    await Promise.all(seen);
+  }
+  return true;
+}
+
+// Downloads a finished game's record (GET /records/ID.json) and resolves with it parsed.
+function downloadRecord(port, gameId) {
+  return new Promise((resolve, reject) => {
+    http.get(`http://127.0.0.1:${port}/records/${gameId}.json`, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${res.statusCode}`))));
+    }).on('error', reject);
+  });
+}
+
+module.exports = { Client, startTable, play, downloadRecord };

@@ -5,8 +5,7 @@
 // Usage: node restart.js GOITA PORT DB
 'use strict';
 const { spawn } = require('child_process');
-const http = require('http');
-const { Client, startTable } = require('./client');
+const { Client, startTable, play, downloadRecord } = require('./client');
 
 const [goita, port, db] = process.argv.slice(2);
 const url = `ws://127.0.0.1:${port}/`;
@@ -31,27 +30,6 @@ function kill(server) {
     server.on('exit', () => { running = null; resolve(); });
     server.kill('SIGKILL');
   });
-}
-
-// Plays n moves, each by whoever's turn it is, waiting for every client to see each one.
-async function play(clients, n) {
-  for (let i = 0; i < n; i++) {
-    const mover = clients.find((c) => c.legal().length);
-    if (!mover) {
-      if (clients[0].state.status === 'over') return false;
-      await new Promise((r) => setTimeout(r, 20));
-      i--;
-      continue;
-    }
-    const legal = mover.legal();
-    const seen = clients.map((c) => {
-      const old = c.state.game.history;
-      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move');
-    });
-    mover.send({ type: 'move', table: mover.table, move: legal[Math.floor(Math.random() * legal.length)] });
-    await Promise.all(seen);
-  }
-  return true;
 }
 
 const gameOf = (c) => JSON.stringify(c.state.game);
@@ -113,13 +91,7 @@ const gameOf = (c) => JSON.stringify(c.state.game);
   lobby.close();
   const gameId = clients[0].state.game_id;
   if (!gameId) fail('no game id at the end');
-  const record = await new Promise((resolve, reject) => {
-    http.get(`http://127.0.0.1:${port}/records/${gameId}.json`, (res) => {
-      let body = '';
-      res.on('data', (d) => { body += d; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${res.statusCode}`))));
-    }).on('error', reject);
-  });
+  const record = await downloadRecord(port, gameId);
   if (record.format !== 'goita-record' || !record.rounds.length) fail('the downloaded record is not a game record');
   console.log(`restart: killed twice, nothing lost; the game ended ${record.score.join(' to ')} over ${record.rounds.length} rounds`);
   for (const c of clients) c.close();
