@@ -341,3 +341,47 @@ Test(store, an_unreachable_database_is_named_in_the_error) {
   cr_expect_neq(srv_store_error(bad)[0], '\0');
   srv_store_close(bad);
 }
+
+Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
+  if (!w.postgresql) {
+    cr_expect_eq(srv_store_node(w.store, "a", 60000), -1, "a SQLite file serves one server");
+    cr_expect(strstr(srv_store_error(w.store), "PostgreSQL") != NULL, "%s", srv_store_error(w.store));
+    return;
+  }
+  cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_move_add(w.store, row.id, 0, "d1"), 0, "%s", srv_store_error(w.store));
+  srv_store *b = NULL;
+  cr_assert_eq(srv_store_open(&b, w.db), 0);
+  cr_assert_eq(srv_store_node(b, "b", 60000), 0, "%s", srv_store_error(b));
+  found_tables f = {0};
+  cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0, "a live server's table is not another's");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0);
+  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), -1, "a move at another server's table");
+  cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  /* a's lease runs out (it stopped renewing): b claims its table, and a may write it no more */
+  raw("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0, "%s", srv_store_error(b));
+  cr_assert_eq(f.count, 1);
+  cr_expect_eq(f.last.id, row.id);
+  cr_expect_str_eq(f.last.seats[0].token, "seat-hash-0");
+  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), 0, "%s", srv_store_error(b));
+  cr_expect_eq(srv_store_move_add(w.store, row.id, 2, "d3"), -1, "the server that lost its lease wrote a move");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1, "a table is claimed once");
+  char all[32] = "";
+  cr_assert_eq(srv_store_moves(b, row.id, collect_move, all), 0);
+  cr_expect_str_eq(all, "d1 p2");
+  /* b's tables come back to b when it starts again under the same name */
+  srv_store_close(b);
+  cr_assert_eq(srv_store_open(&b, w.db), 0);
+  cr_assert_eq(srv_store_node(b, "b", 60000), 0);
+  f.count = 0;
+  cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1);
+  srv_store_close(b);
+}

@@ -299,6 +299,7 @@ void srv_hub_tick(srv_hub *h) {
       hub_schedule(h, t, true);
     }
   }
+  hub_lease_tick(h, now);
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {
     hub_players_prune(h);

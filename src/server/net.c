@@ -475,6 +475,14 @@ static int check_tls_files(const srv_serve_options *o, char *err, size_t errsize
  * password. */
 static const char *shown_db(const char *db) { return srv_store_is_postgresql(db) ? "PostgreSQL" : db; }
 
+/* On PostgreSQL, names this server to the store and has the hub renew its lease three times
+ * per lease; a SQLite file refuses a name given with --node. */
+static int join_cluster(srv_store *store, const srv_serve_options *o, srv_hub_options *hub) {
+  if (!srv_store_is_postgresql(o->db_path)) return o->node ? srv_store_node(store, o->node, o->lease_ms) : 0;
+  hub->lease_renew_ms = o->lease_ms / 3;
+  return srv_store_node(store, o->node ? o->node : "goita", o->lease_ms);
+}
+
 int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
@@ -484,7 +492,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (check_tls_files(o, err, errsize) != 0 ||
       srv_listener_open(&s.listener, o->host, o->port, o->limits.max_connections, tls, err, errsize) != 0)
     return -1;
-  if (srv_store_open(&s.store, o->db_path) != 0) {
+  srv_hub_options hub = o->hub;
+  if (srv_store_open(&s.store, o->db_path) != 0 || join_cluster(s.store, o, &hub) != 0) {
     snprintf(err, errsize, "database %s: %s", shown_db(o->db_path), s.store ? srv_store_error(s.store) : "out of memory");
     srv_store_close(s.store);
     srv_listener_close(s.listener);
@@ -540,7 +549,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password};
-  if (srv_hub_new(&s.hub, s.store, &io, &o->hub, err, errsize) != 0) {
+  if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);

@@ -21,6 +21,12 @@ const char *srv_store_error(const srv_store *s) { return s->error; }
 
 int srv_store_limit_bytes(srv_store *s, long long bytes) { return s->ops->limit_bytes(s, bytes); }
 
+int srv_store_node(srv_store *s, const char *name, int lease_ms) { return s->ops->node(s, name, lease_ms); }
+
+int srv_store_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  return s->ops->lease_renew(s, fn, ctx);
+}
+
 int srv_store_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
   return s->ops->player_by_token(s, token_hash, out, found);
 }

@@ -59,6 +59,16 @@ void srv_store_close(srv_store *store);
 /* Caps the database file at about `bytes` (0: no cap beyond the disk's): past it, writes fail
  * as on a full disk ("database or disk is full"). SQLite only: PostgreSQL refuses a cap. */
 int srv_store_limit_bytes(srv_store *store, long long bytes);
+/* Several servers on one PostgreSQL database (docs/SERVER.md "Several servers"): names this
+ * server and the lease it holds on its tables, which lasts lease_ms unless renewed. From then on
+ * the store gives this server only its own tables (claiming those of servers whose lease ran
+ * out), gives the tables it creates to it, and saves a move only at a table it owns. A SQLite
+ * file serves one server: it refuses. */
+int srv_store_node(srv_store *store, const char *name, int lease_ms);
+/* Renews this server's lease and claims the open tables of servers whose lease has run out,
+ * calling fn with each one it claimed (as srv_store_tables_open does). Does nothing without
+ * srv_store_node. */
+int srv_store_lease_renew(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
 

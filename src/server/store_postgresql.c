@@ -14,6 +14,8 @@ typedef struct pg_store {
   srv_store base;
   PGconn *conn;
   bool in_transaction;
+  char node[64]; /* this server's name among several ("" until srv_store_node) */
+  int lease_ms;
 } pg_store;
 
 #define PG(s) ((pg_store *)(s))
@@ -345,11 +347,12 @@ static int pg_table_create(srv_store *s, srv_table_row *row) {
                           num(b[1], row->turn_seconds),
                           num(b[2], row->status),
                           row->invite[0] ? row->invite : NULL,
-                          row->owner ? num(b[3], row->owner) : NULL};
+                          row->owner ? num(b[3], row->owner) : NULL,
+                          PG(s)->node[0] ? PG(s)->node : NULL};
   int status = insert_id(s, "saving a table",
-                         "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) "
-                         "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                         6, params, &row->id);
+                         "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node) "
+                         "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                         7, params, &row->id);
   if (status == 0) status = write_seats(s, row);
   return end(s, status);
 }
@@ -380,11 +383,10 @@ static void read_seats(const PGresult *r, srv_table_row *row) {
   }
 }
 
-static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  PGresult *r = query(s, "reading the tables",
-                      "SELECT id, rules, seed, turn_seconds, status, created, invite, owner FROM tables "
-                      "WHERE status != 2 ORDER BY id",
-                      0, NULL);
+/* Runs a query for tables (the columns of TABLE_COLUMNS) and calls fn with each, its seats read. */
+static int read_tables(srv_store *s, const char *sql, int n, const char *const *params,
+                       void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  PGresult *r = query(s, "reading the tables", sql, n, params);
   if (!r) return -1;
   int status = 0;
   for (int i = 0; i < PQntuples(r) && status == 0; i++) {
@@ -398,9 +400,9 @@ static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
     text_at(r, i, 5, row.created, sizeof row.created);
     text_at(r, i, 6, row.invite, sizeof row.invite);
     row.owner = int_at(r, i, 7);
-    const char *params[] = {PQgetvalue(r, i, 0)};
+    const char *table[] = {PQgetvalue(r, i, 0)};
     PGresult *seats =
-        query(s, "reading the tables", "SELECT seat, player, token, stand_in FROM seats WHERE table_id = $1", 1, params);
+        query(s, "reading the tables", "SELECT seat, player, token, stand_in FROM seats WHERE table_id = $1", 1, table);
     if (!seats) {
       status = -1;
       break;
@@ -413,15 +415,74 @@ static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
   return status;
 }
 
+#define TABLE_COLUMNS "id, rules, seed, turn_seconds, status, created, invite, owner"
+/* The servers whose lease has run out. */
+#define LAPSED "(SELECT name FROM nodes WHERE lease_until < now())"
+
+static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  if (!PG(s)->node[0])
+    return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 ORDER BY id", 0, NULL, fn, ctx);
+  /* this server's tables, those of no server, and those of servers whose lease ran out */
+  const char *params[] = {PG(s)->node};
+  if (run(s, "claiming the tables",
+          "UPDATE tables SET node = $1 WHERE status != 2 AND (node IS NULL OR node IN " LAPSED ")", 1, params) != 0)
+    return -1;
+  return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 AND node = $1 ORDER BY id", 1, params,
+                     fn, ctx);
+}
+
+/* Writes this server's lease: it holds until lease_ms from now. */
+static int write_lease(srv_store *s) {
+  char b[32];
+  const char *params[] = {PG(s)->node, num(b, PG(s)->lease_ms)};
+  return run(s, "renewing the lease",
+             "INSERT INTO nodes (name, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond') "
+             "ON CONFLICT (name) DO UPDATE SET lease_until = EXCLUDED.lease_until",
+             2, params);
+}
+
+static int pg_node(srv_store *s, const char *name, int lease_ms) {
+  if (!*name || strlen(name) >= sizeof PG(s)->node) {
+    snprintf(s->error, sizeof s->error, "a server's name has 1 to %d bytes", (int)sizeof PG(s)->node - 1);
+    return -1;
+  }
+  snprintf(PG(s)->node, sizeof PG(s)->node, "%s", name);
+  PG(s)->lease_ms = lease_ms;
+  return write_lease(s);
+}
+
+/* Renews the lease, then claims the open tables of servers whose lease ran out: each table
+ * row is locked by the claim, so two servers never both get one. */
+static int pg_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  if (!PG(s)->node[0]) return 0;
+  if (write_lease(s) != 0) return -1;
+  const char *params[] = {PG(s)->node};
+  return read_tables(s,
+                     "WITH claimed AS (UPDATE tables SET node = $1 WHERE status != 2 AND node IN " LAPSED
+                     " RETURNING " TABLE_COLUMNS ") SELECT * FROM claimed ORDER BY id",
+                     1, params, fn, ctx);
+}
+
 /* Saves a move. What the server holds is the truth: a move at a number already saved (one
- * sent again after the connection broke before its answer came) is written over. */
+ * sent again after the connection broke before its answer came) is written over. With several
+ * servers, only at a table this server still owns: one that was thought dead and lost its
+ * tables is refused, so two servers never write one table. */
 static int pg_move_add(srv_store *s, int64_t table, int seq, const char *text) {
   char b[2][32];
-  const char *params[] = {num(b[0], table), num(b[1], seq), text};
-  return run(s, "saving a move",
-             "INSERT INTO moves (table_id, seq, move) VALUES ($1, $2, $3) "
-             "ON CONFLICT (table_id, seq) DO UPDATE SET move = EXCLUDED.move",
-             3, params);
+  const char *params[] = {num(b[0], table), num(b[1], seq), text, PG(s)->node};
+  PGresult *r = query(s, "saving a move",
+                      "INSERT INTO moves (table_id, seq, move) SELECT $1::bigint, $2::integer, $3::text "
+                      "WHERE $4::text = '' OR EXISTS (SELECT 1 FROM tables WHERE id = $1::bigint AND node = $4::text) "
+                      "ON CONFLICT (table_id, seq) DO UPDATE SET move = EXCLUDED.move",
+                      4, params);
+  if (!r) return -1;
+  const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
+  PQclear(r);
+  if (!saved) {
+    snprintf(s->error, sizeof s->error, "saving a move: table %lld is served by another server now", (long long)table);
+    return -1;
+  }
+  return 0;
 }
 
 static int pg_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
@@ -555,7 +616,7 @@ static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text)
 }
 
 static const srv_store_ops pg_ops = {
-    pg_close,       pg_limit_bytes,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
+    pg_close,       pg_limit_bytes,  pg_node, pg_lease_renew,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,

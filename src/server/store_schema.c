@@ -117,6 +117,14 @@ const srv_migration srv_migrations[] = {
       "ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;"
       "ALTER TABLE games ADD COLUMN ended TEXT;"
     },
+    /* 5 (several servers): each server's lease, and which server owns each table */
+    {
+      "CREATE TABLE nodes (name TEXT PRIMARY KEY, lease_until TEXT NOT NULL);"
+      "ALTER TABLE tables ADD COLUMN node TEXT;",
+      "CREATE TABLE nodes (name TEXT PRIMARY KEY, lease_until TIMESTAMPTZ NOT NULL);"
+      "ALTER TABLE tables ADD COLUMN node TEXT;"
+      "CREATE INDEX tables_node ON tables(node) WHERE status != 2;"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

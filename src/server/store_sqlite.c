@@ -83,6 +83,22 @@ static int lite_limit_bytes(srv_store *s, long long bytes) {
   return sqlite3_exec(DB(s), sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "limiting the database size");
 }
 
+/* A SQLite file is one server's: several servers need PostgreSQL. */
+static int lite_node(srv_store *s, const char *name, int lease_ms) {
+  (void)name;
+  (void)lease_ms;
+  snprintf(s->error, sizeof s->error, "several servers need a PostgreSQL database, not a SQLite file");
+  return -1;
+}
+
+/* One server owns every table: there is no lease to renew. */
+static int lite_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  (void)s;
+  (void)fn;
+  (void)ctx;
+  return 0;
+}
+
 /* Closes the database and frees the store. */
 static void lite_close(srv_store *s) {
   sqlite3_close(DB(s));
@@ -553,7 +569,7 @@ static int lite_game_text(srv_store *s, int64_t game, bool histories, char **tex
 }
 
 static const srv_store_ops sqlite_ops = {
-    lite_close,      lite_limit_bytes, lite_player_by_token, lite_player_create, lite_player_rename,
+    lite_close,      lite_limit_bytes, lite_node, lite_lease_renew, lite_player_by_token, lite_player_create, lite_player_rename,
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # goita serve on a real PostgreSQL (scripts/postgres.sh, under the scratch folder, a Unix socket
 # only): the kill-and-restart test (tests/e2e/restart.js) with the database on PostgreSQL, then
-# the database stopped mid-game and started again under a running server (tests/e2e/outage.js).
+# the database stopped mid-game and started again under a running server (tests/e2e/outage.js),
+# then two servers on the database, one killed mid-round and its table taken over by the other
+# (tests/e2e/failover.js).
 # Usage: serve_postgresql.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,4 +16,6 @@ db=$("$root/scripts/postgres.sh" start "$tmp/pg") || { echo "FAIL PostgreSQL did
 node "$e2e/restart.js" "$goita" "$(node "$e2e/free-port.js")" "$db" || fail "kill and restart on PostgreSQL"
 node "$e2e/outage.js" "$goita" "$(node "$e2e/free-port.js")" "$db" \
   "$root/scripts/postgres.sh stop $tmp/pg" "$root/scripts/postgres.sh start $tmp/pg" || fail "database outage"
+node "$e2e/failover.js" "$goita" "$(node "$e2e/free-port.js")" "$(node "$e2e/free-port.js")" "$db" 3 ||
+  fail "a node killed and its table taken over"
 finish serve_postgresql

@@ -4,28 +4,12 @@
 // goes on to its end, and its stored record replays with `goita replay --check`.
 // Usage: node outage.js GOITA PORT DB STOP_COMMAND START_COMMAND
 'use strict';
-const { spawn, execSync, execFileSync } = require('child_process');
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { Client, startTable, play, downloadRecord } = require('./client');
+const { execSync } = require('child_process');
+const { Client, startTable, play, downloadRecord, startServer, killServer, replayCheck } = require('./client');
 
 const [goita, port, db, stopDb, startDb] = process.argv.slice(2);
 const url = `ws://127.0.0.1:${port}/`;
 const fail = (why) => { console.error('outage: ' + why); process.exit(1); };
-let running = null; // the server, killed when this script exits however it does
-process.on('exit', () => { if (running) running.kill('SIGKILL'); });
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const args = ['serve', '--port', port, '--db', db, '--round-pause', '0', '--rate-per-second', '1000', '--rate-burst', '1000'];
-    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    running = server;
-    server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
-    server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
-}
-
 const gameOf = (c) => JSON.stringify(c.state.game);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,7 +22,7 @@ function tryMove(mover, move) {
 }
 
 (async () => {
-  await startServer();
+  const server = await startServer(goita, port, db);
   const clients = ['Ann', 'Ben', 'Cho', 'Dai'].map((n) => new Client(url, n));
   for (const c of clients) { await c.open(); await c.request({ type: 'hello', name: c.name }, 'welcome'); }
   await startTable(clients);
@@ -74,12 +58,9 @@ function tryMove(mover, move) {
   while (await play(clients, 50)) { /* until the game is over */ }
   const gameId = clients[0].state.game_id || fail('no game id at the end');
   const record = await downloadRecord(port, gameId);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'goita-outage-')), 'game.json');
-  fs.writeFileSync(file, JSON.stringify(record));
-  const check = execFileSync(goita, ['replay', '--check', file]).toString().trim();
-  fs.rmSync(path.dirname(file), { recursive: true });
+  const check = replayCheck(goita, record);
   if (!/^ok/.test(check)) fail('the stored record does not replay: ' + check);
   console.log(`outage: moves refused while the database was away, then the game went on; ${check}`);
   for (const c of clients) c.close();
-  running.kill('SIGKILL');
+  await killServer(server);
 })().catch((e) => fail(e.stack || String(e)));
