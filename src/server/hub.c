@@ -307,6 +307,8 @@ void srv_hub_tick(srv_hub *h) {
   }
 }
 
+long srv_hub_moves(const srv_hub *h) { return h->moves; }
+
 void srv_hub_stats_get(const srv_hub *h, srv_hub_stats *s) {
   memset(s, 0, sizeof *s);
   s->clients = h->nclients;

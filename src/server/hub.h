@@ -107,5 +107,7 @@ typedef struct srv_hub_stats {
   long moves;
 } srv_hub_stats;
 void srv_hub_stats_get(const srv_hub *hub, srv_hub_stats *stats);
+/* The moves played so far (stats.moves, without the rest of the counting). */
+long srv_hub_moves(const srv_hub *hub);
 
 #endif

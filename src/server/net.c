@@ -17,6 +17,7 @@
 
 #include "bots.h"
 #include "net_handshake.h"
+#include "net_metrics.h"
 #include "net_listen.h"
 #include "protocol.h"
 #include "serve.h"
@@ -61,6 +62,7 @@ typedef struct server {
   srv_bots *bots;
   srv_listener *listener;
   srv_net_limits limits;
+  srv_metrics metrics; /* for /metrics */
   char full[128]; /* the 503 text for connections over the cap */
   session **slots; /* a client id is (generation << 32 | slot) */
   uint32_t *generations;
@@ -289,7 +291,11 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
     send_error(s, ss, lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
                                                : "message too long: at most 4096 bytes");
   } else {
+    const long moves = srv_hub_moves(s->hub);
+    const lws_usec_t start = lws_now_usecs();
     srv_hub_receive(s->hub, ss->id, ss->rx ? ss->rx : "", rx_len);
+    /* a move is saved and its state queued to every client within this call */
+    if (srv_hub_moves(s->hub) != moves) srv_metrics_move(&s->metrics, (double)(lws_now_usecs() - start) / 1e6);
   }
   return 0;
 }
@@ -351,6 +357,22 @@ typedef struct download {
   size_t len, sent;
 } download;
 
+/* Sends the headers of a reply whose body is d->body, then the body as the connection can take
+ * it (callback_records' WRITEABLE). */
+static int start_body(struct lws *wsi, download *d, unsigned status, const char *type, const char *disposition) {
+  d->len = strlen(d->body);
+  d->sent = 0;
+  unsigned char headers[LWS_PRE + 1024], *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+  if (lws_add_http_common_headers(wsi, status, type, (lws_filepos_t)d->len, &p, end) ||
+      (disposition && lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                                  (const unsigned char *)disposition, (int)strlen(disposition), &p,
+                                                  end)) ||
+      lws_finalize_write_http_header(wsi, start, &p, end))
+    return -1;
+  lws_callback_on_writable(wsi);
+  return 0;
+}
+
 static int start_download(server *s, struct lws *wsi, download *d, const char *path) {
   long long id = 0;
   char ext[8] = "";
@@ -363,19 +385,24 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
     lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished game");
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }
-  d->len = strlen(d->body);
-  d->sent = 0;
-  unsigned char headers[LWS_PRE + 1024], *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
   char disposition[64];
   snprintf(disposition, sizeof disposition, "attachment; filename=\"goita-game-%lld.%s\"", id, ext);
-  if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, histories ? "text/plain; charset=utf-8" : "application/json",
-                                  (lws_filepos_t)d->len, &p, end) ||
-      lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:", (unsigned char *)disposition,
-                                  (int)strlen(disposition), &p, end) ||
-      lws_finalize_write_http_header(wsi, start, &p, end))
-    return -1;
-  lws_callback_on_writable(wsi);
-  return 0;
+  return start_body(wsi, d, HTTP_STATUS_OK, histories ? "text/plain; charset=utf-8" : "application/json", disposition);
+}
+
+/* /healthz and /metrics for the operators (net_metrics.c), or a record download. */
+static int start_reply(server *s, struct lws *wsi, download *d, const char *path) {
+  char uri[64] = "";
+  lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+  unsigned status = HTTP_STATUS_OK;
+  if (strcmp(uri, "/healthz") == 0)
+    d->body = srv_health_text(s->store, &status);
+  else if (strcmp(uri, "/metrics") == 0)
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store);
+  else
+    return start_download(s, wsi, d, path);
+  if (!d->body) return -1;
+  return start_body(wsi, d, status, "text/plain; version=0.0.4; charset=utf-8", NULL);
 }
 
 static int callback_records(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
@@ -384,7 +411,7 @@ static int callback_records(struct lws *wsi, enum lws_callback_reasons reason, v
   switch (reason) {
   case LWS_CALLBACK_HTTP:
     memset(d, 0, sizeof *d);
-    return start_download(s, wsi, d, in ? (const char *)in : "");
+    return start_reply(s, wsi, d, in ? (const char *)in : "");
   case LWS_CALLBACK_HTTP_WRITEABLE: {
     if (!d->body) break;
     enum { CHUNK = 16384 };
@@ -500,15 +527,23 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   lws_set_log_level(LLL_ERR, NULL);
-  static struct lws_http_mount records_mount, site_mount;
+  static struct lws_http_mount records_mount, site_mount, health_mount, metrics_mount;
   memset(&records_mount, 0, sizeof records_mount);
   records_mount.mountpoint = "/records";
   records_mount.mountpoint_len = (unsigned char)strlen("/records");
   records_mount.origin = "records";
   records_mount.origin_protocol = LWSMPRO_CALLBACK;
   records_mount.protocol = "records";
+  /* /healthz and /metrics go to the same callback, which tells them apart by the path */
+  health_mount = metrics_mount = records_mount;
+  health_mount.mountpoint = "/healthz";
+  health_mount.mountpoint_len = (unsigned char)strlen("/healthz");
+  metrics_mount.mountpoint = "/metrics";
+  metrics_mount.mountpoint_len = (unsigned char)strlen("/metrics");
+  health_mount.mount_next = &metrics_mount;
+  metrics_mount.mount_next = &records_mount;
   memset(&site_mount, 0, sizeof site_mount);
-  site_mount.mount_next = &records_mount;
+  site_mount.mount_next = &health_mount;
   site_mount.mountpoint = "/";
   site_mount.mountpoint_len = 1;
   site_mount.origin = o->web_dir;

@@ -71,6 +71,10 @@ int srv_store_node(srv_store *store, const char *name, int lease_ms);
 int srv_store_lease_renew(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
+/* How many calls have failed since the store was opened, and whether the last one did (for
+ * /metrics and /healthz). */
+long long srv_store_failures(const srv_store *store);
+bool srv_store_failing(const srv_store *store);
 
 /* Players. A person is found by the hash of a secret player token its browser keeps (one per
  * device it has used), or by its claimed name (its account: the name folded to lowercase);

@@ -36,10 +36,13 @@ typedef struct srv_store_ops {
   int (*game_text)(srv_store *store, int64_t game, bool histories, char **text);
 } srv_store_ops;
 
-/* The part every store begins with: its functions and its last error. */
+/* The part every store begins with: its functions, its last error, and the count of calls that
+ * failed (for /metrics), kept by store.c. */
 struct srv_store {
   const srv_store_ops *ops;
   char error[256];
+  long long failures;
+  bool failing; /* the last call failed */
 };
 
 /* Opens a SQLite file or a PostgreSQL connection; as srv_store_open. */

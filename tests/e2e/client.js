@@ -152,15 +152,22 @@ function killServer(server) {
   });
 }
 
-// Downloads a finished game's record (GET /records/ID.json) and resolves with it parsed.
-function downloadRecord(port, gameId) {
+// GET http://127.0.0.1:PORT/PATH; resolves with { status, body }.
+function httpGet(port, urlPath) {
   return new Promise((resolve, reject) => {
-    http.get(`http://127.0.0.1:${port}/records/${gameId}.json`, (res) => {
+    http.get(`http://127.0.0.1:${port}${urlPath}`, (res) => {
       let body = '';
       res.on('data', (d) => { body += d; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${res.statusCode}`))));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
     }).on('error', reject);
   });
+}
+
+// Downloads a finished game's record (GET /records/ID.json) and resolves with it parsed.
+async function downloadRecord(port, gameId) {
+  const { status, body } = await httpGet(port, `/records/${gameId}.json`);
+  if (status !== 200) throw new Error(`HTTP ${status}`);
+  return JSON.parse(body);
 }
 
 // Runs `goita replay --check` on a record and returns its one line ("ok: ..." or the error).
@@ -177,4 +184,4 @@ function replayCheck(goita, record) {
   }
 }
 
-module.exports = { Client, startTable, play, reconnect, downloadRecord, startServer, killServer, replayCheck };
+module.exports = { Client, startTable, play, reconnect, downloadRecord, startServer, killServer, replayCheck, httpGet };
