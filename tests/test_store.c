@@ -385,3 +385,27 @@ Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
   cr_expect_eq(f.count, 1);
   srv_store_close(b);
 }
+
+Test(store, a_failed_lease_renewal_is_followed_by_every_table_of_the_server) {
+  const char *stop = getenv("GOITA_TEST_DB_STOP"), *start = getenv("GOITA_TEST_DB_START");
+  if (!w.postgresql || !stop || !start) return; /* PostgreSQL only, started by store_postgresql.sh */
+  cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0);
+  found_tables f = {0};
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0, "a server's own table is not claimed again");
+  /* the database goes away: the renewal fails, and whether its claim was made is not known */
+  cr_assert_eq(system(stop), 0);
+  cr_expect_eq(srv_store_lease_renew(w.store, collect_table, &f), -1);
+  cr_expect(srv_store_failing(w.store));
+  cr_expect(strstr(srv_store_error(w.store), "unreachable") != NULL, "%s", srv_store_error(w.store));
+  cr_assert_eq(system(start), 0);
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0, "%s", srv_store_error(w.store));
+  cr_expect_eq(f.count, 1, "after a failed renewal, every table of the server");
+  cr_expect_eq(f.last.id, row.id);
+  cr_expect(!srv_store_failing(w.store));
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1, "then only the claimed ones again");
+}

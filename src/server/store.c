@@ -31,6 +31,7 @@ static int counted(srv_store *s, int status) {
   return status;
 }
 
+/* The rest of store.h (documented there): each goes to the store's own, its outcome counted. */
 int srv_store_limit_bytes(srv_store *s, long long bytes) { return counted(s, s->ops->limit_bytes(s, bytes)); }
 
 int srv_store_node(srv_store *s, const char *name, int lease_ms) { return counted(s, s->ops->node(s, name, lease_ms)); }

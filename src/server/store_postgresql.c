@@ -16,6 +16,8 @@ typedef struct pg_store {
   bool in_transaction;
   char node[64]; /* this server's name among several ("" until srv_store_node) */
   int lease_ms;
+  bool resync; /* a lease renewal failed: the next gives every table of this server */
+  bool once;   /* the statement under way is not sent again on a new connection */
 } pg_store;
 
 #define PG(s) ((pg_store *)(s))
@@ -54,7 +56,8 @@ static bool connected(srv_store *s) {
 
 /* Runs one statement with text parameters (a NULL one is SQL NULL) and returns its result, or
  * NULL with the error set. Outside a transaction, a statement whose connection turns out to be
- * lost is sent once more on a new connection (every such statement of this file may run twice). */
+ * lost is sent once more on a new connection (every such statement of this file may run twice,
+ * but for the claim of pg_lease_renew, whose rows would be lost: it sets `once`). */
 static PGresult *query(srv_store *s, const char *what, const char *sql, int n, const char *const *params) {
   for (int attempt = 0; attempt < 2; attempt++) {
     /* a transaction lost with its connection is not carried over to a new one */
@@ -67,7 +70,7 @@ static PGresult *query(srv_store *s, const char *what, const char *sql, int n, c
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
     fail(s, what, r);
     PQclear(r);
-    if (PG(s)->in_transaction || PQstatus(PG(s)->conn) == CONNECTION_OK) return NULL;
+    if (PG(s)->in_transaction || PG(s)->once || PQstatus(PG(s)->conn) == CONNECTION_OK) return NULL;
   }
   return NULL;
 }
@@ -91,6 +94,7 @@ static const char *real(char buf[32], double v) {
   return buf;
 }
 
+/* A column of a result row as a number, a double, or text copied into dst. */
 static long long int_at(const PGresult *r, int row, int col) { return strtoll(PQgetvalue(r, row, col), NULL, 10); }
 
 static double real_at(const PGresult *r, int row, int col) { return strtod(PQgetvalue(r, row, col), NULL); }
@@ -99,6 +103,7 @@ static void text_at(const PGresult *r, int row, int col, char *dst, size_t size)
   snprintf(dst, size, "%s", PQgetvalue(r, row, col));
 }
 
+/* Starts a transaction: its statements are never sent again on a new connection. */
 static int begin(srv_store *s) {
   if (run(s, "starting a transaction", "BEGIN", 0, NULL) != 0) return -1;
   PG(s)->in_transaction = true;
@@ -177,6 +182,7 @@ static int pg_limit_bytes(srv_store *s, long long bytes) {
 
 #define PLAYER_COLUMNS "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account"
 
+/* Fills a player from a row of PLAYER_COLUMNS. */
 static void read_player(const PGresult *r, int row, srv_player *p) {
   p->id = int_at(r, row, 0);
   text_at(r, row, 1, p->name, sizeof p->name);
@@ -198,6 +204,7 @@ static int one_player(srv_store *s, const char *sql, const char *param, srv_play
   return 0;
 }
 
+/* The functions of store.h (documented there), from here on each named pg_ and its own. */
 static int pg_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
   return one_player(s,
                     "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = $1",
@@ -323,6 +330,7 @@ static int pg_bot_player(srv_store *s, const char *level, srv_player *out) {
   return found ? 0 : fail(s, "saving a computer player", NULL);
 }
 
+/* Writes every seat of a table (inserted or replaced), inside the caller's transaction. */
 static int write_seats(srv_store *s, const srv_table_row *row) {
   for (int i = 0; i < GOITA_MAX_SEATS; i++) {
     char b[4][32];
@@ -452,15 +460,25 @@ static int pg_node(srv_store *s, const char *name, int lease_ms) {
 }
 
 /* Renews the lease, then claims the open tables of servers whose lease ran out: each table
- * row is locked by the claim, so two servers never both get one. */
+ * row is locked by the claim, so two servers never both get one. A renewal that failed may
+ * still have claimed tables (its commit done, the answer lost), so the next one gives every
+ * open table of this server, and the caller keeps those it holds already. */
 static int pg_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   if (!PG(s)->node[0]) return 0;
-  if (write_lease(s) != 0) return -1;
   const char *params[] = {PG(s)->node};
-  return read_tables(s,
-                     "WITH claimed AS (UPDATE tables SET node = $1 WHERE status != 2 AND node IN " LAPSED
-                     " RETURNING " TABLE_COLUMNS ") SELECT * FROM claimed ORDER BY id",
-                     1, params, fn, ctx);
+  int status = write_lease(s);
+  if (status == 0 && PG(s)->resync) {
+    status = pg_tables_open(s, fn, ctx);
+  } else if (status == 0) {
+    PG(s)->once = true;
+    status = read_tables(s,
+                         "WITH claimed AS (UPDATE tables SET node = $1 WHERE status != 2 AND node IN " LAPSED
+                         " RETURNING " TABLE_COLUMNS ") SELECT * FROM claimed ORDER BY id",
+                         1, params, fn, ctx);
+    PG(s)->once = false;
+  }
+  PG(s)->resync = status != 0;
+  return status;
 }
 
 /* Saves a move. What the server holds is the truth: a move at a number already saved (one

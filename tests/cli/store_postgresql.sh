@@ -10,6 +10,6 @@ tmp=$(mktemp -d)
 trap '"$root/scripts/postgres.sh" stop "$tmp"; rm -rf "$tmp"' EXIT
 GOITA_TEST_DB=$("$root/scripts/postgres.sh" start "$tmp")
 GOITA_TEST_DB_STOP="$root/scripts/postgres.sh stop $tmp"
-GOITA_TEST_DB_START="$root/scripts/postgres.sh start $tmp"
+GOITA_TEST_DB_START="$root/scripts/postgres.sh start $tmp >/dev/null"
 export GOITA_TEST_DB GOITA_TEST_DB_STOP GOITA_TEST_DB_START
 "$@"
