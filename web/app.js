@@ -154,8 +154,13 @@ function saveInvite(table, code) {
   localStorage.setItem('goita.invites', JSON.stringify(all));
 }
 
+// Offline play (offline.js) stands in for the server while it is set: it takes the page's
+// messages and answers through receive.
+let offline = null;
+
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (offline) offline(msg);
+  else if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
 function connect() {
@@ -331,6 +336,7 @@ function show(page) {
 }
 
 function route() {
+  if (location.hash === '#offline') { if (window.goitaOffline) window.goitaOffline.open(); return; }
   const m = location.hash.match(/^#replay\/(\d+)$/);
   if (m) { openReplay(Number(m[1])); return; }
   const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
@@ -892,7 +898,22 @@ function init() {
   $('r-prev-round').addEventListener('click', () => stepReplay(-1, 0));
   $('r-next-round').addEventListener('click', () => stepReplay(1, 0));
   window.addEventListener('hashchange', route);
-  connect();
+  if (location.hash !== '#offline') connect(); // offline play needs no server
 }
+
+// What offline.js uses of the client: the table drawn from state messages it makes itself.
+window.goitaClient = {
+  receive, show, t, KANJI,
+  lang: () => lang,
+  replay: () => replay,
+  // Starts (a function) or ends (null) offline play; a page opened offline connects on leaving.
+  setOffline(handler) {
+    offline = handler;
+    currentTable = 0;
+    view = null;
+    choice = null;
+    if (!handler && !ws) connect();
+  },
+};
 
 init();
