@@ -84,13 +84,14 @@
     box.append(title, status);
     o.run('analyse', [o.rules, o.history, LEVEL, o.players], (p) => { status.textContent = tr('analysing', { n: Math.round(p * 100) }); })
       .then((moves) => {
-        if (!moves.length) { status.textContent = tr('none', {}); return; }
-        status.textContent = tr('exact', {});
-        const list = node('ol', 'an-moves');
-        for (const m of moves) list.append(moveLine(m, o));
-        box.append(summary(moves, o), list);
-        box.dataset.done = '1';
-      }, (e) => { status.textContent = tr('failed', { e: e.message }); box.dataset.done = '1'; });
+        status.textContent = tr(moves.length ? 'exact' : 'none', {});
+        if (moves.length) {
+          const list = node('ol', 'an-moves');
+          for (const m of moves) list.append(moveLine(m, o));
+          box.append(summary(moves, o), list);
+        }
+      }, (e) => { status.textContent = tr('failed', { e: e.message }); })
+      .finally(() => { box.dataset.done = '1'; });
   }
 
   window.goitaAnalysis = { show };

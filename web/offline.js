@@ -81,11 +81,11 @@
         const g = await draw();
         if (mine !== game) return;
         if (g.phase === 'over') { roundOver(g); return; }
-        const open = await rpc('state', [-1]);
-        if (open.turn === 0) return;
+        // the player's turn: done, in the same task as the drawing, so no click comes between
+        if (g.turn === 0) return;
         await new Promise((r) => setTimeout(r, pace()));
         if (mine !== game) return;
-        const choice = await rpc('chooseSeat', [open.turn, game.level, String(++game.steps)]);
+        const choice = await rpc('chooseSeat', [g.turn, game.level, String(++game.steps)]);
         await rpc('play', [choice.move]);
       }
     } finally {

@@ -9,7 +9,7 @@ web=$(cd "$(dirname "$0")/../../web" && pwd)
 [ -f "$web/wasm/goita.wasm" ] || fail "web/wasm/goita.wasm is missing (scripts/wasm.sh builds it)"
 if [ "$failures" -eq 0 ]; then
   port=$(node "$e2e/free-port.js")
-  "$goita" serve --port "$port" --db "$tmp/offline.db" >"$tmp/serve.out" 2>&1 &
+  "$goita" serve --port "$port" --db "$tmp/offline.db" --round-pause 300 >"$tmp/serve.out" 2>&1 &
   server=$!
   trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
   for _ in $(seq 50); do grep -q "goita serve: http" "$tmp/serve.out" && break; sleep 0.1; done

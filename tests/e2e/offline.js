@@ -1,7 +1,8 @@
 // Offline play in real headless Chromium: from the lobby, a whole game to 150 against three
 // computer players run by the WebAssembly build in a worker, with no WebSocket opened, at
 // desktop and phone size; every round's analysis (solver values, the computer's choice, each
-// player's points lost) must appear, and the page must never be wider than the screen.
+// player's points lost) must appear, and the page must never be wider than the screen. Then the
+// replay of an online game: a round of its record analysed in the worker.
 // Usage: node offline.js URL
 'use strict';
 const path = require('path');
@@ -70,9 +71,59 @@ async function playGame(browser, size, label, fromLobby) {
   await context.close();
 }
 
+// An online game to 50 against three computer players, then its replay: the analysis of a
+// round of the stored record runs in the worker, and fits a phone's screen too.
+async function replayAnalysis(browser) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => fail(`replay: ${e.message}`));
+  await page.goto(url);
+  await page.waitForSelector('#me:not(:empty)');
+  await page.fill('#opt-target', '50');
+  await page.click('#create-form button');
+  await page.click('#seating button:has-text("Sit")');
+  for (let filled = 0; filled < 3; filled++) {
+    await page.waitForFunction((n) => document.querySelectorAll('#seating button').length > 0 &&
+      document.querySelectorAll('#seating .seat-chip').length === 3 - n, filled);
+    await page.locator('#seating button:has-text("Computer")').first().click();
+  }
+  await page.waitForSelector('#seating button:has-text("Start"):not([disabled])');
+  await page.click('#seating button:has-text("Start")');
+  let seed = 5, steps = 0;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  while (!(await page.locator('#center a[href^="#replay/"]').count())) {
+    if (++steps > 3000) fail('replay: the online game did not end');
+    if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+    else await page.waitForTimeout(100);
+  }
+  await page.click('#center a[href^="#replay/"]');
+  await page.waitForSelector('#replay:not([hidden]) #r-board .territory');
+  for (let round = 0; ; round++) {
+    await page.click('#r-analyse');
+    await page.waitForSelector('#r-analysis[data-done="1"]', { timeout: 60000 });
+    const status = await page.textContent('#r-analysis .an-status');
+    if (/Cannot analyse/.test(status)) fail(`replay: ${status}`);
+    if (await page.locator('#r-analysis .an-move').count()) break;
+    if (round > 20) fail('replay: no round with a move to analyse');
+    await page.click('#r-next-round');
+  }
+  if ((await page.locator('#r-analysis .an-summary tr').count()) !== 5) fail('replay: no summary of the 4 players');
+  await noOverflow(page, 'replay analysis desktop');
+  // On a phone the analysis fits the screen (the replay's board is the client's own layout).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [right, scroll, client] = await page.evaluate(() => {
+    const box = document.getElementById('r-analysis');
+    return [box.getBoundingClientRect().right, box.scrollWidth, box.clientWidth];
+  });
+  if (right > 390 || scroll > client) fail(`replay analysis phone: the panel reaches ${right} px (${scroll} px of content in ${client})`);
+  console.log('e2e offline replay: a stored game\'s round analysed in the worker');
+  await context.close();
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
-  if (!process.env.PHONE_ONLY) await playGame(browser, { width: 1100, height: 900 }, 'desktop', false);
+  await playGame(browser, { width: 1100, height: 900 }, 'desktop', false);
   await playGame(browser, { width: 390, height: 844 }, 'phone', true);
+  await replayAnalysis(browser);
   await browser.close();
 })().catch((e) => fail(e.stack || String(e)));
