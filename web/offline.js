@@ -120,7 +120,8 @@
     box = document.createElement('section');
     box.id = 'offline-round';
     box.className = 'panel analysis-panel';
-    $('table').append(box);
+    const controls = $('controls'); // under the hand, where the player looks
+    if (controls) controls.after(box); else $('table').append(box);
     return box;
   }
 
@@ -137,6 +138,7 @@
     const old = $('offline-round');
     if (old) old.remove();
     client.setOffline(handle);
+    document.body.classList.add('offline-play');
     client.show('table');
     await rpc('start', [RULES, game.seed]);
     advance();
@@ -154,6 +156,7 @@
     const old = $('offline-round');
     if (old) old.remove();
     client.setOffline(null);
+    document.body.classList.remove('offline-play');
     if (location.hash === '#offline') history.replaceState(null, '', location.pathname);
   }
 
