@@ -76,9 +76,10 @@
     return table;
   }
 
-  // Analyses the round o.history (under o.rules) in the worker and draws it into box.
+  // Analyses the round o.history (under o.rules) in the worker and draws it into box, headed
+  // with o.title when given.
   function show(box, o) {
-    const title = node('h2', null, tr('analysis', {}));
+    const title = node('h2', null, o.title ? `${tr('analysis', {})} · ${o.title}` : tr('analysis', {}));
     const status = node('p', 'muted an-status', tr('analysing', { n: 0 }));
     status.setAttribute('role', 'status');
     box.append(title, status);

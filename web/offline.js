@@ -12,12 +12,14 @@
   const TEXT = {
     ja: { offline: 'オフライン対局', offline_help: 'サーバなしで、この端末で 3 人のコンピュータと対局します。',
       play_offline: 'オフラインで打つ', opponents: '相手', offline_title: 'オフライン対局',
-      next_round: '次の局へ', new_game: 'もう一局', loading: '読み込み中…', you: 'あなた' },
+      next_round: '次の局へ', new_game: 'もう一局', you: 'あなた', analyse: '解析' },
     en: { offline: 'Offline game', offline_help: 'Play three computer players on this device, with no server.',
       play_offline: 'Play offline', opponents: 'Opponents', offline_title: 'Offline game',
-      next_round: 'Next round', new_game: 'New game', loading: 'Loading…', you: 'You' },
+      next_round: 'Next round', new_game: 'New game', you: 'You', analyse: 'Analyse' },
   };
   const tr = (key) => TEXT[client.lang()][key];
+  // A new element with the given properties (id, className, type, textContent...).
+  const make = (tag, props) => Object.assign(document.createElement(tag), props);
 
   // ---- the worker ----
 
@@ -99,11 +101,8 @@
   async function roundOver(g) {
     const { history } = await rpc('history', []);
     const box = panel();
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'primary';
-    button.id = 'offline-next';
-    button.textContent = g.over ? tr('new_game') : tr('next_round');
+    const button = make('button', { type: 'button', className: 'primary', id: 'offline-next',
+      textContent: g.over ? tr('new_game') : tr('next_round') });
     button.addEventListener('click', () => {
       box.remove();
       if (g.over) start(game.level);
@@ -117,9 +116,7 @@
   function panel() {
     let box = $('offline-round');
     if (box) box.remove();
-    box = document.createElement('section');
-    box.id = 'offline-round';
-    box.className = 'panel analysis-panel';
+    box = make('section', { id: 'offline-round', className: 'panel analysis-panel' });
     const controls = $('controls'); // under the hand, where the player looks
     if (controls) controls.after(box); else $('table').append(box);
     return box;
@@ -166,15 +163,10 @@
   function lobbyPanel() {
     const lobby = $('lobby');
     if (!lobby || $('offline-panel')) return;
-    const box = document.createElement('section');
-    box.id = 'offline-panel';
-    box.className = 'panel';
-    const h = document.createElement('h2'), p = document.createElement('p'), label = document.createElement('label');
-    const level = document.createElement('select'), go = document.createElement('button');
-    level.id = 'offline-level';
-    go.id = 'offline-start';
-    go.type = 'button';
-    go.className = 'primary';
+    const box = make('section', { id: 'offline-panel', className: 'panel' });
+    const h = make('h2'), p = make('p', { className: 'muted' }), label = make('label');
+    const level = make('select', { id: 'offline-level' });
+    const go = make('button', { id: 'offline-start', type: 'button', className: 'primary' });
     const fill = () => {
       h.textContent = tr('offline');
       p.textContent = tr('offline_help');
@@ -183,7 +175,6 @@
       level.replaceChildren(...['expert', 'sampler', 'rules', 'random'].map((lv) => new Option(client.t('level_' + lv), lv)));
     };
     label.append(document.createTextNode(''), level);
-    p.className = 'muted';
     box.append(h, p, label, ' ', go);
     fill();
     $('lang').addEventListener('click', () => { const v = level.value; fill(); level.value = v; });
@@ -199,10 +190,8 @@
   function replayButton() {
     const bar = $('r-pos');
     if (!bar || $('r-analyse')) return;
-    const b = document.createElement('button');
-    b.id = 'r-analyse';
-    b.type = 'button';
-    const label = () => { b.textContent = client.lang() === 'ja' ? '解析' : 'Analyse'; };
+    const b = make('button', { id: 'r-analyse', type: 'button' });
+    const label = () => { b.textContent = tr('analyse'); };
     label();
     $('lang').addEventListener('click', label);
     b.addEventListener('click', () => {
@@ -210,17 +199,23 @@
       if (!r) return;
       let box = $('r-analysis');
       if (!box) {
-        box = document.createElement('section');
-        box.id = 'r-analysis';
-        box.className = 'panel analysis-panel';
+        box = make('section', { id: 'r-analysis', className: 'panel analysis-panel' });
         $('replay').append(box);
       }
       box.replaceChildren();
+      box.dataset.round = String(r.round);
       const names = r.rec.players.map((p, i) => p.name || p.engine || `${client.t('seat')} ${i + 1}`);
       const scale = /scale=ones/.test(r.rec.rules) ? 'ones' : 'tens';
-      window.goitaAnalysis.show(box, { rules: r.rec.rules, history: r.rec.rounds[r.round].history, players: r.players, names, scale, run: rpc });
+      window.goitaAnalysis.show(box, { rules: r.rec.rules, history: r.rec.rounds[r.round].history, players: r.players, names, scale,
+        run: rpc, title: client.t('round', { n: r.round + 1 }) });
     });
     bar.parentNode.append(b);
+    // another game or round on screen: the analysis shown is no longer its own
+    window.addEventListener('hashchange', () => { const box = $('r-analysis'); if (box) box.remove(); });
+    bar.parentNode.addEventListener('click', () => {
+      const box = $('r-analysis'), r = client.replay();
+      if (box && r && box.dataset.round !== String(r.round)) box.remove();
+    });
   }
 
   function open() {
