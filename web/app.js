@@ -903,7 +903,7 @@ function init() {
 
 // What offline.js uses of the client: the table drawn from state messages it makes itself.
 window.goitaClient = {
-  receive, show, t, KANJI,
+  receive, show, showNotice, t, KANJI,
   lang: () => lang,
   replay: () => replay,
   // Starts (a function) or ends (null) offline play; a page opened offline connects on leaving.

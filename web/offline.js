@@ -37,6 +37,13 @@
         pending.delete(e.data.id);
         if (e.data.error) p.reject(new Error(e.data.error)); else p.resolve(e.data.result);
       };
+      // the worker itself failed (its scripts did not load): every call waiting fails
+      worker.onerror = (e) => {
+        e.preventDefault();
+        for (const p of pending.values()) p.reject(new Error(e.message || 'the engine did not load'));
+        pending.clear();
+        worker = null;
+      };
     }
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -101,6 +108,7 @@
   async function roundOver(g) {
     const { history } = await rpc('history', []);
     const box = panel();
+    box.dataset.round = String(g.round);
     const button = make('button', { type: 'button', className: 'primary', id: 'offline-next',
       textContent: g.over ? tr('new_game') : tr('next_round') });
     button.addEventListener('click', () => {
@@ -137,7 +145,12 @@
     client.setOffline(handle);
     document.body.classList.add('offline-play');
     client.show('table');
-    await rpc('start', [RULES, game.seed]);
+    try {
+      await rpc('start', [RULES, game.seed]);
+    } catch (e) { // no engine: web/wasm/ not built (scripts/wasm.sh) or not served
+      client.showNotice(`${client.t('error')}: ${e.message}`, true);
+      return;
+    }
     advance();
   }
 

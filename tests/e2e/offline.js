@@ -3,13 +3,14 @@
 // desktop and phone size; every round's analysis (solver values, the computer's choice, each
 // player's points lost) must appear, and the page must never be wider than the screen. Then the
 // replay of an online game: a round of its record analysed in the worker.
-// Usage: node offline.js URL
+// Given a second server's URL, whose web folder lacks wasm/, the page must say so.
+// Usage: node offline.js URL [URL_WITHOUT_WASM]
 'use strict';
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 const { act } = require('./ui');
 
-const url = process.argv[2];
+const [url, urlWithoutWasm] = process.argv.slice(2);
 const fail = (why) => { console.error('e2e offline: ' + why); process.exit(1); };
 
 // Fails when the page scrolls sideways.
@@ -52,15 +53,18 @@ async function playGame(browser, size, label, fromLobby) {
       if (plays > 0 && (await page.locator('#offline-round .an-computer').count()) !== plays) fail(`${label}: a move without the computer's choice`);
       await noOverflow(page, `${label} round ${rounds} analysis`);
       if (/New game/.test(await page.textContent('#offline-next'))) break;
+      const shown = await page.getAttribute('#offline-round', 'data-round');
       await page.click('#offline-next');
-      await page.waitForFunction(() => !document.getElementById('offline-round'));
+      // the next round's table, or at once its own end (a redeal, a teyaku)
+      await page.waitForFunction((r) => { const box = document.getElementById('offline-round'); return !box || box.dataset.round !== r; }, shown);
       continue;
     }
-    const logged = await page.locator('#log li').count();
+    const tableText = () => document.getElementById('log').textContent + document.getElementById('hand').textContent;
+    const before = await page.evaluate(tableText);
     if (!(await act(page, rng, fail))) { await page.waitForTimeout(20); continue; }
-    // the worker answers a moment later: wait for the move in the log (or the round's end)
-    await page.waitForFunction((n) => document.querySelectorAll('#log li').length !== n ||
-      document.getElementById('offline-next'), logged);
+    // the worker answers a moment later: wait for the move on the table (or the round's end)
+    await page.waitForFunction((b) => document.getElementById('log').textContent + document.getElementById('hand').textContent !== b ||
+      document.getElementById('offline-next'), before);
     if (steps % 25 === 0) await noOverflow(page, `${label} in play`);
   }
   const scores = await page.textContent('#scores');
@@ -120,10 +124,26 @@ async function replayAnalysis(browser) {
   await context.close();
 }
 
+// Without the engine (web/wasm/ not built) offline play says so instead of waiting forever.
+async function withoutEngine(browser) {
+  const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  page.on('pageerror', (e) => fail(`without the engine: ${e.message}`));
+  await page.goto(urlWithoutWasm + '#offline');
+  await page.waitForSelector('#notice:not([hidden])');
+  const notice = await page.textContent('#notice');
+  if (!/Error: .*goita\.js/.test(notice)) fail(`without the engine the notice says "${notice}"`);
+  await page.context().close();
+}
+
 (async () => {
+  // goita serve gives the module its type, without which browsers compile it the slow way
+  const wasm = await fetch(url + 'wasm/goita.wasm');
+  if (wasm.headers.get('content-type') !== 'application/wasm') fail(`wasm/goita.wasm served as ${wasm.headers.get('content-type')}`);
+  if (!/script-src[^;]*'wasm-unsafe-eval'/.test(wasm.headers.get('content-security-policy') || '')) fail('the CSP does not let the worker compile WebAssembly');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   await playGame(browser, { width: 1100, height: 900 }, 'desktop', false);
   await playGame(browser, { width: 390, height: 844 }, 'phone', true);
   await replayAnalysis(browser);
+  if (urlWithoutWasm) await withoutEngine(browser);
   await browser.close();
 })().catch((e) => fail(e.stack || String(e)));
