@@ -11,10 +11,10 @@
   const TEXT = {
     ja: { analysis: '解析', analysing: '解析中… {n}%', player: '打ち手', moves: '手数', lost: '失点', best: '最善手',
       played: '打った手', computer: 'コンピュータ ({level}) なら', margin: '次善との差 {m}', value: '値 {v}',
-      none: '解析する手がありません', pass: 'なし', failed: '解析できません: {e}', exact: '全ての手を知った上での値 (得点、打ち手の側から)' },
+      none: '解析する手がありません', its_view: '打った手の見込み {v}', pass: 'なし', failed: '解析できません: {e}', exact: '全ての手を知った上での値 (得点、打ち手の側から)' },
     en: { analysis: 'Analysis', analysing: 'Analysing… {n}%', player: 'Player', moves: 'Moves', lost: 'Points lost',
       best: 'best', played: 'played', computer: 'the computer ({level}) would play', margin: 'by {m} over its next choice',
-      value: 'value {v}', none: 'No moves to analyse', pass: 'pass', failed: 'Cannot analyse: {e}',
+      value: 'value {v}', none: 'No moves to analyse', its_view: 'its estimate of the move played {v}', pass: 'pass', failed: 'Cannot analyse: {e}',
       exact: 'Values with every hand known (points, for the mover\'s side)' },
   };
   const tr = (key, args) => TEXT[client.lang()][key].replace(/\{(\w+)\}/g, (_, k) => args[k]);
@@ -25,6 +25,9 @@
     if (text !== undefined) n.textContent = text;
     return n;
   }
+
+  // A move token with the king 玉 (9) written as 王 (8), as move lists give kings.
+  function kingAs8(token) { return token.replace(/9/g, '8'); }
 
   // A move token ("213", "2p") as kanji: block → attack, or pass.
   function moveText(token) {
@@ -48,12 +51,15 @@
         node('span', 'an-best', ` · ${tr('best', {})} ${m.best_moves.map(moveText).join(' / ')} (${points(m.best, o.scale)})`));
     }
     const c = m.computer;
-    const ranked = c.values.map((v, i) => ({ v, i })).sort((a, b) => b.v - a.v);
-    const chosen = c.moves.indexOf(c.move);
+    const at = (token) => c.moves.findIndex((x) => kingAs8(x) === kingAs8(token));
+    const chosen = at(c.move), played = at(m.played);
     const line = node('div', 'an-computer muted', `${tr('computer', { level: client.t('level_' + LEVEL) })}: ${moveText(c.move)}`);
-    if (chosen >= 0 && ranked.length) {
-      const margin = ranked.length > 1 ? ranked[0].v - ranked[1].v : 0;
+    if (chosen >= 0) {
+      // how sure: its estimate, and how far its next choice is below it
+      const others = c.values.filter((v, i) => i !== chosen);
+      const margin = others.length ? c.values[chosen] - Math.max(...others) : 0;
       line.textContent += ` (${c.values[chosen].toFixed(1)}, ${tr('margin', { m: margin.toFixed(1) })})`;
+      if (played >= 0 && played !== chosen) line.textContent += ` · ${tr('its_view', { v: c.values[played].toFixed(1) })}`;
     }
     li.append(line);
     return li;
