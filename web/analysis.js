@@ -85,6 +85,7 @@
   // Analyses the round o.history (under o.rules) in the worker and draws it into box, headed
   // with o.title when given.
   function show(box, o) {
+    delete box.dataset.done; // set again when this analysis ends
     const title = node('h2', null, o.title ? `${tr('analysis', {})} · ${o.title}` : tr('analysis', {}));
     const status = node('p', 'muted an-status', tr('analysing', { n: 0 }));
     status.setAttribute('role', 'status');

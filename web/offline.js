@@ -217,7 +217,9 @@
       }
       box.replaceChildren();
       box.dataset.round = String(r.round);
-      const names = r.rec.players.map((p, i) => p.name || p.engine || `${client.t('seat')} ${i + 1}`);
+      // computer players by their level in the page's language, as at the table
+      const names = r.rec.players.map((p, i) => (p.engine ? `${client.t('computer')} ${i + 1} · ${client.t('level_' + p.engine)}`
+        : p.name || `${client.t('seat')} ${i + 1}`));
       const scale = /scale=ones/.test(r.rec.rules) ? 'ones' : 'tens';
       window.goitaAnalysis.show(box, { rules: r.rec.rules, history: r.rec.rounds[r.round].history, players: r.players, names, scale,
         run: rpc, title: client.t('round', { n: r.round + 1 }) });

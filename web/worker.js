@@ -33,6 +33,13 @@ function analyse(id, rules, history, level, players) {
     const position = tokens.slice(0, players + 1 + i).join(',');
     const played = moves[i];
     const solved = call('gw_solve', rules, position, 0);
+    if (/[rg]$/.test(solved.moves[0] || '') && !/[rg]$/.test(played)) {
+      // A 5-pawn decision the string leaves out: play followed, so each decision was to play
+      // (docs/RECORDS.md 1.5). Write it into the dealer token and look at this play again.
+      tokens[players] += `+${solved.moves[0][0]}g`;
+      i--;
+      continue;
+    }
     const at = solved.moves.findIndex((m) => kingAs8(m) === kingAs8(played));
     const best = solved.value[0];
     const value = at >= 0 ? solved.values[at][0] : best;

@@ -51,6 +51,8 @@ async function playGame(browser, size, label, fromLobby) {
       const plays = await page.locator('#offline-round .an-move').count();
       if (plays > 0 && (await page.locator('#offline-round .an-summary tr').count()) !== 5) fail(`${label}: no summary of the 4 players`);
       if (plays > 0 && (await page.locator('#offline-round .an-computer').count()) !== plays) fail(`${label}: a move without the computer's choice`);
+      const analysis = await page.textContent('#offline-round');
+      if (/undefined|NaN/.test(analysis)) fail(`${label}: round ${rounds}'s analysis reads ${analysis}`);
       await noOverflow(page, `${label} round ${rounds} analysis`);
       if (/New game/.test(await page.textContent('#offline-next'))) break;
       const shown = await page.getAttribute('#offline-round', 'data-round');
@@ -83,6 +85,10 @@ async function replayAnalysis(browser) {
   page.on('pageerror', (e) => fail(`replay: ${e.message}`));
   await page.goto(url);
   await page.waitForSelector('#me:not(:empty)');
+  // a Japanese name, so that the Japanese check below sees only the page's own words
+  await page.fill('#name', 'たろう');
+  await page.click('#name-form button');
+  await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('たろう'));
   await page.fill('#opt-target', '50');
   await page.click('#create-form button');
   await page.click('#seating button:has-text("Sit")');
@@ -112,6 +118,7 @@ async function replayAnalysis(browser) {
     await page.click('#r-next-round');
   }
   if ((await page.locator('#r-analysis .an-summary tr').count()) !== 5) fail('replay: no summary of the 4 players');
+  if (/undefined|NaN/.test(await page.textContent('#r-analysis'))) fail(`replay: the analysis reads ${await page.textContent('#r-analysis')}`);
   await noOverflow(page, 'replay analysis desktop');
   // On a phone the analysis fits the screen (the replay's board is the client's own layout).
   await page.setViewportSize({ width: 390, height: 844 });
@@ -120,8 +127,34 @@ async function replayAnalysis(browser) {
     return [box.getBoundingClientRect().right, box.scrollWidth, box.clientWidth];
   });
   if (right > 390 || scroll > client) fail(`replay analysis phone: the panel reaches ${right} px (${scroll} px of content in ${client})`);
-  console.log('e2e offline replay: a stored game\'s round analysed in the worker');
+  // In Japanese the analysis and the lobby's offline panel have no English left.
+  await page.click('#lang');
+  await page.click('#r-analyse');
+  await page.waitForSelector('#r-analysis[data-done="1"]', { timeout: 60000 });
+  const english = /[A-Za-z]{3,}/;
+  const analysisText = await page.textContent('#r-analysis');
+  if (english.test(analysisText)) fail(`replay analysis in Japanese: "${analysisText.match(english)[0]}" in ${analysisText.slice(0, 200)}`);
+  await page.click('#replay-back');
+  const panelText = await page.textContent('#offline-panel');
+  if (english.test(panelText)) fail(`offline panel in Japanese: ${panelText}`);
+  console.log('e2e offline replay: a stored game\'s round analysed in the worker, in English and Japanese');
   await context.close();
+}
+
+// A round after a 5-pawn deal whose string leaves the decision to play out (docs/RECORDS.md
+// 1.5): its first play is analysed as a play, not as the decision.
+async function omittedDecision(browser) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url + '#offline');
+  const first = await page.evaluate(() => new Promise((resolve) => {
+    const w = new Worker('worker.js');
+    w.onmessage = (e) => { if (e.data.result || e.data.error) resolve(e.data.error || e.data.result[0]); };
+    w.postMessage({ id: 1, op: 'analyse', args: ['', '12344556,11111248,11123355,12346779,s2,211,313,437,1p,2p,3p,416,1p,2p,3p,447,1p,2p,3p,429', 'rules', 4] });
+  }));
+  if (typeof first === 'string') fail(`a round after an omitted decision: ${first}`);
+  if (!/^2[1-9][1-9]$/.test(first.computer.move) || first.best_moves.some((m) => /[rg]$/.test(m)))
+    fail(`a round after an omitted decision: its first play analysed as ${JSON.stringify(first)}`);
+  await page.context().close();
 }
 
 // Without the engine (web/wasm/ not built) offline play says so instead of waiting forever.
@@ -144,6 +177,7 @@ async function withoutEngine(browser) {
   await playGame(browser, { width: 1100, height: 900 }, 'desktop', false);
   await playGame(browser, { width: 390, height: 844 }, 'phone', true);
   await replayAnalysis(browser);
+  await omittedDecision(browser);
   if (urlWithoutWasm) await withoutEngine(browser);
   await browser.close();
 })().catch((e) => fail(e.stack || String(e)));
