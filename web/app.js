@@ -55,9 +55,14 @@ function saveInvite(table, code) {
   localStorage.setItem('goita.invites', JSON.stringify(all));
 }
 
+// Offline play (offline.js) stands in for the server while it is set: it takes the page's
+// messages and answers through receive.
+let offline = null;
+
 // Sends a request to the server when connected; dropped otherwise (a reconnect asks again).
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (offline) offline(msg);
+  else if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
 // Opens the WebSocket, says hello, asks for the lobby and returns to a seat held; reconnects
@@ -223,6 +228,7 @@ function replayAsked() {
 // Shows the page the address asks for: a replay (?game=ID&round=R&move=M, or the older
 // #replay/ID), an invitation, the table this tab sits at, or the lobby.
 function route() {
+  if (location.hash === '#offline') { if (window.goitaOffline) window.goitaOffline.open(); return; }
   const query = new URLSearchParams(location.search);
   const old = location.hash.match(/^#replay\/(\d+)$/);
   if (replayAsked()) {
@@ -335,7 +341,22 @@ function init() {
   $('replay-back').addEventListener('click', () => location.assign(location.pathname));
   initReplay();
   window.addEventListener('hashchange', route);
-  connect();
+  if (location.hash !== '#offline') connect(); // offline play needs no server
 }
+
+// What offline.js uses of the client: the table drawn from state messages it makes itself.
+window.goitaClient = {
+  receive, show, showNotice, t, KANJI,
+  lang: () => lang,
+  replay: () => replay,
+  // Starts (a function) or ends (null) offline play; a page opened offline connects on leaving.
+  setOffline(handler) {
+    offline = handler;
+    currentTable = 0;
+    view = null;
+    choice = null;
+    if (!handler && !ws) connect();
+  },
+};
 
 init();

@@ -510,6 +510,22 @@ static int join_cluster(srv_store *store, const srv_serve_options *o, srv_hub_op
   return srv_store_node(store, o->node ? o->node : "goita", o->lease_ms);
 }
 
+/* The security headers of every HTTP answer: libwebsockets' "best practices" set, with one
+ * word added to its Content-Security-Policy: 'wasm-unsafe-eval' lets the page's worker compile
+ * the WebAssembly build of the library (web/worker.js); it allows no evaluation of script
+ * text. */
+static const struct lws_protocol_vhost_options security_headers[] = {
+    {&security_headers[1], NULL, "content-security-policy:",
+     "default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; font-src 'self'; "
+     "style-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self';"},
+    {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
+    {&security_headers[3], NULL, "x-xss-protection:", "1; mode=block"},
+    {&security_headers[4], NULL, "x-frame-options:", "deny"},
+    {NULL, NULL, "referrer-policy:", "no-referrer"}};
+
+/* The WebAssembly module of web/wasm/, a type libwebsockets does not know. */
+static const struct lws_protocol_vhost_options wasm_type = {NULL, NULL, ".wasm", "application/wasm"};
+
 int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
@@ -549,6 +565,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   site_mount.origin = o->web_dir;
   site_mount.def = "index.html";
   site_mount.origin_protocol = LWSMPRO_FILE;
+  site_mount.extra_mimetypes = &wasm_type;
 
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
@@ -556,7 +573,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   info.protocols = protocols;
   info.mounts = &site_mount;
   info.user = &s;
-  info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+  info.headers = security_headers;
   if (tls) {
     info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     info.ssl_cert_filepath = o->tls_cert;
