@@ -196,6 +196,8 @@ class goita_player_info(Structure):
         ("value", c_double * MAX_LEGAL),
         ("has_values", c_int),
         ("samples", c_int),
+        ("deals", c_int * MAX_LEGAL),
+        ("agree", c_int * MAX_LEGAL),
         ("nodes", c_uint64),
         ("ms", c_double),
     ]

@@ -10,7 +10,8 @@ from .move import Move, moves_from_c
 
 class Thought(NamedTuple):
     """What a player reports about one choice: moves considered and their values (points
-    for the seat's side; preference scores for heuristic levels), samples, nodes, ms."""
+    for the seat's side; preference scores for heuristic levels), samples, nodes, ms; for
+    master and fast, the deals that valued each move and those in which it was a best move."""
 
     moves: List[Move]
     values: List[float]
@@ -18,6 +19,8 @@ class Thought(NamedTuple):
     samples: int
     nodes: int
     ms: float
+    deals: List[int]
+    agree: List[int]
 
 
 class Player:
@@ -75,4 +78,4 @@ class Player:
             return move
         i = self._info
         return move, Thought(moves_from_c(i.moves, i.nmoves), list(i.value[:i.nmoves]), bool(i.has_values),
-                             i.samples, i.nodes, i.ms)
+                             i.samples, i.nodes, i.ms, list(i.deals[:i.nmoves]), list(i.agree[:i.nmoves]))

@@ -35,6 +35,10 @@ def test_info_reports_values():
     move, thought = Player("sampler:samples=8", seed=1).choose(view, info=True)
     assert thought.has_values and len(thought.values) == len(thought.moves) > 0
     assert move in thought.moves
+    # master says how many deals valued each move and agreed it was best
+    move, thought = Player("master:ms=2", seed=1).choose(view, info=True)
+    assert len(thought.deals) == len(thought.moves) and thought.samples >= max(thought.deals) > 0
+    assert 0 < sum(thought.agree) and all(a <= d for a, d in zip(thought.agree, thought.deals))
 
 
 def test_errors():
