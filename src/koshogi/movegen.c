@@ -19,6 +19,7 @@ typedef struct gen {
   ks_face face;
   const ks_face_info *fi;
   bool pawn_forward;
+  bool captures_only; /* keep only moves that capture or shoot (the quiescence search's) */
   raw_move raw[MAX_RAW];
   int nraw;
 } gen;
@@ -81,6 +82,7 @@ static int sorted_points(const uint16_t *in, int n, uint16_t *out) {
  * eligibility is merged). */
 static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *shot, int nshot, bool zone,
                 const ks_move *ways) {
+  if (g->captures_only && !ncap && !nshot) return;
   uint16_t c[KS_MAX_CAPTURES], s[KS_MAX_SHOTS];
   sorted_points(cap, ncap, c);
   sorted_points(shot, nshot, s);
@@ -371,8 +373,10 @@ static bool triggers(const gen *g, ks_face captured) {
   return g->face == KS_CM && captured == KS_FC;
 }
 
-int ks_legal_moves(const ks_position *pos, ks_move *moves) {
+/* The legal moves of the side to move, or only those that capture or shoot. */
+static int generate(const ks_position *pos, ks_move *moves, bool captures_only) {
   static _Thread_local gen g; /* large: kept off the stack */
+  g.captures_only = captures_only;
   const int color = pos->to_move;
   bool frozen[KS_POINTS];
   immobilized(pos, color, frozen);
@@ -426,3 +430,7 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves) {
   }
   return n;
 }
+
+int ks_legal_moves(const ks_position *pos, ks_move *moves) { return generate(pos, moves, false); }
+
+int ks__capture_moves(const ks_position *pos, ks_move *moves) { return generate(pos, moves, true); }

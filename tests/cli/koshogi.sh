@@ -33,7 +33,7 @@ out=$(printf 'usi\nisready\nposition startpos moves VG-10h VGx10h\ngo depth 1\np
 printf '%s\n' "$out" | grep -q '^usiok$' || fail "engine: no usiok"
 printf '%s\n' "$out" | grep -q '^readyok$' || fail "engine: no readyok"
 printf '%s\n' "$out" | grep -q '^bestmove [A-Z+]' || fail "engine: no bestmove"
-printf '%s\n' "$out" | grep -q 'info string error: move 1 "ZZ"' || fail "engine: a bad move not reported"
+printf '%s\n' "$out" | grep -q 'info string error: position: move 1 "ZZ"' || fail "engine: a bad move not reported"
 printf '%s\n' "$out" | grep -q 'info string error: unknown command "bogus"' || fail "engine: an unknown command"
 [ "$(printf '%s\n' "$out" | grep '^moves ' | wc -w)" -gt 200 ] || fail "engine: the legal moves after VG-10h VGx10h"
 
