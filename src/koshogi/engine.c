@@ -33,6 +33,7 @@ typedef struct engine {
   uint64_t *history;
   int nhistory;
   ks_limits limits;
+  char *last_position; /* the words of the last position command that set the game, or NULL */
 } engine;
 
 /* Writes one line at once (the two threads both write). */
@@ -240,7 +241,7 @@ static int game_from_sfen(const char *text, ks_game *game, char *err, size_t siz
  * returns false. */
 static bool play_moves(ks_game *game, char **save) {
   char *m;
-  for (int number = 1; (m = strtok_r(NULL, " \t", save)); number++) {
+  for (int number = game->nplies + 1; (m = strtok_r(NULL, " \t", save)); number++) { /* plies from the position */
     ks_move move;
     char err[256];
     if (game->result != KS_ONGOING) {
@@ -259,14 +260,27 @@ static bool play_moves(ks_game *game, char **save) {
   return true;
 }
 
-/* position startpos [moves ...] | position sfen TEXT [moves ...]: the position stays as it was
- * when any part is wrong. */
-static void cmd_position(engine *e, char **save) {
-  char *what = strtok_r(NULL, " \t", save);
-  ks_game next;
-  if (ks_game_init(&next) != 0) return;
-  next.pos.burn = e->burn;
-  bool ok = true;
+/* A copy of a game, its arrays included. Returns 0, -1 when out of memory. */
+static int game_copy(ks_game *dst, const ks_game *src) {
+  *dst = *src;
+  dst->moves = malloc((size_t)src->capacity * sizeof *dst->moves);
+  dst->keys = malloc((size_t)(src->capacity + 1) * sizeof *dst->keys);
+  dst->checking = malloc((size_t)src->capacity);
+  if (!dst->moves || !dst->keys || !dst->checking) {
+    ks_game_free(dst);
+    return -1;
+  }
+  memcpy(dst->moves, src->moves, (size_t)src->capacity * sizeof *dst->moves);
+  memcpy(dst->keys, src->keys, (size_t)(src->capacity + 1) * sizeof *dst->keys);
+  memcpy(dst->checking, src->checking, (size_t)src->capacity);
+  return 0;
+}
+
+/* Reads the position and its moves from the words after save into next (a new game). */
+static bool read_position(const engine *e, char **save, ks_game *next) {
+  if (ks_game_init(next) != 0) return false;
+  next->pos.burn = e->burn;
+  const char *what = strtok_r(NULL, " \t", save);
   char *word = NULL;
   if (what && strcmp(what, "startpos") == 0) {
     word = strtok_r(NULL, " \t", save);
@@ -275,25 +289,55 @@ static void cmd_position(engine *e, char **save) {
     while ((word = strtok_r(NULL, " \t", save)) && strcmp(word, "moves") != 0)
       snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", text[0] ? " " : "", word);
     char err[256];
-    if (game_from_sfen(text, &next, err, sizeof err) != 0) {
+    if (game_from_sfen(text, next, err, sizeof err) != 0) {
       say("info string error: %s\n", err);
-      ok = false;
+      return false;
     }
   } else {
     say("info string error: position: expected startpos or sfen, got \"%s\"\n", what ? what : "");
-    ok = false;
+    return false;
   }
-  if (ok && word && strcmp(word, "moves") != 0) {
+  if (word && strcmp(word, "moves") != 0) {
     say("info string error: position: expected \"moves\" after the position, got \"%s\"\n", word);
-    ok = false;
+    return false;
   }
-  if (ok && word) ok = play_moves(&next, save);
-  if (!ok) {
+  return !word || play_moves(next, save);
+}
+
+/* A GUI sends the whole game with every move: when the words extend the last position
+ * command's, only the new moves are read (into next, a copy of the game). Returns false when
+ * they do not extend it; *ok says whether the new moves were legal. */
+static bool extend_position(const engine *e, const char *args, ks_game *next, bool *ok) {
+  const char *last = e->last_position;
+  const size_t len = last ? strlen(last) : 0;
+  if (!last || strncmp(args, last, len) != 0 || args[len] != ' ') return false;
+  char rest[65536];
+  /* the new words, after a "moves" of their own when the last command had one */
+  snprintf(rest, sizeof rest, "%s%s", strstr(last, " moves") ? "moves " : "", args + len + 1);
+  char *save = NULL;
+  const char *first = strtok_r(rest, " \t", &save);
+  if (!first || strcmp(first, "moves") != 0) return false;
+  if (game_copy(next, &e->game) != 0) return false;
+  *ok = play_moves(next, &save);
+  return true;
+}
+
+/* position startpos [moves ...] | position sfen TEXT [moves ...]: the position stays as it was
+ * when any part is wrong. args is the line after "position", save its tokenizer. */
+static void cmd_position(engine *e, const char *args, char **save) {
+  ks_game next;
+  bool ok = false;
+  if (!extend_position(e, args, &next, &ok)) ok = read_position(e, save, &next);
+  char *words = ok ? strdup(args) : NULL;
+  if (!ok || !words) {
     ks_game_free(&next);
+    free(words);
     return;
   }
   ks_game_free(&e->game);
   e->game = next;
+  free(e->last_position);
+  e->last_position = words;
 }
 
 /* setoption name NAME value VALUE: USI_Hash (MiB), USI_Ponder (accepted: pondering is the
@@ -311,6 +355,8 @@ static void cmd_setoption(engine *e, char **save) {
       return;
     }
     e->burn = strcmp(value, "enemy") == 0 ? KS_BURN_ENEMY : KS_BURN_BOTH;
+    free(e->last_position); /* the next position command starts a game under the new rule */
+    e->last_position = NULL;
     if (e->game.nplies == 0) e->game.pos.burn = e->burn; /* for a game not yet started */
   } else if (strcmp(name, "USI_Hash") == 0) {
     char *end;
@@ -354,6 +400,10 @@ static void cmd_moves(const engine *e) {
 
 /* One command line. Returns false on quit. */
 static bool command(engine *e, char *line) {
+  char args[65536]; /* the words after the command, as written */
+  const size_t skip = strspn(line, " \t");
+  const char *after = line + skip + strcspn(line + skip, " \t");
+  snprintf(args, sizeof args, "%s", after + strspn(after, " \t"));
   char *save = NULL;
   const char *word = strtok_r(line, " \t", &save);
   if (!word) return true;
@@ -373,8 +423,10 @@ static bool command(engine *e, char *line) {
     if (ks_game_init(&e->game) != 0) return false;
     e->game.pos.burn = e->burn;
     ks_searcher_clear(e->searcher);
+    free(e->last_position);
+    e->last_position = NULL;
   } else if (strcmp(word, "position") == 0) {
-    cmd_position(e, &save);
+    cmd_position(e, args, &save);
   } else if (strcmp(word, "go") == 0) {
     cmd_go(e, &save);
   } else if (strcmp(word, "stop") == 0) {
@@ -430,6 +482,7 @@ int cmd_engine(int argc, char **argv) {
   ks_game_free(&e.game);
   ks_searcher_free(e.searcher);
   free(e.history);
+  free(e.last_position);
   mtx_destroy(&e.lock);
   cnd_destroy(&e.wake);
   return 0;
