@@ -4,9 +4,11 @@
  * a loaded machine's scheduling. */
 #include "engine.h"
 
-/* The margin kept out of `available` ms: 60 ms and a twentieth, or a third of a small clock. */
+/* The margin kept out of `available` ms: 100 ms and a tenth (a second at most), or two thirds
+ * of a small clock. A loaded machine can hold a process back for tens of milliseconds. */
 static long margin(long available) {
-  const long m = 60 + available / 20;
+  long m = 100 + available / 10;
+  if (m > 1000) m = 1000;
   return m < available / 2 ? m : available * 2 / 3;
 }
 

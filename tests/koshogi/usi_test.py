@@ -144,9 +144,10 @@ check(nodes and max(nodes) <= 3000, f"go nodes 3000: {nodes}")
 move, _, ms, _ = bestmove_after(e, "go movetime 400", 10)
 check(200 <= ms < 400, f"go movetime 400: {ms:.0f} ms")
 
-# a clock that runs out: 150 ms left and no byoyomi, then byoyomi only
-for clock, allowed in (("btime 150 wtime 150", 150), ("btime 0 wtime 0 byoyomi 250", 250),
-                       ("btime 40 wtime 40", 40)):
+# a clock that runs out (a program that thinks a fixed second loses on each): 500 ms and
+# 200 ms left and no byoyomi, then a byoyomi of 600 ms only
+for clock, allowed in (("btime 500 wtime 500", 500), ("btime 200 wtime 200", 200),
+                       ("btime 0 wtime 0 byoyomi 600", 600), ("btime 0 wtime 200 byoyomi 0", 200)):
     move, _, ms, _ = bestmove_after(e, f"go {clock}", 10)
     check(ms < allowed and move in start_moves, f"go {clock}: {move} after {ms:.0f} ms (allowed {allowed})")
 
@@ -163,10 +164,10 @@ check(not e.quiet_for(0.2), "a stop with no search answered")
 
 # go ponder, then ponderhit: the search goes on under the clock of the go
 e.send("position startpos moves VG-10h")
-e.send("go ponder btime 0 wtime 0 byoyomi 300")
+e.send("go ponder btime 0 wtime 0 byoyomi 600")
 check(not any(s.startswith("bestmove") for s in e.quiet_for(0.8)), "go ponder ended before ponderhit")
 move, _, ms, _ = bestmove_after(e, "ponderhit", 5)
-check(ms < 300, f"ponderhit: bestmove after {ms:.0f} ms (byoyomi 300)")
+check(ms < 600, f"ponderhit: bestmove after {ms:.0f} ms (byoyomi 600)")
 error_then_ready(e, "ponderhit", "not pondering")
 # go ponder, then stop (the GUI's ponder move was not played)
 e.send("go ponder btime 0 wtime 0 byoyomi 300")
