@@ -141,6 +141,10 @@ enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 #define PLIES 32   /* the deepest ply, the capture search included */
 #define QDEPTH 2   /* the capture search's plies */
 #define NO_TIME (-1)
+#define FUTILE_DEPTH 2    /* futility pruning in the last plies before the horizon */
+#define FUTILE_MARGIN 250 /* per ply, in hundredths of a pawn */
+#define LMR_DEPTH 3       /* late quiet moves are searched a ply shallower from this depth */
+#define LMR_AFTER 4       /* after this many moves */
 
 struct ks_searcher {
   tt_entry *tt;
@@ -345,6 +349,14 @@ static int search(ks_searcher *s, const ks_position *pos, int depth, int ply, in
     if (entry->bound == TT_EXACT || (entry->bound == TT_LOWER && v >= beta) || (entry->bound == TT_UPPER && v <= alpha))
       return v;
   }
+  /* Near the horizon the static evaluation decides what is worth searching: far above beta,
+   * the position is taken as good enough (a null window only); far below alpha, quiet moves
+   * are not tried (they rarely win back that much in a ply or two). */
+  const bool null_window = beta == alpha + 1;
+  const int stand = depth <= FUTILE_DEPTH ? ks_evaluate(pos) : 0;
+  if (depth <= FUTILE_DEPTH && null_window && stand - FUTILE_MARGIN * depth >= beta && stand < WIN - 1000)
+    return stand;
+  const bool futile = depth <= FUTILE_DEPTH && stand + FUTILE_MARGIN * depth <= alpha;
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   int *keys = s->keys + (size_t)ply * KS_MAX_MOVES;
   const int n = ks_legal_moves(pos, moves);
@@ -354,16 +366,21 @@ static int search(ks_searcher *s, const ks_position *pos, int depth, int ply, in
   order_keys(s, pos, moves, n, keys, first, ply);
   for (int i = 0; i < n; i++) idx[i] = (uint16_t)i;
   const int alpha0 = alpha;
-  int best = -WIN - 1, best_index = 0;
+  int best = futile ? stand + FUTILE_MARGIN * depth : -WIN - 1, best_index = 0;
   for (int i = 0; i < n; i++) {
     const int k = pick(idx, keys, i, n);
+    const bool quiet = keys[k] < KEY_KILLER && !removes(pos, &moves[k]);
+    if (futile && quiet && i > 0) continue;
     ks_position next = *pos;
     ks_play(&next, &moves[k]);
     int score;
     if (i == 0) {
       score = child(s, pos, &next, &moves[k], depth, ply, alpha, beta);
-    } else { /* a null window first: does it beat the best so far at all? */
-      score = child(s, pos, &next, &moves[k], depth, ply, alpha, alpha + 1);
+    } else { /* a null window first, a ply shallower for a late quiet move: does it beat the
+              * best so far at all? */
+      const bool reduce = quiet && depth >= LMR_DEPTH && i >= LMR_AFTER;
+      score = child(s, pos, &next, &moves[k], reduce ? depth - 1 : depth, ply, alpha, alpha + 1);
+      if (reduce && score > alpha && !s->stopped) score = child(s, pos, &next, &moves[k], depth, ply, alpha, alpha + 1);
       if (score > alpha && score < beta && !s->stopped) score = child(s, pos, &next, &moves[k], depth, ply, alpha, beta);
     }
     if (s->stopped) return 0;

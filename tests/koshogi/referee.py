@@ -35,6 +35,9 @@ def parse_args():
     p.add_argument("--byoyomi", type=int, default=0, help="byoyomi, ms")
     p.add_argument("--go", default=None, help="a fixed go for every move instead of a clock (\"depth 2\")")
     p.add_argument("--strict", action="store_true", help="exit 1 on an illegal move or a loss on time")
+    p.add_argument("--adjudicate", type=int, default=0,
+                   help="a game is won when for 4 plies in a row both engines score it at least this many "
+                        "hundredths of a pawn for the same side (0: never)")
     args = p.parse_args()
     if args.time is None and args.go is None:
         p.error("give a clock (--time, --inc, --byoyomi) or a fixed --go")
@@ -66,6 +69,19 @@ def result_of(judge, moves):
     return None
 
 
+def last_score(lines, side):
+    """The last score an engine reported before its bestmove, for Black (mate counts as a
+    large score), or None."""
+    for line in reversed(lines):
+        m = re.search(r" score (cp|mate) (-?\d+)", line)
+        if m:
+            v = int(m.group(2))
+            if m.group(1) == "mate":
+                v = 100000 if v > 0 else -100000
+            return v if side == 0 else -v
+    return None
+
+
 def go_command(args, clock):
     if args.go:
         return "go " + args.go
@@ -77,6 +93,7 @@ def play_game(args, engines, judge, opening, stats):
     """One game; engines[0] plays Black. Returns (winner colour or None, how, plies, moves)."""
     moves = list(opening)
     clock = [args.time or 0, args.time or 0]
+    scores = []  # each engine move's last reported score, for Black
     for e in engines:
         e.send("usinewgame")
         e.send("isready")
@@ -93,7 +110,7 @@ def play_game(args, engines, judge, opening, stats):
         sent = e.send(go_command(args, clock))
         allowed = None if args.go else clock[side] + args.byoyomi
         wait = 600.0 if allowed is None else allowed / 1000 + 5
-        line, got, _ = e.expect(r"^bestmove ", timeout=wait)
+        line, got, seen = e.expect(r"^bestmove ", timeout=wait)
         used = round((got - sent) * 1000)
         stats[e.name]["ms"] += used
         stats[e.name]["moves"] += 1
@@ -104,11 +121,17 @@ def play_game(args, engines, judge, opening, stats):
                 return 1 - side, f"loss on time ({used} ms, {allowed} allowed)", moves
             clock[side] = max(clock[side] - max(used - args.byoyomi, 0), 0) + args.inc
         move = line.split()[1]
+        scores.append(last_score(seen, side))
         if move == "resign":
             return 1 - side, "resignation", moves
         if move not in legal:
             return 1 - side, f"illegal move {move}", moves
         moves.append(move)
+        if args.adjudicate and len(scores) >= 4:
+            recent = scores[-4:]
+            for colour, sign in ((0, 1), (1, -1)):
+                if all(v is not None and sign * v >= args.adjudicate for v in recent):
+                    return colour, f"adjudicated ({recent} for Black)", moves
     return None, "ply limit", moves
 
 
