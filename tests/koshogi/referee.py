@@ -6,7 +6,7 @@ or node budget per move. The referee times every move from the "go" it writes to
 "bestmove" it reads, takes the time off the mover's clock and declares a loss on time when a
 move takes longer than the clock and byoyomi allow. Every move is checked against the legal
 moves a third engine process (the referee's own koshogi) lists, and that process also says
-when the game is over. Games start after a few random plies (seeded), each opening played
+when the game is over. Games start after a few random pawn steps (seeded), each opening played
 twice with the colours swapped. Prints one JSON line; with --strict, exits 1 when any game
 had an illegal move or a loss on time."""
 import argparse
@@ -28,7 +28,7 @@ def parse_args():
     p.add_argument("--b", required=True, help="engine B's command line (quoted)")
     p.add_argument("--games", type=int, default=2, help="games; A plays Black in the odd ones")
     p.add_argument("--limit", type=int, default=20, help="plies after which an open game is a draw")
-    p.add_argument("--openings", type=int, default=2, help="random plies before the engines play")
+    p.add_argument("--openings", type=int, default=2, help="random pawn steps before the engines play")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time", type=int, default=None, help="main time of each side, ms")
     p.add_argument("--inc", type=int, default=0, help="increment, ms")
@@ -136,10 +136,15 @@ def play_game(args, engines, judge, opening, stats):
 
 
 def random_opening(judge, rng, plies):
+    """plies random pawn steps (any quiet move when no pawn can step): openings that differ
+    without giving anything away."""
     moves = []
     for _ in range(plies):
         judge.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        moves.append(rng.choice(judge.legal_moves()))
+        legal = judge.legal_moves()
+        quiet = [m for m in legal if "x" not in m and "!" not in m and not m.endswith("+")]
+        pawns = [m for m in quiet if re.match(r"^P(\d|-)", m)]
+        moves.append(rng.choice(pawns or quiet or legal))
     return moves
 
 
