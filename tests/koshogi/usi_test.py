@@ -140,9 +140,9 @@ move, _, _, seen = bestmove_after(e, "go nodes 3000", 60)
 nodes = [int(re.search(r" nodes (\d+)", s).group(1)) for s in seen if s.startswith("info depth")]
 check(nodes and max(nodes) <= 3000, f"go nodes 3000: {nodes}")
 
-# go movetime: the move in time
+# go movetime: about that time (a time to spend, not a clock: the clocks are checked below)
 move, _, ms, _ = bestmove_after(e, "go movetime 400", 10)
-check(200 <= ms < 400, f"go movetime 400: {ms:.0f} ms")
+check(300 <= ms < 500, f"go movetime 400: {ms:.0f} ms")
 
 # a clock that runs out (a program that thinks a fixed second loses on each): 500 ms and
 # 200 ms left and no byoyomi, then a byoyomi of 600 ms only
