@@ -164,10 +164,10 @@ check(not e.quiet_for(0.2), "a stop with no search answered")
 
 # go ponder, then ponderhit: the search goes on under the clock of the go
 e.send("position startpos moves VG-10h")
-e.send("go ponder btime 0 wtime 0 byoyomi 600")
+e.send("go ponder btime 0 wtime 0 byoyomi 1000")
 check(not any(s.startswith("bestmove") for s in e.quiet_for(0.8)), "go ponder ended before ponderhit")
 move, _, ms, _ = bestmove_after(e, "ponderhit", 5)
-check(ms < 600, f"ponderhit: bestmove after {ms:.0f} ms (byoyomi 600)")
+check(ms < 1000, f"ponderhit: bestmove after {ms:.0f} ms (byoyomi 1000)")
 error_then_ready(e, "ponderhit", "not pondering")
 # go ponder, then stop (the GUI's ponder move was not played)
 e.send("go ponder btime 0 wtime 0 byoyomi 300")
