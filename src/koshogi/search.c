@@ -139,7 +139,7 @@ typedef struct tt_entry {
 } tt_entry;
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 #define PLIES 32   /* the deepest ply, the capture search included */
-#define QDEPTH 2   /* the capture search's plies */
+#define QDEPTH 4   /* the capture search's plies */
 #define NO_TIME (-1)
 #define FUTILE_DEPTH 2    /* futility pruning in the last plies before the horizon */
 #define FUTILE_MARGIN 250 /* per ply, in hundredths of a pawn */
