@@ -264,11 +264,19 @@ int ks_record_read(ks_game *game, const char *text, char *black, char *white, ch
 
 /* ---- the computer player ---- */
 
+/* What a search found: the deepest iteration finished, the score for the side to move in
+ * hundredths of a pawn (mate, when not 0, says the game ends in that many plies: positive for
+ * a win, negative for a loss), the best line, and the work done. */
+#define KS_MAX_PV 32
 typedef struct ks_search_info {
-  int depth;   /* the deepest iteration finished */
-  int score;   /* for the side to move, in hundredths of a pawn */
+  int depth;
+  int seldepth; /* the deepest ply reached, the capture search included */
+  int score;
+  int mate;
   long nodes;
   int ms;
+  int npv;
+  ks_move pv[KS_MAX_PV];
 } ks_search_info;
 
 /* Evaluates a position for the side to move: material, the safety of the commanding pieces,
@@ -278,9 +286,45 @@ int ks_evaluate(const ks_position *pos);
 /* Chooses a move by iterative-deepening alpha-beta within about `ms` milliseconds (and at most
  * max_depth plies; 0 for no limit). history (may be NULL) holds the keys of the game's earlier
  * positions: going back to one counts as a draw, so a player ahead avoids repetition. Returns
- * 0, or -1 when there is no legal move. */
+ * 0, or -1 when there is no legal move or no memory. */
 int ks_search(const ks_position *pos, const uint64_t *history, int nhistory, int ms, int max_depth, ks_move *best,
               ks_search_info *info);
+
+/* A searcher keeps its transposition table from one search to the next (an engine's, for a
+ * game). One thread runs ks_searcher_run; another may call ks_searcher_set_stop and
+ * ks_searcher_set_deadline meanwhile (the others only between searches). */
+typedef struct ks_searcher ks_searcher;
+#define KS_HASH_MAX_MIB 65536
+
+/* A searcher with a table of hash_mib MiB (1 to KS_HASH_MAX_MIB), no deadline and not
+ * stopped; NULL when out of memory or the size is out of range. */
+ks_searcher *ks_searcher_new(size_t hash_mib);
+void ks_searcher_free(ks_searcher *s);
+/* A new, empty table of hash_mib MiB. Returns 0, or -1 (size out of range, out of memory)
+ * with the old table kept. */
+int ks_searcher_resize(ks_searcher *s, size_t hash_mib);
+/* Forgets what earlier searches learned (a new game). */
+void ks_searcher_clear(ks_searcher *s);
+/* true: the running search (or the next one) ends as soon as it can; false: it may run. */
+void ks_searcher_set_stop(ks_searcher *s, bool stop);
+/* From now, no new iteration starts after soft_ms, and the search ends at hard_ms; -1 for
+ * no limit. Takes effect at once on a running search. */
+void ks_searcher_set_deadline(ks_searcher *s, int soft_ms, int hard_ms);
+
+/* Limits besides the clock: the depth in plies and the nodes (0: none). */
+typedef struct ks_limits {
+  int depth;
+  long nodes;
+} ks_limits;
+
+/* Called by the searching thread after each finished iteration. */
+typedef void (*ks_report_fn)(void *ctx, const ks_search_info *info);
+
+/* Searches pos until a limit, the deadline or a stop, and returns in best the best move found
+ * (even when stopped at once: then the first move it tried). history as for ks_search.
+ * Returns 0, or -1 when there is no legal move. */
+int ks_searcher_run(ks_searcher *s, const ks_position *pos, const uint64_t *history, int nhistory,
+                    const ks_limits *limits, ks_report_fn report, void *ctx, ks_move *best, ks_search_info *info);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* koshogi: the Ko shogi command (docs/KOSHOGI.md): perft, the board, legal moves, play in the
- * terminal, replaying records, matches between players, and a USI-style engine mode. */
+ * terminal, replaying records, matches between players, and the USI engine (engine.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 
 #include "cli_board.h"
 #include "cli_piece.h"
+#include "engine.h"
 #include "koshogi/koshogi.h"
 #include "options.h"
 
@@ -88,7 +89,7 @@ static int apply_rules(const char *command, const char *text, ks_position *pos) 
   return -1;
 }
 
-static const char *result_name(const ks_game *g) {
+const char *result_name(const ks_game *g) {
   static const char *const reasons[] = {"", "the loser's commanding pieces are gone",
                                         "the mover's own poison flame burned its commanding pieces",
                                         "fourth repetition", "perpetual check", "no legal move", "resignation"};
@@ -595,125 +596,6 @@ static int cmd_match(int argc, char **argv) {
   return 0;
 }
 
-/* koshogi engine: a line protocol in the style of USI (docs/KOSHOGI.md). */
-static int cmd_engine(int argc, char **argv) {
-  const cli_command c = {
-      .program = "koshogi",
-      .name = "engine",
-      .about = "A line protocol in the style of USI on standard input and output (docs/KOSHOGI.md): usi,\n"
-               "setoption name Burn value both|enemy, isready, usinewgame, position startpos [moves ...],\n"
-               "go [movetime MS] [depth N], moves, d (the board), quit.\n",
-      .examples = "printf 'usi\\nisready\\nposition startpos\\ngo movetime 500\\nquit\\n' | koshogi engine",
-  };
-  const int parsed = cli_parse_no_operands(&c, argc, argv);
-  if (parsed >= 0) return parsed;
-  ks_game game;
-  if (ks_game_init(&game) != 0) return 1;
-  uint8_t burn = KS_BURN_BOTH; /* the rule option, set by "setoption name Burn value ..." */
-  char line[8192];
-  setvbuf(stdout, NULL, _IOLBF, 0);
-  while (fgets(line, sizeof line, stdin)) {
-    line[strcspn(line, "\r\n")] = '\0';
-    char *word = strtok(line, " ");
-    if (!word) continue;
-    if (strcmp(word, "usi") == 0) {
-      printf("id name koshogi\nid author the goita project\n"
-             "option name Burn type combo default both var both var enemy\nusiok\n");
-    } else if (strcmp(word, "setoption") == 0) {
-      char *name_kw = strtok(NULL, " "), *name = strtok(NULL, " "), *value_kw = strtok(NULL, " ");
-      char *value = strtok(NULL, " ");
-      if (!name_kw || strcmp(name_kw, "name") != 0 || !name || strcmp(name, "Burn") != 0 || !value_kw ||
-          strcmp(value_kw, "value") != 0 || !value || (strcmp(value, "both") != 0 && strcmp(value, "enemy") != 0)) {
-        printf("info string error: the one option is \"setoption name Burn value both|enemy\"\n");
-        continue;
-      }
-      burn = strcmp(value, "enemy") == 0 ? KS_BURN_ENEMY : KS_BURN_BOTH;
-      game.pos.burn = burn; /* for a game not yet started with usinewgame or position */
-    } else if (strcmp(word, "isready") == 0) {
-      printf("readyok\n");
-    } else if (strcmp(word, "usinewgame") == 0) {
-      ks_game_free(&game);
-      ks_game_init(&game);
-      game.pos.burn = burn;
-    } else if (strcmp(word, "position") == 0) {
-      char *what = strtok(NULL, " ");
-      if (!what || strcmp(what, "startpos") != 0) {
-        printf("info string error: only \"position startpos [moves ...]\" is understood\n");
-        continue;
-      }
-      ks_game next;
-      ks_game_init(&next);
-      next.pos.burn = burn;
-      char *m = strtok(NULL, " ");
-      bool ok = true;
-      if (m && strcmp(m, "moves") == 0) {
-        int number = 1;
-        while (ok && (m = strtok(NULL, " "))) {
-          ks_move move;
-          char err[256];
-          if (next.result != KS_ONGOING) {
-            printf("info string error: move %d \"%s\": the game is over\n", number, m);
-            ok = false;
-          } else if (ks_move_parse(&next.pos, m, &move, err, sizeof err) != 0) {
-            printf("info string error: move %d %s\n", number, err);
-            ok = false;
-          } else {
-            ks_game_play(&next, &move);
-          }
-          number++;
-        }
-      } else if (m) {
-        printf("info string error: expected \"moves\" after startpos\n");
-        ok = false;
-      }
-      if (ok) {
-        ks_game_free(&game);
-        game = next;
-      } else {
-        ks_game_free(&next);
-      }
-    } else if (strcmp(word, "go") == 0) {
-      int ms = 1000, depth = 0;
-      char *opt;
-      while ((opt = strtok(NULL, " "))) {
-        char *v = strtok(NULL, " ");
-        if (v && strcmp(opt, "movetime") == 0) ms = atoi(v);
-        else if (v && strcmp(opt, "depth") == 0) depth = atoi(v);
-      }
-      ks_move best;
-      ks_search_info info;
-      if (game.result != KS_ONGOING || ks_search(&game.pos, game.keys, game.nplies + 1, ms > 0 ? ms : 1, depth, &best, &info) != 0) {
-        printf("bestmove resign\n");
-        continue;
-      }
-      char text[64];
-      ks_move_format(&game.pos, &best, text, sizeof text);
-      printf("info depth %d score cp %d nodes %ld time %d\nbestmove %s\n", info.depth, info.score, info.nodes, info.ms,
-             text);
-    } else if (strcmp(word, "moves") == 0) {
-      ks_move *moves = NULL;
-      const int n = ks_legal_moves_alloc(&game.pos, &moves);
-      printf("moves");
-      for (int i = 0; i < n; i++) {
-        char text[64];
-        ks_move_format(&game.pos, &moves[i], text, sizeof text);
-        printf(" %s", text);
-      }
-      printf("\n");
-      free(moves);
-    } else if (strcmp(word, "d") == 0) {
-      print_board(&game.pos, true);
-      if (game.result) printf("result %s\n", result_name(&game));
-    } else if (strcmp(word, "quit") == 0) {
-      break;
-    } else {
-      printf("info string error: unknown command \"%s\"\n", word);
-    }
-  }
-  ks_game_free(&game);
-  return 0;
-}
-
 /* koshogi bench: perft 3 from the start (move generation and making moves) and fixed-depth
  * searches from positions of a seeded game (the search), with a signature of the node counts. */
 static int cmd_bench(int argc, char **argv) {
@@ -804,7 +686,7 @@ static const cli_entry commands[] = {
     {"perft", cmd_perft, "count move sequences to a depth: the check of the move generator"},
     {"replay", cmd_replay, "replay a game record: every move, the final board and the result"},
     {"match", cmd_match, "computer players against each other; one JSON line"},
-    {"engine", cmd_engine, "the USI-style line protocol on standard input and output"},
+    {"engine", cmd_engine, "the USI engine protocol on standard input and output"},
     {"bench", cmd_bench, "move generation and search speed, with a signature line"},
     {"piece", cmd_piece, "what a piece does, drawn on an empty board (also: koshogi help PIECE)"},
 };

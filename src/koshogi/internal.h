@@ -61,4 +61,10 @@ typedef struct ks_face_info {
 
 extern const ks_face_info ks__faces[KS_FACES];
 
+/* The legal moves that capture by displacement or shoot, in the order ks_legal_moves lists
+ * them (the same moves, with the others left out, found without sorting through the quiet
+ * ones): what the quiescence search tries. Writes at most capacity, returns the full count
+ * (-1 when out of memory), as ks_legal_moves does. */
+int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity);
+
 #endif

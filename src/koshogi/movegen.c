@@ -25,6 +25,7 @@ typedef struct gen {
   raw_move *raw;  /* inline_raw, or a heap array of `capacity` once a piece outgrew it */
   int nraw, capacity;
   bool out_of_memory;
+  bool captures_only; /* keep only moves that capture or shoot (the quiescence search's) */
 } gen;
 
 static int type_of(ks_piece p) { return ks__faces[ks_face_of(p)].type; }
@@ -101,6 +102,7 @@ static bool grow_raw(gen *g) {
  * eligibility is merged). */
 static void add(gen *g, int to, const uint16_t *cap, int ncap, const uint16_t *shot, int nshot, bool zone,
                 const ks_move *ways) {
+  if (g->captures_only && !ncap && !nshot) return;
   uint16_t c[KS_MAX_CAPTURES], s[KS_MAX_SHOTS];
   sorted_points(cap, ncap, c);
   sorted_points(shot, nshot, s);
@@ -439,9 +441,11 @@ static void gen_piece(gen *g, int from, ks_piece piece, bool drum_present) {
   g->board[from] = piece;
 }
 
-/* Generates every piece's moves in turn, counting them all and writing as many as fit. */
-int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
+/* Generates every piece's moves in turn (or only those that capture or shoot), counting them
+ * all and writing as many as fit. */
+static int generate(const ks_position *pos, ks_move *moves, int capacity, bool captures_only) {
   static _Thread_local gen g; /* large: kept off the stack */
+  g.captures_only = captures_only;
   const int color = pos->to_move;
   bool frozen[KS_POINTS];
   immobilized(pos, color, frozen);
@@ -463,6 +467,14 @@ int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
   if (g.raw != g.inline_raw) free(g.raw);
   g.raw = g.inline_raw;
   return g.out_of_memory ? -1 : n;
+}
+
+int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
+  return generate(pos, moves, capacity, false);
+}
+
+int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity) {
+  return generate(pos, moves, capacity, true);
 }
 
 /* Generates into a list of KS_MAX_MOVES, and again into one of the right size when that was short. */

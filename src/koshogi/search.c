@@ -1,5 +1,7 @@
-/* The computer player: iterative-deepening negamax alpha-beta with a short capture search,
- * over an evaluation of material, the commanding pieces' safety and mobility. */
+/* The computer player: iterative-deepening negamax alpha-beta with a capture search, over an
+ * evaluation of material, the commanding pieces' safety and mobility. The searcher keeps its
+ * transposition table between searches, and another thread may stop it or move its deadline. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -136,25 +138,43 @@ typedef struct tt_entry {
   uint16_t move; /* index + 1; 0 for none */
 } tt_entry;
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
-#define TT_BITS 18 /* 4 MiB */
-#define PLIES 16
+#define PLIES 32   /* the deepest ply, the capture search included */
+#define QDEPTH 4   /* the capture search's plies */
+#define NO_TIME (-1)
+#define FUTILE_DEPTH 2    /* futility pruning in the last plies before the horizon */
+#define FUTILE_MARGIN 250 /* per ply, in hundredths of a pawn */
+#define LMR_DEPTH 3       /* late quiet moves are searched a ply shallower from this depth */
+#define LMR_AFTER 4       /* after this many moves */
 
-typedef struct searcher {
-  struct timespec start;
-  int ms;
-  long nodes;
-  bool stopped;
+struct ks_searcher {
+  tt_entry *tt;
+  size_t tt_mask;   /* entries - 1 (a power of two) */
   ks_move *stack;   /* move lists, KS_MAX_MOVES per ply */
   int *keys;        /* their ordering keys, KS_MAX_MOVES per ply */
   uint16_t *idx;    /* the order they are tried in, KS_MAX_MOVES per ply */
+  int *cutoffs;     /* [from * KS_POINTS + to]: how often a quiet move refuted a line */
+  ks_move killers[PLIES][2]; /* quiet moves that refuted something at this ply */
+  ks_move pv[PLIES][PLIES];  /* pv[ply]: the best line found from ply on */
+  int pvlen[PLIES];
+  /* set from any thread */
+  atomic_bool stop;
+  atomic_llong soft_at, hard_at; /* monotonic ms: no new iteration after soft, stop at hard */
+  /* one search's state */
+  struct timespec start;
+  long nodes, node_limit;
+  int seldepth;
+  bool stopped;
   const uint64_t *history; /* positions of the game so far: going back to one scores a draw */
   int nhistory;
-  tt_entry *tt;
-  ks_move killers[PLIES][2]; /* quiet moves that refuted something at this ply */
-  int *cutoffs;              /* [from * KS_POINTS + to]: how often a quiet move refuted a line */
-} searcher;
+};
 
-static bool repeats(const searcher *s, const ks_position *pos) {
+static long long now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static bool repeats(const ks_searcher *s, const ks_position *pos) {
   if (!s->nhistory) return false;
   const uint64_t key = ks_key(pos);
   for (int i = 0; i < s->nhistory; i++)
@@ -162,10 +182,24 @@ static bool repeats(const searcher *s, const ks_position *pos) {
   return false;
 }
 
-static int elapsed_ms(const searcher *s) {
+static int elapsed_ms(const ks_searcher *s) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return (int)((now.tv_sec - s->start.tv_sec) * 1000 + (now.tv_nsec - s->start.tv_nsec) / 1000000);
+}
+
+/* Counts a node and decides whether the search must end: stopped from outside, the node
+ * budget spent, or (looked at every 64 nodes) the hard deadline passed. */
+static bool tick(ks_searcher *s) {
+  if (s->stopped) return true;
+  s->nodes++;
+  if (atomic_load_explicit(&s->stop, memory_order_relaxed) || (s->node_limit && s->nodes >= s->node_limit))
+    s->stopped = true;
+  else if ((s->nodes & 63) == 0) {
+    const long long hard = atomic_load_explicit(&s->hard_at, memory_order_relaxed);
+    if (hard != NO_TIME && now_ms() >= hard) s->stopped = true;
+  }
+  return s->stopped;
 }
 
 static bool same_move(const ks_move *a, const ks_move *b) {
@@ -190,16 +224,17 @@ static int gain(const ks_position *pos, const ks_move *m) {
 #define KEY_TAKES (1 << 24)
 #define KEY_KILLER (1 << 22)
 
-/* Ordering keys: the table's move, then what takes most, then the killers, then quiet moves
- * by how often they refuted lines before. */
-static void order_keys(const searcher *s, const ks_position *pos, const ks_move *moves, int n, int *keys, int first,
-                       int ply) {
+/* Ordering keys: the table's move, then what takes most (the cheaper taker first among equal
+ * gains), then the killers, then quiet moves by how often they refuted lines before. */
+static void order_keys(const ks_searcher *s, const ks_position *pos, const ks_move *moves, int n, int *keys,
+                       int first, int ply) {
   for (int i = 0; i < n; i++) {
     const ks_move *m = &moves[i];
     if (i == first) keys[i] = KEY_FIRST;
-    else if (m->ncap || m->nshot || m->promote) keys[i] = KEY_TAKES + gain(pos, m);
-    else if (ply < PLIES && same_move(m, &s->killers[ply][0])) keys[i] = KEY_KILLER + 1;
-    else if (ply < PLIES && same_move(m, &s->killers[ply][1])) keys[i] = KEY_KILLER;
+    else if (m->ncap || m->nshot || m->promote)
+      keys[i] = KEY_TAKES + 8 * gain(pos, m) - value[ks_face_of(pos->board[m->from])] / 64;
+    else if (same_move(m, &s->killers[ply][0])) keys[i] = KEY_KILLER + 1;
+    else if (same_move(m, &s->killers[ply][1])) keys[i] = KEY_KILLER;
     else keys[i] = s->cutoffs[m->from * KS_POINTS + m->to];
   }
 }
@@ -217,9 +252,9 @@ static int pick(uint16_t *idx, const int *keys, int i, int n) {
 }
 
 /* A quiet move that refuted a line: remembered for its ply and in the history counts. */
-static void refuted_by(searcher *s, const ks_move *m, int depth, int ply) {
+static void refuted_by(ks_searcher *s, const ks_move *m, int depth, int ply) {
   if (m->ncap || m->nshot || m->promote) return;
-  if (ply < PLIES && !same_move(m, &s->killers[ply][0])) {
+  if (!same_move(m, &s->killers[ply][0])) {
     s->killers[ply][1] = s->killers[ply][0];
     s->killers[ply][0] = *m;
   }
@@ -233,7 +268,15 @@ static int from_table(int score, int ply) {
   return score > WIN - 1000 ? score - ply : score < -WIN + 1000 ? score + ply : score;
 }
 
-static int search(searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta);
+/* The best line from ply: move m, then the line found below it. */
+static void pv_update(ks_searcher *s, int ply, const ks_move *m) {
+  s->pv[ply][0] = *m;
+  const int below = ply + 1 < PLIES ? s->pvlen[ply + 1] : 0;
+  for (int i = 0; i < below && i + 1 < PLIES; i++) s->pv[ply][i + 1] = s->pv[ply + 1][i];
+  s->pvlen[ply] = below + 1 < PLIES ? below + 1 : PLIES;
+}
+
+static int search(ks_searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta);
 
 /* Whether a move removes pieces (only such a move can defeat anyone). */
 static bool removes(const ks_position *pos, const ks_move *m) {
@@ -244,28 +287,32 @@ static bool removes(const ks_position *pos, const ks_move *m) {
  * position with more is searched on the first ones (all legal; the rest are not looked at). */
 static int listed(int n) { return n < 0 ? 0 : n > KS_MAX_MOVES ? KS_MAX_MOVES : n; }
 
-/* At the horizon: stand pat, or try the captures (two plies at most). */
-static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta) {
+/* At the horizon: stand pat, or try the captures, best gain first (QDEPTH plies at most). */
+static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta) {
+  s->pvlen[ply] = 0;
+  if (ply > s->seldepth) s->seldepth = ply;
   const int stand = ks_evaluate(pos);
-  if (stand >= beta || qdepth == 0 || stand <= -WIN || stand >= WIN) return stand;
+  if (stand >= beta || qdepth == 0 || stand <= -WIN || stand >= WIN || ply >= PLIES - 1) return stand;
   if (stand > alpha) alpha = stand;
-  if (ply >= PLIES) return stand;
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   int *keys = s->keys + (size_t)ply * KS_MAX_MOVES;
-  const int n = listed(ks_legal_moves(pos, moves, KS_MAX_MOVES));
   uint16_t *idx = s->idx + (size_t)ply * KS_MAX_MOVES;
-  int ncaptures = 0;
-  for (int i = 0; i < n; i++)
-    if (moves[i].ncap || moves[i].nshot) {
-      keys[i] = gain(pos, &moves[i]);
-      idx[ncaptures++] = (uint16_t)i;
-    }
-  for (int i = 0; i < ncaptures; i++) {
-    const ks_move *m = &moves[pick(idx, keys, i, ncaptures)];
+  const int n = listed(ks__capture_moves(pos, moves, KS_MAX_MOVES));
+  for (int i = 0; i < n; i++) {
+    keys[i] = 8 * gain(pos, &moves[i]) - value[ks_face_of(pos->board[moves[i].from])] / 64;
+    idx[i] = (uint16_t)i;
+  }
+  for (int i = 0; i < n; i++) {
+    const ks_move *m = &moves[pick(idx, keys, i, n)];
+    /* a capture that cannot lift the score to alpha even if the taker were lost for nothing is
+     * not worth a node */
+    if (stand + gain(pos, m) + 200 <= alpha) continue;
     ks_position next = *pos;
     ks_play(&next, m);
-    s->nodes++;
-    const int score = -quiesce(s, &next, ply + 1, qdepth - 1, -beta, -alpha);
+    if (tick(s)) return 0;
+    const int score = removes(pos, m) && ks_defeated(&next, pos->to_move ^ 1)
+                          ? WIN - ply - 1
+                          : -quiesce(s, &next, ply + 1, qdepth - 1, -beta, -alpha);
     if (score >= beta) return score;
     if (score > alpha) alpha = score;
   }
@@ -274,27 +321,46 @@ static int quiesce(searcher *s, const ks_position *pos, int ply, int qdepth, int
 
 /* The score of one move of the search: a win at once, a return to a position of the game (a
  * step towards a draw by repetition), or the search below it. */
-static int child(searcher *s, const ks_position *pos, const ks_position *next, const ks_move *m, int depth, int ply,
-                 int alpha, int beta) {
-  if (removes(pos, m) && ks_defeated(next, pos->to_move ^ 1)) return WIN - ply - 1;
-  if (ply < 2 && repeats(s, next)) return 0;
+static int child(ks_searcher *s, const ks_position *pos, const ks_position *next, const ks_move *m, int depth,
+                 int ply, int alpha, int beta) {
+  if (removes(pos, m) && ks_defeated(next, pos->to_move ^ 1)) {
+    s->pvlen[ply + 1] = 0;
+    return WIN - ply - 1;
+  }
+  if (ply < 2 && repeats(s, next)) {
+    s->pvlen[ply + 1] = 0;
+    return 0;
+  }
   return -search(s, next, depth - 1, ply + 1, -beta, -alpha);
 }
 
-static int search(searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta) {
-  if ((++s->nodes & 255) == 0 && elapsed_ms(s) >= s->ms) s->stopped = true;
-  if (s->stopped) return 0;
-  if (depth == 0 || ply >= PLIES - 2) return quiesce(s, pos, ply, 2, alpha, beta);
+/* The table's entry for a position, and its move when it has one for this position. */
+static tt_entry *probe(ks_searcher *s, uint64_t key, int *first) {
+  tt_entry *entry = &s->tt[key & s->tt_mask];
+  *first = entry->key == key ? entry->move - 1 : -1;
+  return entry;
+}
+
+static int search(ks_searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta) {
+  s->pvlen[ply] = 0;
+  if (tick(s)) return 0;
+  if (depth <= 0 || ply >= PLIES - QDEPTH - 1) return quiesce(s, pos, ply, QDEPTH, alpha, beta);
   const uint64_t key = ks_key(pos);
-  tt_entry *entry = &s->tt[key & ((1u << TT_BITS) - 1)];
-  int first = -1;
-  if (entry->key == key) {
-    first = entry->move - 1;
+  int first;
+  tt_entry *entry = probe(s, key, &first);
+  if (first >= 0 && entry->depth >= depth) {
     const int v = from_table(entry->score, ply);
-    if (entry->depth >= depth && (entry->bound == TT_EXACT || (entry->bound == TT_LOWER && v >= beta) ||
-                                  (entry->bound == TT_UPPER && v <= alpha)))
+    if (entry->bound == TT_EXACT || (entry->bound == TT_LOWER && v >= beta) || (entry->bound == TT_UPPER && v <= alpha))
       return v;
   }
+  /* Near the horizon the static evaluation decides what is worth searching: far above beta,
+   * the position is taken as good enough (a null window only); far below alpha, quiet moves
+   * are not tried (they rarely win back that much in a ply or two). */
+  const bool null_window = beta == alpha + 1;
+  const int stand = depth <= FUTILE_DEPTH ? ks_evaluate(pos) : 0;
+  if (depth <= FUTILE_DEPTH && null_window && stand - FUTILE_MARGIN * depth >= beta && stand < WIN - 1000)
+    return stand;
+  const bool futile = depth <= FUTILE_DEPTH && stand + FUTILE_MARGIN * depth <= alpha;
   ks_move *moves = s->stack + (size_t)ply * KS_MAX_MOVES;
   int *keys = s->keys + (size_t)ply * KS_MAX_MOVES;
   const int n = listed(ks_legal_moves(pos, moves, KS_MAX_MOVES));
@@ -304,16 +370,21 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
   order_keys(s, pos, moves, n, keys, first, ply);
   for (int i = 0; i < n; i++) idx[i] = (uint16_t)i;
   const int alpha0 = alpha;
-  int best = -WIN - 1, best_index = 0;
+  int best = futile ? stand + FUTILE_MARGIN * depth : -WIN - 1, best_index = 0;
   for (int i = 0; i < n; i++) {
     const int k = pick(idx, keys, i, n);
+    const bool quiet = keys[k] < KEY_KILLER && !removes(pos, &moves[k]);
+    if (futile && quiet && i > 0) continue;
     ks_position next = *pos;
     ks_play(&next, &moves[k]);
     int score;
     if (i == 0) {
       score = child(s, pos, &next, &moves[k], depth, ply, alpha, beta);
-    } else { /* a null window first: does it beat the best so far at all? */
-      score = child(s, pos, &next, &moves[k], depth, ply, alpha, alpha + 1);
+    } else { /* a null window first, a ply shallower for a late quiet move: does it beat the
+              * best so far at all? */
+      const bool reduce = quiet && depth >= LMR_DEPTH && i >= LMR_AFTER;
+      score = child(s, pos, &next, &moves[k], reduce ? depth - 1 : depth, ply, alpha, alpha + 1);
+      if (reduce && score > alpha && !s->stopped) score = child(s, pos, &next, &moves[k], depth, ply, alpha, alpha + 1);
       if (score > alpha && score < beta && !s->stopped) score = child(s, pos, &next, &moves[k], depth, ply, alpha, beta);
     }
     if (s->stopped) return 0;
@@ -321,96 +392,193 @@ static int search(searcher *s, const ks_position *pos, int depth, int ply, int a
       best = score;
       best_index = k;
     }
-    if (score > alpha) alpha = score;
+    if (score > alpha) {
+      alpha = score;
+      pv_update(s, ply, &moves[k]);
+    }
     if (alpha >= beta) {
       refuted_by(s, &moves[k], depth, ply);
       break;
     }
   }
-  entry->key = key;
-  entry->score = to_table(best, ply);
-  entry->depth = (int8_t)depth;
-  entry->bound = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
-  entry->move = (uint16_t)(best_index + 1);
+  if (entry->key != key || depth >= entry->depth || best >= beta) { /* keep the deeper result of the same position */
+    entry->key = key;
+    entry->score = to_table(best, ply);
+    entry->depth = (int8_t)depth;
+    entry->bound = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+    entry->move = (uint16_t)(best_index + 1);
+  }
   return best;
 }
 
-static void searcher_free(searcher *s) {
+/* ---- the searcher ---- */
+
+ks_searcher *ks_searcher_new(size_t hash_mib) {
+  ks_searcher *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->stack = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s->stack);
+  s->keys = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s->keys);
+  s->idx = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s->idx);
+  s->cutoffs = calloc((size_t)KS_POINTS * KS_POINTS, sizeof *s->cutoffs);
+  atomic_init(&s->stop, false);
+  atomic_init(&s->soft_at, NO_TIME);
+  atomic_init(&s->hard_at, NO_TIME);
+  if (!s->stack || !s->keys || !s->idx || !s->cutoffs || ks_searcher_resize(s, hash_mib) != 0) {
+    ks_searcher_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void ks_searcher_free(ks_searcher *s) {
+  if (!s) return;
   free(s->stack);
   free(s->keys);
   free(s->idx);
   free(s->tt);
   free(s->cutoffs);
+  free(s);
+}
+
+int ks_searcher_resize(ks_searcher *s, size_t hash_mib) {
+  if (hash_mib < 1 || hash_mib > KS_HASH_MAX_MIB) return -1;
+  size_t entries = 1;
+  while (entries * 2 * sizeof(tt_entry) <= hash_mib << 20) entries *= 2;
+  tt_entry *tt = calloc(entries, sizeof *tt);
+  if (!tt) return -1;
+  free(s->tt);
+  s->tt = tt;
+  s->tt_mask = entries - 1;
+  return 0;
+}
+
+void ks_searcher_clear(ks_searcher *s) {
+  memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+  memset(s->cutoffs, 0, (size_t)KS_POINTS * KS_POINTS * sizeof *s->cutoffs);
+}
+
+void ks_searcher_set_stop(ks_searcher *s, bool stop) { atomic_store(&s->stop, stop); }
+
+void ks_searcher_set_deadline(ks_searcher *s, int soft_ms, int hard_ms) {
+  const long long now = now_ms();
+  atomic_store(&s->soft_at, soft_ms < 0 ? NO_TIME : now + soft_ms);
+  atomic_store(&s->hard_at, hard_ms < 0 ? NO_TIME : now + hard_ms);
+}
+
+/* Lengthens a best line cut short by a table hit with the table's moves, while they are
+ * legal and new: the line a GUI shows, and the move to ponder on. */
+static void pv_extend(ks_searcher *s, const ks_position *root, ks_search_info *info, int depth) {
+  ks_position pos = *root;
+  for (int i = 0; i < info->npv; i++) ks_play(&pos, &info->pv[i]);
+  ks_move *moves = s->stack + KS_MAX_MOVES; /* ply 1's list, free between iterations */
+  while (info->npv < depth && info->npv < KS_MAX_PV) {
+    int first;
+    probe(s, ks_key(&pos), &first);
+    if (first < 0) break;
+    const int n = listed(ks_legal_moves(&pos, moves, KS_MAX_MOVES));
+    if (first >= n) break;
+    info->pv[info->npv++] = moves[first];
+    ks_play(&pos, &moves[first]);
+  }
+}
+
+/* Fills info from the search so far and the root's best line. */
+static void report(ks_searcher *s, const ks_position *pos, int depth, int score, ks_search_info *info) {
+  info->depth = depth;
+  info->seldepth = s->seldepth > depth ? s->seldepth : depth;
+  info->score = score;
+  info->mate = score >= WIN - 1000 ? WIN - score : score <= -WIN + 1000 ? -(WIN + score) : 0;
+  info->nodes = s->nodes;
+  info->ms = elapsed_ms(s);
+  info->npv = s->pvlen[0] < KS_MAX_PV ? s->pvlen[0] : KS_MAX_PV;
+  memcpy(info->pv, s->pv[0], (size_t)info->npv * sizeof *info->pv);
+  if (!info->mate) pv_extend(s, pos, info, depth);
+}
+
+/* One iteration at the root: every move, the last choice first, null windows after it.
+ * Returns the index of the best move, or -1 when stopped before any move was scored; *score
+ * gets its score. */
+static int root_iteration(ks_searcher *s, const ks_position *pos, int n, int depth, int chosen, int *score_out) {
+  ks_move *root = s->stack;
+  int *keys = s->keys;
+  uint16_t *idx = s->idx;
+  order_keys(s, pos, root, n, keys, chosen, 0);
+  for (int i = 0; i < n; i++) idx[i] = (uint16_t)i;
+  int alpha = -WIN - 1, best_here = -1;
+  for (int i = 0; i < n; i++) {
+    const int k = pick(idx, keys, i, n);
+    ks_position next = *pos;
+    ks_play(&next, &root[k]);
+    int score;
+    if (i == 0) {
+      score = child(s, pos, &next, &root[k], depth, 0, alpha, WIN + 1);
+    } else {
+      score = child(s, pos, &next, &root[k], depth, 0, alpha, alpha + 1);
+      if (score > alpha && !s->stopped) score = child(s, pos, &next, &root[k], depth, 0, alpha, WIN + 1);
+    }
+    if (s->stopped) break;
+    if (score > alpha) {
+      alpha = score;
+      best_here = k;
+      pv_update(s, 0, &root[k]);
+    }
+  }
+  *score_out = alpha;
+  return best_here;
+}
+
+int ks_searcher_run(ks_searcher *s, const ks_position *pos, const uint64_t *history, int nhistory,
+                    const ks_limits *limits, ks_report_fn report_fn, void *ctx, ks_move *best, ks_search_info *info) {
+  clock_gettime(CLOCK_MONOTONIC, &s->start);
+  s->history = history;
+  s->nhistory = history ? nhistory : 0;
+  s->nodes = 0;
+  s->node_limit = limits && limits->nodes > 0 ? limits->nodes : 0;
+  s->seldepth = 0;
+  s->stopped = false;
+  memset(s->killers, 0, sizeof s->killers);
+  const int n = listed(ks_legal_moves(pos, s->stack, KS_MAX_MOVES));
+  if (n == 0) return -1;
+  ks_search_info last;
+  memset(&last, 0, sizeof last);
+  int chosen = 0;
+  const int deepest = limits && limits->depth > 0 && limits->depth < PLIES - QDEPTH - 2 ? limits->depth
+                                                                                          : PLIES - QDEPTH - 2;
+  for (int depth = 1; depth <= deepest; depth++) {
+    int score;
+    const int best_here = root_iteration(s, pos, n, depth, depth > 1 ? chosen : -1, &score);
+    /* An unfinished iteration is trusted only for a move it proved better than the last
+     * iteration's choice, which it searched first. */
+    if (best_here < 0 || (s->stopped && depth > 1 && best_here == chosen)) break;
+    chosen = best_here;
+    report(s, pos, depth, score, &last);
+    if (s->stopped) {
+      last.depth = depth - 1; /* the score and line of a move found in the unfinished iteration */
+      break;
+    }
+    if (report_fn) report_fn(ctx, &last);
+    if (score >= WIN - 1000 || score <= -WIN + 1000) break; /* the result is known */
+    const long long soft = atomic_load(&s->soft_at);
+    if (soft != NO_TIME && now_ms() >= soft) break;
+  }
+  *best = s->stack[chosen];
+  if (last.npv == 0 || !same_move(&last.pv[0], best)) { /* stopped in the first iteration */
+    last.npv = 1;
+    last.pv[0] = *best;
+  }
+  last.nodes = s->nodes;
+  last.ms = elapsed_ms(s);
+  if (info) *info = last;
+  return 0;
 }
 
 int ks_search(const ks_position *pos, const uint64_t *history, int nhistory, int ms, int max_depth, ks_move *best,
               ks_search_info *info) {
-  searcher s;
-  memset(&s, 0, sizeof s);
-  s.history = history;
-  s.nhistory = history ? nhistory : 0;
-  clock_gettime(CLOCK_MONOTONIC, &s.start);
-  s.ms = ms > 0 ? ms : 1;
-  s.stack = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s.stack);
-  s.keys = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s.keys);
-  s.idx = malloc((size_t)PLIES * KS_MAX_MOVES * sizeof *s.idx);
-  s.tt = calloc((size_t)1 << TT_BITS, sizeof *s.tt);
-  s.cutoffs = calloc((size_t)KS_POINTS * KS_POINTS, sizeof *s.cutoffs);
-  if (!s.stack || !s.keys || !s.idx || !s.tt || !s.cutoffs) {
-    searcher_free(&s);
-    return -1;
-  }
-  /* The root's list lives at ply 0 of the stack; the search below starts at ply 1. */
-  ks_move *root = s.stack;
-  int *keys = s.keys;
-  uint16_t *idx = s.idx;
-  const int n = listed(ks_legal_moves(pos, root, KS_MAX_MOVES));
-  if (n == 0) {
-    searcher_free(&s);
-    return -1;
-  }
-  int chosen = 0, chosen_score = 0, finished = 0;
-  const int deepest = max_depth > 0 && max_depth < PLIES - 4 ? max_depth : PLIES - 4;
-  for (int depth = 1; depth <= deepest && !s.stopped; depth++) {
-    order_keys(&s, pos, root, n, keys, depth > 1 ? chosen : -1, 0);
-    for (int i = 0; i < n; i++) idx[i] = (uint16_t)i;
-    int alpha = -WIN - 1, best_here = -1;
-    for (int i = 0; i < n; i++) {
-      const int k = pick(idx, keys, i, n);
-      ks_position next = *pos;
-      ks_play(&next, &root[k]);
-      int score;
-      if (i == 0) {
-        score = child(&s, pos, &next, &root[k], depth, 0, alpha, WIN + 1);
-      } else {
-        score = child(&s, pos, &next, &root[k], depth, 0, alpha, alpha + 1);
-        if (score > alpha && !s.stopped) score = child(&s, pos, &next, &root[k], depth, 0, alpha, WIN + 1);
-      }
-      if (s.stopped) break;
-      if (score > alpha) {
-        alpha = score;
-        best_here = k;
-      }
-    }
-    /* An unfinished iteration is trusted only for a move it proved better than the last
-     * iteration's choice, which it searched first. */
-    if (best_here < 0 || (s.stopped && depth > 1 && best_here == chosen)) break;
-    if (s.stopped && depth > 1) {
-      chosen = best_here;
-      break;
-    }
-    chosen = best_here;
-    chosen_score = alpha;
-    finished = depth;
-    if (alpha >= WIN - 100) break; /* a win found */
-  }
-  *best = root[chosen];
-  if (info) {
-    info->depth = finished;
-    info->score = chosen_score;
-    info->nodes = s.nodes;
-    info->ms = elapsed_ms(&s);
-  }
-  searcher_free(&s);
-  return 0;
+  ks_searcher *s = ks_searcher_new(4);
+  if (!s) return -1;
+  ks_searcher_set_deadline(s, ms > 0 ? ms : 1, ms > 0 ? ms : 1);
+  const ks_limits limits = {.depth = max_depth};
+  const int st = ks_searcher_run(s, pos, history, nhistory, &limits, NULL, NULL, best, info);
+  ks_searcher_free(s);
+  return st;
 }

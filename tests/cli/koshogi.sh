@@ -56,7 +56,7 @@ out=$(printf 'usi\nisready\nposition startpos moves VG-10h VGx10h\ngo depth 1\np
 printf '%s\n' "$out" | grep -q '^usiok$' || fail "engine: no usiok"
 printf '%s\n' "$out" | grep -q '^readyok$' || fail "engine: no readyok"
 printf '%s\n' "$out" | grep -q '^bestmove [A-Z+]' || fail "engine: no bestmove"
-printf '%s\n' "$out" | grep -q 'info string error: move 1 "ZZ"' || fail "engine: a bad move not reported"
+printf '%s\n' "$out" | grep -q 'info string error: position: move 1 "ZZ"' || fail "engine: a bad move not reported"
 printf '%s\n' "$out" | grep -q 'info string error: unknown command "bogus"' || fail "engine: an unknown command"
 [ "$(printf '%s\n' "$out" | grep '^moves ' | wc -w)" -gt 200 ] || fail "engine: the legal moves after VG-10h VGx10h"
 
@@ -107,6 +107,13 @@ for id in $(LC_ALL=C grep -oE '(^| )[+A-Z]{1,3} +[^ -~]' "$tmp/legend" | LC_ALL=
   n=$((n + 1))
 done
 [ "$n" -eq 65 ] || fail "the legend names $n faces, not 65"
+
+# The engine reads the board command's position text ("position sfen"), moves after it, and
+# names the field of a malformed one.
+start=$("$koshogi" board --text)
+out=$(printf 'position sfen %s moves CUx19f+\nd\nposition sfen %s\nquit\n' "$start" "x${start#?}" | "$koshogi" engine)
+printf '%s\n' "$out" | grep -q '^White to move' || fail "position sfen, then a move: $out"
+printf '%s\n' "$out" | grep -q '^info string error: position sfen: ranks: rank a' || fail "a bad position sfen: $out"
 
 "$koshogi" play --black dragon 2>/dev/null && fail "an unknown player accepted"
 finish koshogi
