@@ -90,6 +90,13 @@ EMSCRIPTEN_KEEPALIVE ksw_context *ksw_new(void) {
   return c;
 }
 
+EMSCRIPTEN_KEEPALIVE void ksw_free(ksw_context *c) {
+  if (!c) return;
+  ks_game_free(&c->game);
+  free(c->text);
+  free(c);
+}
+
 EMSCRIPTEN_KEEPALIVE const char *ksw_faces(ksw_context *c) {
   begin(c);
   put(c, "[");

@@ -19,6 +19,8 @@ typedef struct ksw_context ksw_context;
 
 /* A new context with a game from the starting position; NULL when out of memory. */
 ksw_context *ksw_new(void);
+/* Frees a context and its game. */
+void ksw_free(ksw_context *c);
 /* Every face: [{"id","kanji","name"}] in enum ks_face order. */
 const char *ksw_faces(ksw_context *c);
 /* A new game from a position's text, or from the starting position when text is "". */
