@@ -3,8 +3,8 @@
 // help; then a game between two people at one screen from a set-up position, played to its end
 // by clicks: a multi-leg move chosen step by step, a shot, a promotion asked and taken, the king's
 // capture; the record downloaded, loaded back and stepped through; the help of a piece; the
-// Latin IDs. No page may scroll sideways.
-// Usage: node koshogi.js URL [SCREENSHOT_PREFIX]
+// Latin IDs. No page may scroll sideways. Served without its WebAssembly build, the page says so.
+// Usage: node koshogi.js URL URL_WITHOUT_WASM [SCREENSHOT_PREFIX]
 // With a prefix, it saves PREFIX-koshogi-desktop.png and PREFIX-koshogi-phone.png at the game's end.
 'use strict';
 const fs = require('fs');
@@ -13,7 +13,8 @@ const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 
 const url = process.argv[2].replace(/\/?$/, '/') + 'koshogi.html';
-const screenshot = process.argv[3];
+const bare = process.argv[3].replace(/\/?$/, '/') + 'koshogi.html';
+const screenshot = process.argv[4];
 const fail = (why) => { console.error('e2e koshogi: ' + why); process.exit(1); };
 setTimeout(() => fail('took more than 100 s'), 100000).unref();
 
@@ -156,6 +157,10 @@ async function help(page) {
     await noOverflow(page, `${size}, the help`);
     await context.close();
   }
+  const page = await browser.newPage();
+  await page.goto(bare);
+  await page.waitForSelector('#notice:not([hidden])', { timeout: 10000 }).catch(() => fail('no engine, and the page does not say so'));
+  if (!/engine could not load/.test(await text(page, '#notice'))) fail('no engine: ' + (await text(page, '#notice')));
   await browser.close();
   console.log('e2e koshogi: ok');
 })().catch((e) => fail(e.message));
