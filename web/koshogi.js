@@ -115,8 +115,11 @@ function drawBoard() {
       span.className = `pc ${id === id.toLowerCase() ? 'white' : 'black'}${id.startsWith('+') ? ' promoted' : ''}${[...label].length > 1 ? ' long' : ''}`;
       span.textContent = label;
       cell.appendChild(span);
-      cell.setAttribute('aria-label', `${pointName(p)} ${id === id.toLowerCase() ? 'White' : 'Black'} ${id.toUpperCase()}`);
+      const face = ui.faces.get(id.toUpperCase());
+      cell.title = `${pointName(p)}: ${id === id.toLowerCase() ? 'White' : 'Black'} ${face ? `${face.id} ${face.kanji} ${face.name}` : id}`;
+      cell.setAttribute('aria-label', cell.title);
     } else {
+      cell.title = pointName(p);
       cell.setAttribute('aria-label', pointName(p));
     }
     if (last && (p === last.from || p === last.to)) cell.classList.add('last');
