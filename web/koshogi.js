@@ -112,7 +112,7 @@ function drawBoard() {
     if (id) {
       const span = document.createElement('span');
       const label = pieceLabel(id);
-      span.className = `pc ${id === id.toLowerCase() ? 'white' : 'black'}${id.startsWith('+') ? ' promoted' : ''}${[...label].length > 1 ? ' long' : ''}`;
+      span.className = `pc ${id === id.toLowerCase() ? 'white' : 'black'}${id.startsWith('+') ? ' promoted' : ''}${[...label].length > 2 ? ' long three' : [...label].length > 1 ? ' long' : ''}`;
       span.textContent = label;
       cell.appendChild(span);
       const face = ui.faces.get(id.toUpperCase());
