@@ -12,4 +12,6 @@ else
   scripts/setup.sh "$build"
 fi
 scripts/test-tools.sh
+# The browser client's WebAssembly build (web/wasm/), which the wasm and offline tests use.
+scripts/wasm.sh
 ctest --test-dir "$build" --output-on-failure -j 2

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "serve.h"
+#include "store.h"
 
 /* Creates each folder of path's parent, like mkdir -p. */
 static bool make_parents(const char *path) {
@@ -74,13 +75,14 @@ int cmd_serve(int argc, char **argv) {
            player_rate = (uint64_t)o.hub.player_rate_per_second, player_burst = (uint64_t)o.hub.player_rate_burst,
            table_expiry = (uint64_t)o.hub.waiting_table_expiry_ms / 1000, seat_grace = (uint64_t)o.hub.seat_grace_ms / 1000,
            chat_burst = (uint64_t)o.hub.chat_burst, chat_interval = (uint64_t)o.hub.chat_interval_ms,
-           rematch_wait = (uint64_t)o.hub.rematch_wait_ms / 1000;
+           rematch_wait = (uint64_t)o.hub.rematch_wait_ms / 1000, lease = 10;
   const cli_option options[] = {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
        .help = "the address to listen on; 0.0.0.0 for every network"},
-      {.name = "--db", .kind = CLI_TEXT, .value = "FILE", .target = &o.db_path,
-       .help = "the SQLite database of accounts, tables and games (its folder is made)"},
+      {.name = "--db", .kind = CLI_TEXT, .value = "FILE|URI", .target = &o.db_path,
+       .help = "the database of accounts, tables and games: a SQLite file (its folder is made), or a "
+               "postgresql://... URI, which several servers may share"},
       {.name = "--web", .kind = CLI_TEXT, .value = "DIR", .target = &o.web_dir,
        .help = "the web client's files: beside the sources in a build tree, else where make install put them"},
       {"--bot-threads", CLI_UINT, "N", &bot_threads, "threads that think for the computer players", .lo = 1,
@@ -124,6 +126,13 @@ int cmd_serve(int argc, char **argv) {
       {"--rematch-wait", CLI_UINT, "S", &rematch_wait,
        "a rematch starts after this with those who asked, computers for the others", .lo = 1, .hi = 3600,
        .unit = "s"},
+      {.name = "--node", .kind = CLI_TEXT, .value = "NAME", .target = &o.node,
+       .help = "this server's name among several sharing one PostgreSQL database (each its own name)",
+       .fallback = "goita"},
+      {"--lease", CLI_UINT, "S", &lease,
+       "with PostgreSQL: another server takes this one's tables over when it has not renewed its lease "
+       "for this long",
+       .lo = 3, .hi = 600, .unit = "s"},
   };
   const cli_command c = {
       .program = "goita",
@@ -157,7 +166,8 @@ int cmd_serve(int argc, char **argv) {
   o.hub.chat_burst = (int)chat_burst;
   o.hub.chat_interval_ms = (int)chat_interval;
   o.hub.rematch_wait_ms = (int)rematch_wait * 1000;
-  if (!make_parents(o.db_path)) {
+  o.lease_ms = (int)lease * 1000;
+  if (!srv_store_is_postgresql(o.db_path) && !make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;
   }

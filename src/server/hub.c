@@ -299,12 +299,15 @@ void srv_hub_tick(srv_hub *h) {
       hub_schedule(h, t, true);
     }
   }
+  hub_lease_tick(h, now);
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {
     hub_players_prune(h);
     h->prune_ms = now + 60000;
   }
 }
+
+long srv_hub_moves(const srv_hub *h) { return h->moves; }
 
 void srv_hub_stats_get(const srv_hub *h, srv_hub_stats *s) {
   memset(s, 0, sizeof *s);

@@ -76,6 +76,9 @@ typedef struct srv_hub_options {
   int chat_burst;       /* chat lines a connection may send at once */
   int chat_interval_ms; /* and then one every this many milliseconds */
   int rematch_wait_ms;  /* how long a rematch waits for everyone before it starts with those who asked */
+  /* Several servers on one database (srv_store_node): how often this one renews its lease and
+   * looks for tables to take over; 0 for a server alone. */
+  int lease_renew_ms;
 } srv_hub_options;
 
 void srv_hub_options_default(srv_hub_options *options);
@@ -104,5 +107,7 @@ typedef struct srv_hub_stats {
   long moves;
 } srv_hub_stats;
 void srv_hub_stats_get(const srv_hub *hub, srv_hub_stats *stats);
+/* The moves played so far (stats.moves, without the rest of the counting). */
+long srv_hub_moves(const srv_hub *hub);
 
 #endif

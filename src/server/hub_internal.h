@@ -121,6 +121,7 @@ struct srv_hub {
   int64_t *lobby_removed; /* tables gone from memory since the last tick */
   int nlobby_removed, caplobby_removed;
   int64_t prune_ms;       /* when idle players' entries are next dropped */
+  int64_t lease_renew_at_ms; /* when this server next renews its lease (several servers) */
   hub_login_guard login_guards[HUB_LOGIN_GUARDS];
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
@@ -258,6 +259,9 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live);
 int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize);
 
 void hub_record_names(hub_table *t);
+/* Several servers: every options.lease_renew_ms, renews this server's lease on its tables and
+ * takes over those of servers whose lease ran out (hub_restore.c). */
+void hub_lease_tick(srv_hub *h, int64_t now);
 
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);

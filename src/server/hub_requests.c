@@ -24,11 +24,11 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
     return NULL;
   }
   if (seat >= players_of(t)) {
-    hub_send_error(h, c->id, request, "table %lld has seats 0 to %d", (long long)id, players_of(t) - 1);
+    hub_send_error(h, c->id, request, "table %lld has seats 1 to %d", (long long)id, players_of(t));
     return NULL;
   }
   if (seat >= 0 && t->seats[seat].player) {
-    hub_send_error(h, c->id, request, "seat %d is taken", seat);
+    hub_send_error(h, c->id, request, "seat %d is taken", seat + 1);
     return NULL;
   }
   return t;
@@ -130,7 +130,7 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
   if (!t) return;
   for (int s = 0; s < players_of(t); s++)
     if (t->seats[s].player == c->player && !t->seats[s].bot[0]) {
-      hub_send_error(h, c->id, "sit", "you already sit at this table, in seat %d", s);
+      hub_send_error(h, c->id, "sit", "you already sit at this table, in seat %d", s + 1);
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
@@ -220,7 +220,7 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
 int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
   for (int s = 0; s < players_of(t); s++)
     if (!t->seats[s].player) {
-      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s);
+      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s + 1);
       return -1;
     }
   goita_game game;

@@ -1,5 +1,6 @@
 /* Starting a hub: every table that was not over comes back from the store, its moves
- * replayed through the rules. */
+ * replayed through the rules. With several servers on one database, the same restore takes
+ * over the tables of a server whose lease ran out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 typedef struct restore_ctx {
   srv_hub *h;
   hub_table *t;
+  hub_table *added; /* the table the last restore_table added */
   int failed;
   char *err;
   size_t errsize;
@@ -60,7 +62,7 @@ void hub_record_names(hub_table *t) {
 
 static void restore_table(void *arg, const srv_table_row *row) {
   restore_ctx *c = arg;
-  if (c->failed) return;
+  if (c->failed || hub_table_get(c->h, row->id)) return; /* (a table held already is this server's) */
   hub_table *t = calloc(1, sizeof *t);
   if (!t) {
     c->failed = 1;
@@ -113,7 +115,32 @@ static void restore_table(void *arg, const srv_table_row *row) {
     hub_table_free(t);
     c->failed = 1;
     snprintf(c->err, c->errsize, "out of memory");
+    return;
   }
+  c->added = t;
+}
+
+/* Takes over one table of a server whose lease ran out, as a restart restores it, and sets it
+ * going: a failure leaves that table alone, not the others. */
+static void take_over_table(void *arg, const srv_table_row *row) {
+  restore_ctx *c = arg;
+  c->failed = 0;
+  c->added = NULL;
+  restore_table(c, row);
+  hub_table *t = c->added;
+  if (!t) return;
+  if (t->status == SRV_PLAYING && t->game.over) hub_finish_game(c->h, t);
+  hub_schedule(c->h, t, false);
+  hub_lobby_touch(c->h, t);
+}
+
+void hub_lease_tick(srv_hub *h, int64_t now) {
+  if (!h->options.lease_renew_ms || now < h->lease_renew_at_ms) return;
+  h->lease_renew_at_ms = now + h->options.lease_renew_ms;
+  char err[256];
+  restore_ctx c = {.h = h, .err = err, .errsize = sizeof err};
+  /* when the database is away the lease is renewed on a later tick; the store's error says why */
+  srv_store_lease_renew(h->store, take_over_table, &c);
 }
 
 int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,

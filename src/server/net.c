@@ -17,6 +17,7 @@
 
 #include "bots.h"
 #include "net_handshake.h"
+#include "net_metrics.h"
 #include "net_listen.h"
 #include "protocol.h"
 #include "serve.h"
@@ -61,6 +62,7 @@ typedef struct server {
   srv_bots *bots;
   srv_listener *listener;
   srv_net_limits limits;
+  srv_metrics metrics; /* for /metrics */
   char full[128]; /* the 503 text for connections over the cap */
   session **slots; /* a client id is (generation << 32 | slot) */
   uint32_t *generations;
@@ -289,7 +291,11 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
     send_error(s, ss, lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
                                                : "message too long: at most 4096 bytes");
   } else {
+    const long moves = srv_hub_moves(s->hub);
+    const lws_usec_t start = lws_now_usecs();
     srv_hub_receive(s->hub, ss->id, ss->rx ? ss->rx : "", rx_len);
+    /* a move is saved and its state queued to every client within this call */
+    if (srv_hub_moves(s->hub) != moves) srv_metrics_move(&s->metrics, (double)(lws_now_usecs() - start) / 1e6);
   }
   return 0;
 }
@@ -351,6 +357,22 @@ typedef struct download {
   size_t len, sent;
 } download;
 
+/* Sends the headers of a reply whose body is d->body, then the body as the connection can take
+ * it (callback_records' WRITEABLE). */
+static int start_body(struct lws *wsi, download *d, unsigned status, const char *type, const char *disposition) {
+  d->len = strlen(d->body);
+  d->sent = 0;
+  unsigned char headers[LWS_PRE + 1024], *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+  if (lws_add_http_common_headers(wsi, status, type, (lws_filepos_t)d->len, &p, end) ||
+      (disposition && lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                                  (const unsigned char *)disposition, (int)strlen(disposition), &p,
+                                                  end)) ||
+      lws_finalize_write_http_header(wsi, start, &p, end))
+    return -1;
+  lws_callback_on_writable(wsi);
+  return 0;
+}
+
 static int start_download(server *s, struct lws *wsi, download *d, const char *path) {
   long long id = 0;
   char ext[8] = "";
@@ -363,19 +385,24 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
     lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished game");
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }
-  d->len = strlen(d->body);
-  d->sent = 0;
-  unsigned char headers[LWS_PRE + 1024], *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
   char disposition[64];
   snprintf(disposition, sizeof disposition, "attachment; filename=\"goita-game-%lld.%s\"", id, ext);
-  if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, histories ? "text/plain; charset=utf-8" : "application/json",
-                                  (lws_filepos_t)d->len, &p, end) ||
-      lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:", (unsigned char *)disposition,
-                                  (int)strlen(disposition), &p, end) ||
-      lws_finalize_write_http_header(wsi, start, &p, end))
-    return -1;
-  lws_callback_on_writable(wsi);
-  return 0;
+  return start_body(wsi, d, HTTP_STATUS_OK, histories ? "text/plain; charset=utf-8" : "application/json", disposition);
+}
+
+/* /healthz and /metrics for the operators (net_metrics.c), or a record download. */
+static int start_reply(server *s, struct lws *wsi, download *d, const char *path) {
+  char uri[64] = "";
+  lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+  unsigned status = HTTP_STATUS_OK;
+  if (strcmp(uri, "/healthz") == 0)
+    d->body = srv_health_text(s->store, &status);
+  else if (strcmp(uri, "/metrics") == 0)
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store);
+  else
+    return start_download(s, wsi, d, path);
+  if (!d->body) return -1;
+  return start_body(wsi, d, status, "text/plain; version=0.0.4; charset=utf-8", NULL);
 }
 
 static int callback_records(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
@@ -384,7 +411,7 @@ static int callback_records(struct lws *wsi, enum lws_callback_reasons reason, v
   switch (reason) {
   case LWS_CALLBACK_HTTP:
     memset(d, 0, sizeof *d);
-    return start_download(s, wsi, d, in ? (const char *)in : "");
+    return start_reply(s, wsi, d, in ? (const char *)in : "");
   case LWS_CALLBACK_HTTP_WRITEABLE: {
     if (!d->body) break;
     enum { CHUNK = 16384 };
@@ -471,6 +498,34 @@ static int check_tls_files(const srv_serve_options *o, char *err, size_t errsize
   return 0;
 }
 
+/* The database as messages name it: a SQLite path, or just "PostgreSQL", since a URI may hold a
+ * password. */
+static const char *shown_db(const char *db) { return srv_store_is_postgresql(db) ? "PostgreSQL" : db; }
+
+/* On PostgreSQL, names this server to the store and has the hub renew its lease three times
+ * per lease; a SQLite file refuses a name given with --node. */
+static int join_cluster(srv_store *store, const srv_serve_options *o, srv_hub_options *hub) {
+  if (!srv_store_is_postgresql(o->db_path)) return o->node ? srv_store_node(store, o->node, o->lease_ms) : 0;
+  hub->lease_renew_ms = o->lease_ms / 3;
+  return srv_store_node(store, o->node ? o->node : "goita", o->lease_ms);
+}
+
+/* The security headers of every HTTP answer: libwebsockets' "best practices" set, with one
+ * word added to its Content-Security-Policy: 'wasm-unsafe-eval' lets the page's worker compile
+ * the WebAssembly build of the library (web/worker.js); it allows no evaluation of script
+ * text. */
+static const struct lws_protocol_vhost_options security_headers[] = {
+    {&security_headers[1], NULL, "content-security-policy:",
+     "default-src 'none'; img-src 'self' data: ; script-src 'self' 'wasm-unsafe-eval'; font-src 'self'; "
+     "style-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self';"},
+    {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
+    {&security_headers[3], NULL, "x-xss-protection:", "1; mode=block"},
+    {&security_headers[4], NULL, "x-frame-options:", "deny"},
+    {NULL, NULL, "referrer-policy:", "no-referrer"}};
+
+/* The WebAssembly module of web/wasm/, a type libwebsockets does not know. */
+static const struct lws_protocol_vhost_options wasm_type = {NULL, NULL, ".wasm", "application/wasm"};
+
 int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
@@ -480,27 +535,37 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (check_tls_files(o, err, errsize) != 0 ||
       srv_listener_open(&s.listener, o->host, o->port, o->limits.max_connections, tls, err, errsize) != 0)
     return -1;
-  if (srv_store_open(&s.store, o->db_path) != 0) {
-    snprintf(err, errsize, "database %s: %s", o->db_path, s.store ? srv_store_error(s.store) : "out of memory");
+  srv_hub_options hub = o->hub;
+  if (srv_store_open(&s.store, o->db_path) != 0 || join_cluster(s.store, o, &hub) != 0) {
+    snprintf(err, errsize, "database %s: %s", shown_db(o->db_path), s.store ? srv_store_error(s.store) : "out of memory");
     srv_store_close(s.store);
     srv_listener_close(s.listener);
     return -1;
   }
   lws_set_log_level(LLL_ERR, NULL);
-  static struct lws_http_mount records_mount, site_mount;
+  static struct lws_http_mount records_mount, site_mount, health_mount, metrics_mount;
   memset(&records_mount, 0, sizeof records_mount);
   records_mount.mountpoint = "/records";
   records_mount.mountpoint_len = (unsigned char)strlen("/records");
   records_mount.origin = "records";
   records_mount.origin_protocol = LWSMPRO_CALLBACK;
   records_mount.protocol = "records";
+  /* /healthz and /metrics go to the same callback, which tells them apart by the path */
+  health_mount = metrics_mount = records_mount;
+  health_mount.mountpoint = "/healthz";
+  health_mount.mountpoint_len = (unsigned char)strlen("/healthz");
+  metrics_mount.mountpoint = "/metrics";
+  metrics_mount.mountpoint_len = (unsigned char)strlen("/metrics");
+  health_mount.mount_next = &metrics_mount;
+  metrics_mount.mount_next = &records_mount;
   memset(&site_mount, 0, sizeof site_mount);
-  site_mount.mount_next = &records_mount;
+  site_mount.mount_next = &health_mount;
   site_mount.mountpoint = "/";
   site_mount.mountpoint_len = 1;
   site_mount.origin = o->web_dir;
   site_mount.def = "index.html";
   site_mount.origin_protocol = LWSMPRO_FILE;
+  site_mount.extra_mimetypes = &wasm_type;
 
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
@@ -508,7 +573,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   info.protocols = protocols;
   info.mounts = &site_mount;
   info.user = &s;
-  info.options = LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+  info.headers = security_headers;
   if (tls) {
     info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     info.ssl_cert_filepath = o->tls_cert;
@@ -536,7 +601,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password};
-  if (srv_hub_new(&s.hub, s.store, &io, &o->hub, err, errsize) != 0) {
+  if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);
@@ -547,7 +612,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   stopping = 0;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
-  printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, o->db_path);
+  printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, shown_db(o->db_path));
   fflush(stdout);
   lws_sul_schedule(s.context, 0, &s.tick, on_tick, TICK_MS * LWS_US_PER_MS);
   while (!stopping && lws_service(s.context, 0) >= 0) {

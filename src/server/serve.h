@@ -32,6 +32,10 @@ typedef struct srv_serve_options {
   srv_hub_options hub;
   srv_net_limits limits;
   const char *tls_cert, *tls_key; /* PEM files: serve https and wss; NULL for plain http */
+  /* On PostgreSQL: this server's name among those sharing the database (NULL: "goita"), and
+   * how long its lease on its tables lasts unless renewed (docs/SERVER.md "Several servers"). */
+  const char *node;
+  int lease_ms;
 } srv_serve_options;
 
 /* Runs the server until SIGINT or SIGTERM. Writes one line to stdout when it listens

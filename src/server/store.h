@@ -1,5 +1,6 @@
 /* The server's storage: players and ratings, tables and their seats, every move as it is
- * played, finished games. One small interface; the implementation is SQLite (store_sqlite.c).
+ * played, finished games. One small interface with two implementations: SQLite, one file
+ * (store_sqlite.c), and PostgreSQL, shared by several servers (store_postgresql.c).
  * Every function returns 0 on success and -1 on failure with a message in the store's error
  * text (srv_store_error), e.g. "database or disk is full": the caller refuses the action it
  * was saving, so what the server holds in memory never runs ahead of what is saved. */
@@ -48,14 +49,32 @@ typedef struct srv_table_row {
   char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
 } srv_table_row;
 
-/* Opens (creating when needed) the database at path, in WAL mode. */
-int srv_store_open(srv_store **store, const char *path);
+/* Opens the database `db` and brings its schema up to date: a postgresql:// (or postgres://)
+ * URI is a PostgreSQL database, anything else the path of a SQLite file (created when needed,
+ * in WAL mode). On failure *store may still be set, for its error text: close it. */
+int srv_store_open(srv_store **store, const char *db);
+/* Whether `db` names a PostgreSQL database. */
+bool srv_store_is_postgresql(const char *db);
 void srv_store_close(srv_store *store);
 /* Caps the database file at about `bytes` (0: no cap beyond the disk's): past it, writes fail
- * as on a full disk ("database or disk is full"). */
+ * as on a full disk ("database or disk is full"). SQLite only: PostgreSQL refuses a cap. */
 int srv_store_limit_bytes(srv_store *store, long long bytes);
+/* Several servers on one PostgreSQL database (docs/SERVER.md "Several servers"): names this
+ * server and the lease it holds on its tables, which lasts lease_ms unless renewed. From then on
+ * the store gives this server only its own tables (claiming those of servers whose lease ran
+ * out), gives the tables it creates to it, and saves a move only at a table it owns. A SQLite
+ * file serves one server: it refuses. */
+int srv_store_node(srv_store *store, const char *name, int lease_ms);
+/* Renews this server's lease and claims the open tables of servers whose lease has run out,
+ * calling fn with each one it claimed (as srv_store_tables_open does). Does nothing without
+ * srv_store_node. */
+int srv_store_lease_renew(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
+/* How many calls have failed since the store was opened, and whether the last one did (for
+ * /metrics and /healthz). */
+long long srv_store_failures(const srv_store *store);
+bool srv_store_failing(const srv_store *store);
 
 /* Players. A person is found by the hash of a secret player token its browser keeps (one per
  * device it has used), or by its claimed name (its account: the name folded to lowercase);

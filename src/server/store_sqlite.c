@@ -1,77 +1,23 @@
 /* The server's storage in SQLite (WAL mode): one database file, its schema brought up to date
- * on open by numbered migrations. */
+ * on open by the numbered migrations of store_schema.c. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "secret.h"
-#include "store.h"
+#include "store_impl.h"
 
-struct srv_store {
+/* A SQLite store: the common part first, so that a srv_store pointer is one of these. */
+typedef struct sqlite_store {
+  srv_store base;
   sqlite3 *db;
-  char error[256];
-};
+} sqlite_store;
 
-/* The schema's history: migration N brings a database at version N - 1 to version N, in one
- * transaction with the new version number. Append new steps; never change a released one.
- * Migration 1 is written IF NOT EXISTS, so a database made before versions were counted
- * comes up to date too. */
-static const char *const migrations[] = {
-    /* 1: players, tables, seats, moves, games */
-    "CREATE TABLE IF NOT EXISTS players ("
-    "  id INTEGER PRIMARY KEY, name TEXT NOT NULL, token TEXT UNIQUE, bot TEXT UNIQUE,"
-    "  rating REAL NOT NULL DEFAULT 1500, games INTEGER NOT NULL DEFAULT 0,"
-    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
-    "CREATE TABLE IF NOT EXISTS tables ("
-    "  id INTEGER PRIMARY KEY, rules TEXT NOT NULL, seed INTEGER NOT NULL,"
-    "  turn_seconds INTEGER NOT NULL, status INTEGER NOT NULL,"
-    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
-    "CREATE TABLE IF NOT EXISTS seats ("
-    "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,"
-    "  player INTEGER REFERENCES players(id), token TEXT NOT NULL,"
-    "  PRIMARY KEY (table_id, seat));"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    "  table_id INTEGER NOT NULL REFERENCES tables(id), seq INTEGER NOT NULL, move TEXT NOT NULL,"
-    "  played TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
-    "  PRIMARY KEY (table_id, seq));"
-    "CREATE TABLE IF NOT EXISTS games ("
-    "  id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables(id),"
-    "  finished TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
-    "  score0 INTEGER NOT NULL, score1 INTEGER NOT NULL, record TEXT NOT NULL, histories TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS game_players ("
-    "  game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
-    "  player INTEGER NOT NULL REFERENCES players(id), name TEXT NOT NULL, rating_after REAL NOT NULL,"
-    "  PRIMARY KEY (game, seat));",
-    /* 2: tokens only as hashes, several per player (one per device); claimed names with
-     * passwords; rating deviations and the rating history; computers named as such */
-    "CREATE TABLE player_tokens ("
-    "  token TEXT PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(id),"
-    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
-    "INSERT INTO player_tokens (token, player) SELECT goita_token_hash(token), id FROM players WHERE token IS NOT NULL;"
-    "UPDATE players SET token = NULL;"
-    "UPDATE seats SET token = goita_token_hash(token) WHERE token != '';"
-    "ALTER TABLE players ADD COLUMN deviation REAL NOT NULL DEFAULT 350;"
-    "ALTER TABLE players ADD COLUMN account TEXT;"
-    "ALTER TABLE players ADD COLUMN password TEXT;"
-    "CREATE UNIQUE INDEX players_account ON players(account);"
-    "CREATE INDEX players_rating ON players(rating);"
-    "UPDATE players SET name = 'Computer · ' || bot WHERE bot IS NOT NULL;"
-    "CREATE TABLE rating_history ("
-    "  player INTEGER NOT NULL REFERENCES players(id), game INTEGER NOT NULL REFERENCES games(id),"
-    "  rating_before REAL NOT NULL, rating_after REAL NOT NULL,"
-    "  deviation_before REAL NOT NULL, deviation_after REAL NOT NULL,"
-    "  time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
-    "  PRIMARY KEY (player, game));",
-    /* 3: private tables, kept out of the lobby, joined by their invite code (NULL: listed) */
-    "ALTER TABLE tables ADD COLUMN invite TEXT;",
-    /* 4 (lobby): who created a table (open tables per player), why a table or game ended
-     * without a winner ("expired", "abandoned"), and which seats a computer stands in for */
-    "ALTER TABLE tables ADD COLUMN owner INTEGER;"
-    "ALTER TABLE tables ADD COLUMN ended TEXT;"
-    "ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN ended TEXT;",
-};
+#define DB(s) (((sqlite_store *)(s))->db)
+
+static const srv_store_ops sqlite_ops;
+
 
 /* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
 static int migrate(srv_store *s);
@@ -91,32 +37,32 @@ static void sql_token_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 static int fail(srv_store *s, const char *what) {
-  snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
+  snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(DB(s)));
   return -1;
 }
 
-const char *srv_store_error(const srv_store *s) { return s->error; }
-
-int srv_store_open(srv_store **out, const char *path) {
+int srv_store_open_sqlite(srv_store **out, const char *path) {
   *out = NULL;
-  srv_store *s = calloc(1, sizeof *s);
-  if (!s) return -1;
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+  sqlite_store *lite = calloc(1, sizeof *lite);
+  if (!lite) return -1;
+  srv_store *s = &lite->base;
+  s->ops = &sqlite_ops;
+  if (sqlite3_open_v2(path, &DB(s), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK) {
     fail(s, path);
     *out = s; /* for the error text; close it */
     return -1;
   }
-  sqlite3_busy_timeout(s->db, 5000);
-  sqlite3_create_function(s->db, "goita_token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_token_hash, NULL,
+  sqlite3_busy_timeout(DB(s), 5000);
+  sqlite3_create_function(DB(s), "goita_token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_token_hash, NULL,
                           NULL);
   /* WAL with synchronous=NORMAL: a commit survives the process being killed (it is in the
    * log, which the next open replays); only a power cut may lose the last commits. */
   /* secure_delete: what a row held is zeroed when it changes, so the plain tokens an older
    * database kept are gone from the file once migration 2 has hashed them. */
-  if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+  if (sqlite3_exec(DB(s), "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
                    " PRAGMA secure_delete=ON;", NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_exec(s->db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL,
+      sqlite3_exec(DB(s), "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL,
                    NULL) != SQLITE_OK) {
     fail(s, "creating the schema");
     *out = s;
@@ -130,22 +76,38 @@ int srv_store_open(srv_store **out, const char *path) {
   return 0;
 }
 
-int srv_store_limit_bytes(srv_store *s, long long bytes) {
+static int lite_limit_bytes(srv_store *s, long long bytes) {
   char sql[96];
   const long long page = 4096, pages = bytes > 0 ? (bytes + page - 1) / page : 1073741823;
   snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages);
-  return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "limiting the database size");
+  return sqlite3_exec(DB(s), sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "limiting the database size");
 }
 
-void srv_store_close(srv_store *s) {
-  if (!s) return;
-  sqlite3_close(s->db);
+/* A SQLite file is one server's: several servers need PostgreSQL. */
+static int lite_node(srv_store *s, const char *name, int lease_ms) {
+  (void)name;
+  (void)lease_ms;
+  snprintf(s->error, sizeof s->error, "several servers need a PostgreSQL database, not a SQLite file");
+  return -1;
+}
+
+/* One server owns every table: there is no lease to renew. */
+static int lite_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  (void)s;
+  (void)fn;
+  (void)ctx;
+  return 0;
+}
+
+/* Closes the database and frees the store. */
+static void lite_close(srv_store *s) {
+  sqlite3_close(DB(s));
   free(s);
 }
 
 static sqlite3_stmt *prepare(srv_store *s, const char *sql) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(DB(s), sql, -1, &st, NULL) != SQLITE_OK) {
     fail(s, "preparing a statement");
     return NULL;
   }
@@ -162,7 +124,7 @@ static int schema_version(srv_store *s) {
 }
 
 static int migrate(srv_store *s) {
-  const int newest = (int)(sizeof migrations / sizeof *migrations);
+  const int newest = srv_migration_count;
   int version = schema_version(s);
   if (version < 0) return fail(s, "reading the schema version");
   if (version > newest) {
@@ -173,18 +135,18 @@ static int migrate(srv_store *s) {
   for (; version < newest; version++) {
     char step[64];
     snprintf(step, sizeof step, "INSERT INTO schema_version VALUES (%d)", version + 1);
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "starting a migration");
-    if (sqlite3_exec(s->db, migrations[version], NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(s->db, "DELETE FROM schema_version", NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(s->db, step, NULL, NULL, NULL) != SQLITE_OK) {
+    if (sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "starting a migration");
+    if (sqlite3_exec(DB(s), srv_migrations[version].sqlite, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(DB(s), "DELETE FROM schema_version", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(DB(s), step, NULL, NULL, NULL) != SQLITE_OK) {
       snprintf(step, sizeof step, "migrating the schema to version %d", version + 1);
       fail(s, step);
-      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+      sqlite3_exec(DB(s), "ROLLBACK", NULL, NULL, NULL);
       return -1;
     }
-    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "committing a migration");
+    if (sqlite3_exec(DB(s), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "committing a migration");
     /* the migrated pages go into the main file now, over the old ones (plain tokens) */
-    sqlite3_exec(s->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+    sqlite3_exec(DB(s), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
   }
   return 0;
 }
@@ -215,14 +177,14 @@ static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *fou
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a player");
 }
 
-int srv_store_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
+static int lite_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
   sqlite3_stmt *st =
       prepare(s, "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = ?");
   if (st) sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_TRANSIENT);
   return one_player(s, st, out, found);
 }
 
-int srv_store_player_get(srv_store *s, int64_t id, srv_player *out) {
+static int lite_player_get(srv_store *s, int64_t id, srv_player *out) {
   sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?");
   if (st) sqlite3_bind_int64(st, 1, id);
   bool found = false;
@@ -242,14 +204,14 @@ static int run(srv_store *s, sqlite3_stmt *st, const char *what) {
 }
 
 static int begin(srv_store *s) {
-  return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
+  return sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
 }
 
 /* Commits, or rolls back after a failure (keeping the first error's text). */
 static int end(srv_store *s, int status) {
-  if (status == 0 && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
+  if (status == 0 && sqlite3_exec(DB(s), "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
   if (status == 0) fail(s, "committing");
-  sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_exec(DB(s), "ROLLBACK", NULL, NULL, NULL);
   return -1;
 }
 
@@ -263,22 +225,22 @@ static int add_token(srv_store *s, int64_t id, const char *token_hash) {
   return run(s, st, "saving a player's token");
 }
 
-int srv_store_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
+static int lite_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st = prepare(s, "INSERT INTO players (name) VALUES (?)");
   if (st) sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
   int status = run(s, st, "saving a player");
-  const int64_t id = sqlite3_last_insert_rowid(s->db);
+  const int64_t id = sqlite3_last_insert_rowid(DB(s));
   if (status == 0) status = add_token(s, id, token_hash);
   if (end(s, status) != 0) return -1;
-  return srv_store_player_get(s, id, out);
+  return lite_player_get(s, id, out);
 }
 
-int srv_store_player_token_add(srv_store *s, int64_t id, const char *token_hash) {
+static int lite_player_token_add(srv_store *s, int64_t id, const char *token_hash) {
   return add_token(s, id, token_hash);
 }
 
-int srv_store_player_rename(srv_store *s, int64_t id, const char *name) {
+static int lite_player_rename(srv_store *s, int64_t id, const char *name) {
   sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -287,7 +249,7 @@ int srv_store_player_rename(srv_store *s, int64_t id, const char *name) {
   return run(s, st, "renaming a player");
 }
 
-int srv_store_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
+static int lite_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
                       bool *found) {
   sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS ", p.password FROM players p WHERE p.account = ?");
   if (!st) return -1;
@@ -302,7 +264,7 @@ int srv_store_account(srv_store *s, const char *account, srv_player *out, char p
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading an account");
 }
 
-int srv_store_player_register(srv_store *s, int64_t id, const char *name, const char *account,
+static int lite_player_register(srv_store *s, int64_t id, const char *name, const char *account,
                               const char *password_hash) {
   sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ?, account = ?, password = ? WHERE id = ?");
   if (st) {
@@ -314,7 +276,7 @@ int srv_store_player_register(srv_store *s, int64_t id, const char *name, const 
   return run(s, st, "saving the name");
 }
 
-int srv_store_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+static int lite_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st =
       prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
@@ -326,7 +288,7 @@ int srv_store_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the leaderboard");
 }
 
-int srv_store_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st = prepare(s,
                              "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
@@ -348,7 +310,7 @@ int srv_store_rating_history(srv_store *s, int64_t player, srv_rating_row *rows,
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the rating history");
 }
 
-int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
+static int lite_bot_player(srv_store *s, const char *level, srv_player *out) {
   sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = ?");
   if (st) sqlite3_bind_text(st, 1, level, -1, SQLITE_TRANSIENT);
   bool found = false;
@@ -362,7 +324,7 @@ int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) {
     sqlite3_bind_text(st, 2, level, -1, SQLITE_TRANSIENT);
   }
   if (run(s, st, "saving a computer player") != 0) return -1;
-  return srv_store_player_get(s, sqlite3_last_insert_rowid(s->db), out);
+  return lite_player_get(s, sqlite3_last_insert_rowid(DB(s)), out);
 }
 
 static int write_seats(srv_store *s, const srv_table_row *row) {
@@ -384,7 +346,7 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
   return 0;
 }
 
-int srv_store_table_create(srv_store *s, srv_table_row *row) {
+static int lite_table_create(srv_store *s, srv_table_row *row) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st =
       prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
@@ -404,13 +366,13 @@ int srv_store_table_create(srv_store *s, srv_table_row *row) {
   }
   int status = run(s, st, "saving a table");
   if (status == 0) {
-    row->id = sqlite3_last_insert_rowid(s->db);
+    row->id = sqlite3_last_insert_rowid(DB(s));
     status = write_seats(s, row);
   }
   return end(s, status);
 }
 
-int srv_store_table_update(srv_store *s, const srv_table_row *row) {
+static int lite_table_update(srv_store *s, const srv_table_row *row) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = ? WHERE id = ?");
   if (st) {
@@ -422,7 +384,7 @@ int srv_store_table_update(srv_store *s, const srv_table_row *row) {
   return end(s, status);
 }
 
-int srv_store_table_end(srv_store *s, int64_t table, const char *reason) {
+static int lite_table_end(srv_store *s, int64_t table, const char *reason) {
   sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = 2, ended = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
@@ -431,7 +393,7 @@ int srv_store_table_end(srv_store *s, int64_t table, const char *reason) {
   return run(s, st, "closing a table");
 }
 
-int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+static int lite_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   sqlite3_stmt *st = prepare(
       s, "SELECT id, rules, seed, turn_seconds, status, created, invite, owner FROM tables WHERE status != 2 "
          "ORDER BY id");
@@ -465,7 +427,7 @@ int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_ro
   return rc == SQLITE_DONE ? 0 : fail(s, "reading the tables");
 }
 
-int srv_store_move_add(srv_store *s, int64_t table, int seq, const char *text) {
+static int lite_move_add(srv_store *s, int64_t table, int seq, const char *text) {
   sqlite3_stmt *st = prepare(s, "INSERT INTO moves (table_id, seq, move) VALUES (?, ?, ?)");
   if (st) {
     sqlite3_bind_int64(st, 1, table);
@@ -475,7 +437,7 @@ int srv_store_move_add(srv_store *s, int64_t table, int seq, const char *text) {
   return run(s, st, "saving a move");
 }
 
-int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
+static int lite_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
   sqlite3_stmt *st = prepare(s, "SELECT move FROM moves WHERE table_id = ? ORDER BY seq");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, table);
@@ -527,7 +489,7 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
       sqlite3_bind_null(st, 6);
   }
   int status = run(s, st, abandoned ? "saving an abandoned game" : "saving a game");
-  const int64_t game = sqlite3_last_insert_rowid(s->db);
+  const int64_t game = sqlite3_last_insert_rowid(DB(s));
   for (int i = 0; i < g->nplayers && status == 0; i++) {
     st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
     if (st) {
@@ -551,15 +513,7 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
   return 0;
 }
 
-int srv_store_game_finish(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
-  return save_game(s, g, record_json, histories, false);
-}
-
-int srv_store_game_abandon(srv_store *s, srv_game_row *g, const char *record_json, const char *histories) {
-  return save_game(s, g, record_json, histories, true);
-}
-
-int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
+static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st = prepare(s,
                              "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
@@ -596,7 +550,7 @@ int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the games");
 }
 
-int srv_store_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+static int lite_game_text(srv_store *s, int64_t game, bool histories, char **text) {
   *text = NULL;
   sqlite3_stmt *st = prepare(s, histories ? "SELECT histories FROM games WHERE id = ?" : "SELECT record FROM games WHERE id = ?");
   if (!st) return -1;
@@ -613,3 +567,11 @@ int srv_store_game_text(srv_store *s, int64_t game, bool histories, char **text)
   }
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a game");
 }
+
+static const srv_store_ops sqlite_ops = {
+    lite_close,      lite_limit_bytes, lite_node, lite_lease_renew, lite_player_by_token, lite_player_create, lite_player_rename,
+    lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
+    lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
+    lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
+    lite_game_text,
+};

@@ -1,6 +1,10 @@
 // A small goita client over WebSocket for the restart and load tests: JSON messages in, the
 // last state kept, replies awaited by type.
 'use strict';
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const http = require('http');
 const path = require('path');
 const WebSocket = require(path.join(__dirname, '../../tools/e2e/node_modules/ws'));
 
@@ -77,4 +81,107 @@ async function startTable(clients, rules = '') {
   return created.table;
 }
 
-module.exports = { Client, startTable };
+// Plays n moves, each by whoever's turn it is, waiting for every client to see each one;
+// resolves false when the game is over before.
+async function play(clients, n) {
+  for (let i = 0; i < n; i++) {
+    const mover = clients.find((c) => c.legal().length);
+    if (!mover) {
+      if (clients[0].state.status === 'over') return false;
+      await new Promise((r) => setTimeout(r, 20));
+      i--;
+      continue;
+    }
+    const legal = mover.legal();
+    const seen = clients.map((c) => {
+      const old = c.state.game.history;
+      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move');
+    });
+    mover.send({ type: 'move', table: mover.table, move: legal[Math.floor(Math.random() * legal.length)] });
+    await Promise.all(seen);
+  }
+  return true;
+}
+
+// New connections for the players of a table (to a restarted server, or another one): each says
+// hello with its player token and resumes its seat; resolves with the new clients.
+async function reconnect(url, clients, table) {
+  const fresh = clients.map((c) => new Client(url, c.name));
+  try {
+    for (let s = 0; s < clients.length; s++) {
+      await fresh[s].open();
+      await fresh[s].request({ type: 'hello', player_token: clients[s].player }, 'welcome');
+      const st = fresh[s].wait((m) => m.type === 'state', 'the state after resume');
+      st.catch(() => {}); // (when the resume is refused, nobody waits for this state any more)
+      await fresh[s].request({ type: 'resume', seat_token: clients[s].seatToken }, 'seated');
+      await st;
+      fresh[s].table = table;
+      fresh[s].seatToken = clients[s].seatToken;
+      fresh[s].player = clients[s].player;
+    }
+  } catch (e) {
+    for (const c of fresh) if (c.ws) c.close();
+    throw e;
+  }
+  return fresh;
+}
+
+// Servers started by startServer, killed when the test exits however it does.
+const servers = new Set();
+process.on('exit', () => { for (const server of servers) server.kill('SIGKILL'); });
+
+// Starts `goita serve --port PORT --db DB` with the players' rate limits lifted (they move as
+// fast as the server answers) and any further arguments; resolves once it listens.
+function startServer(goita, port, db, extra = []) {
+  return new Promise((resolve, reject) => {
+    const args = ['serve', '--port', port, '--db', db, '--round-pause', '0', '--rate-per-second', '1000',
+      '--rate-burst', '1000', ...extra];
+    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    servers.add(server);
+    server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
+    server.on('exit', (code) => { servers.delete(server); reject(new Error(`the server exited (${code})`)); });
+  });
+}
+
+// Kills a server with SIGKILL and resolves once it is gone.
+function killServer(server) {
+  return new Promise((resolve) => {
+    server.removeAllListeners('exit');
+    server.on('exit', () => { servers.delete(server); resolve(); });
+    server.kill('SIGKILL');
+  });
+}
+
+// GET http://127.0.0.1:PORT/PATH; resolves with { status, body }.
+function httpGet(port, urlPath) {
+  return new Promise((resolve, reject) => {
+    http.get(`http://127.0.0.1:${port}${urlPath}`, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    }).on('error', reject);
+  });
+}
+
+// Downloads a finished game's record (GET /records/ID.json) and resolves with it parsed.
+async function downloadRecord(port, gameId) {
+  const { status, body } = await httpGet(port, `/records/${gameId}.json`);
+  if (status !== 200) throw new Error(`HTTP ${status}`);
+  return JSON.parse(body);
+}
+
+// Runs `goita replay --check` on a record and returns its one line ("ok: ..." or the error).
+function replayCheck(goita, record) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goita-record-'));
+  const file = path.join(dir, 'game.json');
+  fs.writeFileSync(file, JSON.stringify(record));
+  try {
+    return execFileSync(goita, ['replay', '--check', file]).toString().trim();
+  } catch (e) {
+    return (e.stdout || '').toString().trim() + (e.stderr || '').toString().trim();
+  } finally {
+    fs.rmSync(dir, { recursive: true });
+  }
+}
+
+module.exports = { Client, startTable, play, reconnect, downloadRecord, startServer, killServer, replayCheck, httpGet };

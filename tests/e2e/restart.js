@@ -4,60 +4,15 @@
 // as a "created" event, and after the restart in its first page, then a "removed" event at the end.
 // Usage: node restart.js GOITA PORT DB
 'use strict';
-const { spawn } = require('child_process');
-const http = require('http');
-const { Client, startTable } = require('./client');
+const { Client, startTable, play, reconnect, downloadRecord, startServer, killServer } = require('./client');
 
 const [goita, port, db] = process.argv.slice(2);
 const url = `ws://127.0.0.1:${port}/`;
 const fail = (why) => { console.error('restart: ' + why); process.exit(1); };
-let running = null; // the server, killed when this script exits however it does
-process.on('exit', () => { if (running) running.kill('SIGKILL'); });
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    // the players move as fast as the server answers, faster than the per-connection rate limit allows people
-    const args = ['serve', '--port', port, '--db', db, '--round-pause', '0', '--rate-per-second', '1000', '--rate-burst', '1000'];
-    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    running = server;
-    server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
-    server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
-}
-
-function kill(server) {
-  return new Promise((resolve) => {
-    server.removeAllListeners('exit');
-    server.on('exit', () => { running = null; resolve(); });
-    server.kill('SIGKILL');
-  });
-}
-
-// Plays n moves, each by whoever's turn it is, waiting for every client to see each one.
-async function play(clients, n) {
-  for (let i = 0; i < n; i++) {
-    const mover = clients.find((c) => c.legal().length);
-    if (!mover) {
-      if (clients[0].state.status === 'over') return false;
-      await new Promise((r) => setTimeout(r, 20));
-      i--;
-      continue;
-    }
-    const legal = mover.legal();
-    const seen = clients.map((c) => {
-      const old = c.state.game.history;
-      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move');
-    });
-    mover.send({ type: 'move', table: mover.table, move: legal[Math.floor(Math.random() * legal.length)] });
-    await Promise.all(seen);
-  }
-  return true;
-}
-
 const gameOf = (c) => JSON.stringify(c.state.game);
 
 (async () => {
-  let server = await startServer();
+  let server = await startServer(goita, port, db);
   const names = ['Ann', 'Ben', 'Cho', 'Dai'];
   let clients = names.map((n) => new Client(url, n));
   for (const c of clients) { await c.open(); c.player = (await c.request({ type: 'hello', name: c.name }, 'welcome')).player_token; }
@@ -72,23 +27,9 @@ const gameOf = (c) => JSON.stringify(c.state.game);
 
   // 1. killed while quiet: every seat's view comes back exactly
   const before = clients.map(gameOf);
-  await kill(server);
-  server = await startServer();
-  const back = async () => {
-    const fresh = names.map((n) => new Client(url, n));
-    for (let s = 0; s < 4; s++) {
-      await fresh[s].open();
-      await fresh[s].request({ type: 'hello', player_token: clients[s].player }, 'welcome');
-      const st = fresh[s].wait((m) => m.type === 'state', 'the state after resume');
-      await fresh[s].request({ type: 'resume', seat_token: clients[s].seatToken }, 'seated');
-      await st;
-      fresh[s].table = table;
-      fresh[s].seatToken = clients[s].seatToken;
-      fresh[s].player = clients[s].player;
-    }
-    return fresh;
-  };
-  clients = await back();
+  await killServer(server);
+  server = await startServer(goita, port, db);
+  clients = await reconnect(url, clients, table);
   clients.forEach((c, s) => { if (gameOf(c) !== before[s]) fail(`seat ${s + 1}'s view differs after the restart`); });
 
   // 2. killed right after a move was answered to its player: the move is not lost
@@ -97,9 +38,9 @@ const gameOf = (c) => JSON.stringify(c.state.game);
   const answered = mover.wait((m) => m.type === 'state' && m.game.history !== historyBefore, 'the answer to a move');
   mover.send({ type: 'move', table, move: mover.legal()[0] });
   const after = JSON.stringify((await answered).game);
-  await kill(server);
-  server = await startServer();
-  clients = await back();
+  await killServer(server);
+  server = await startServer(goita, port, db);
+  clients = await reconnect(url, clients, table);
   if (gameOf(clients[clients.indexOf(clients.find((c) => c.name === mover.name))]) !== after) fail('a move answered before the kill was lost:\n' + after + '\n' + gameOf(clients.find((c) => c.name === mover.name)));
 
   // 3. the game goes on to its end, and its record is there; the lobby lists it, then removes it
@@ -113,15 +54,9 @@ const gameOf = (c) => JSON.stringify(c.state.game);
   lobby.close();
   const gameId = clients[0].state.game_id;
   if (!gameId) fail('no game id at the end');
-  const record = await new Promise((resolve, reject) => {
-    http.get(`http://127.0.0.1:${port}/records/${gameId}.json`, (res) => {
-      let body = '';
-      res.on('data', (d) => { body += d; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${res.statusCode}`))));
-    }).on('error', reject);
-  });
+  const record = await downloadRecord(port, gameId);
   if (record.format !== 'goita-record' || !record.rounds.length) fail('the downloaded record is not a game record');
   console.log(`restart: killed twice, nothing lost; the game ended ${record.score.join(' to ')} over ${record.rounds.length} rounds`);
   for (const c of clients) c.close();
-  await kill(server);
+  await killServer(server);
 })().catch((e) => fail(e.stack || String(e)));

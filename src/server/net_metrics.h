@@ -1,0 +1,27 @@
+/* What a server tells its operators over HTTP: /healthz (is it serving, can it write its
+ * database) and /metrics (Prometheus text format: tables, connections, moves, the time a move
+ * takes from its arrival to its broadcast, store failures). */
+#ifndef GOITA_SERVER_NET_METRICS_H
+#define GOITA_SERVER_NET_METRICS_H
+
+#include "hub.h"
+#include "store.h"
+
+#define SRV_MOVE_BUCKETS 10
+
+/* The histogram of move times, in seconds. */
+typedef struct srv_metrics {
+  long long buckets[SRV_MOVE_BUCKETS]; /* moves at most srv_move_bucket_bounds[i], not cumulative */
+  long long count;
+  double sum;
+} srv_metrics;
+
+/* Counts one move that took `seconds` from its arrival to its broadcast. */
+void srv_metrics_move(srv_metrics *m, double seconds);
+/* The /metrics page (malloc'd, NULL when out of memory). */
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store);
+/* The /healthz page (malloc'd) and its HTTP status: 200 while the last database call
+ * succeeded, 503 with the database's error otherwise. */
+char *srv_health_text(const srv_store *store, unsigned *status);
+
+#endif

@@ -1,0 +1,60 @@
+/* What a storage implementation provides behind store.h: one table of functions per database
+ * (store_sqlite.c, store_postgresql.c) and the schema's numbered migrations, written once per
+ * dialect side by side (store_schema.c) so that both stores always have the same versions. */
+#ifndef GOITA_SERVER_STORE_IMPL_H
+#define GOITA_SERVER_STORE_IMPL_H
+
+#include "store.h"
+
+/* The functions of store.h, less open and error, for one database. */
+typedef struct srv_store_ops {
+  void (*close)(srv_store *store);
+  int (*limit_bytes)(srv_store *store, long long bytes);
+  int (*node)(srv_store *store, const char *name, int lease_ms);
+  int (*lease_renew)(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+  int (*player_by_token)(srv_store *store, const char *token_hash, srv_player *out, bool *found);
+  int (*player_create)(srv_store *store, const char *name, const char *token_hash, srv_player *out);
+  int (*player_rename)(srv_store *store, int64_t id, const char *name);
+  int (*bot_player)(srv_store *store, const char *level, srv_player *out);
+  int (*player_get)(srv_store *store, int64_t id, srv_player *out);
+  int (*player_token_add)(srv_store *store, int64_t id, const char *token_hash);
+  int (*account)(srv_store *store, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
+                 bool *found);
+  int (*player_register)(srv_store *store, int64_t id, const char *name, const char *account,
+                         const char *password_hash);
+  int (*leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
+  int (*rating_history)(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
+  int (*table_create)(srv_store *store, srv_table_row *row);
+  int (*table_update)(srv_store *store, const srv_table_row *row);
+  int (*table_end)(srv_store *store, int64_t table, const char *reason);
+  int (*tables_open)(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+  int (*move_add)(srv_store *store, int64_t table, int seq, const char *text);
+  int (*moves)(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx);
+  int (*save_game)(srv_store *store, srv_game_row *game, const char *record_json, const char *histories,
+                   bool abandoned);
+  int (*games)(srv_store *store, int64_t before, srv_game_row *rows, int max, int *count);
+  int (*game_text)(srv_store *store, int64_t game, bool histories, char **text);
+} srv_store_ops;
+
+/* The part every store begins with: its functions, its last error, and the count of calls that
+ * failed (for /metrics), kept by store.c. */
+struct srv_store {
+  const srv_store_ops *ops;
+  char error[256];
+  long long failures;
+  bool failing; /* the last call failed */
+};
+
+/* Opens a SQLite file or a PostgreSQL connection; as srv_store_open. */
+int srv_store_open_sqlite(srv_store **store, const char *path);
+int srv_store_open_postgresql(srv_store **store, const char *conninfo);
+
+/* One step of the schema in each dialect: step N brings version N - 1 to version N. */
+typedef struct srv_migration {
+  const char *sqlite;
+  const char *postgresql;
+} srv_migration;
+extern const srv_migration srv_migrations[];
+extern const int srv_migration_count;
+
+#endif

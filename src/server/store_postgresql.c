@@ -1,0 +1,641 @@
+/* The server's storage in PostgreSQL (libpq): one database that several servers may share, its
+ * schema brought up to date on open by the numbered migrations of store_schema.c. The
+ * connection is one blocking libpq connection; when the database goes away, each call fails
+ * with a message saying so, and the next call reconnects by itself. */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+/* A PostgreSQL store: the common part first, so that a srv_store pointer is one of these. */
+typedef struct pg_store {
+  srv_store base;
+  PGconn *conn;
+  bool in_transaction;
+  char node[64]; /* this server's name among several ("" until srv_store_node) */
+  int lease_ms;
+  bool resync; /* a lease renewal failed: the next gives every table of this server */
+  bool once;   /* the statement under way is not sent again on a new connection */
+} pg_store;
+
+#define PG(s) ((pg_store *)(s))
+
+/* The key of the advisory lock that lets one server at a time migrate the schema. */
+#define MIGRATION_LOCK "7091001"
+
+static const srv_store_ops pg_ops;
+
+/* Sets the error text to "what: PostgreSQL's message", the message's first line only (libpq
+ * adds hints on further lines). */
+static int fail(srv_store *s, const char *what, const PGresult *r) {
+  const char *msg = r ? PQresultErrorMessage(r) : "";
+  if (!*msg) msg = PQerrorMessage(PG(s)->conn);
+  const int n = (int)strcspn(msg, "\n");
+  if (PQstatus(PG(s)->conn) != CONNECTION_OK) {
+    snprintf(s->error, sizeof s->error, "%s: the database is unreachable (%.*s)", what, n, msg);
+  } else {
+    snprintf(s->error, sizeof s->error, "%s: %.*s", what, n, msg);
+  }
+  return -1;
+}
+
+/* Notices ("relation already exists, skipping") are not errors; the store never prints. */
+static void ignore_notice(void *arg, const char *message) {
+  (void)arg;
+  (void)message;
+}
+
+/* Reconnects when the connection was lost; returns whether it is usable now. */
+static bool connected(srv_store *s) {
+  if (PQstatus(PG(s)->conn) == CONNECTION_OK) return true;
+  PQreset(PG(s)->conn);
+  return PQstatus(PG(s)->conn) == CONNECTION_OK;
+}
+
+/* Runs one statement with text parameters (a NULL one is SQL NULL) and returns its result, or
+ * NULL with the error set. Outside a transaction, a statement whose connection turns out to be
+ * lost is sent once more on a new connection (every such statement of this file may run twice,
+ * but for the claim of pg_lease_renew, whose rows would be lost: it sets `once`). */
+static PGresult *query(srv_store *s, const char *what, const char *sql, int n, const char *const *params) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    /* a transaction lost with its connection is not carried over to a new one */
+    if (PG(s)->in_transaction ? PQstatus(PG(s)->conn) != CONNECTION_OK : !connected(s)) {
+      fail(s, what, NULL);
+      return NULL;
+    }
+    PGresult *r = PQexecParams(PG(s)->conn, sql, n, NULL, params, NULL, NULL, 0);
+    const ExecStatusType status = PQresultStatus(r);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
+    fail(s, what, r);
+    PQclear(r);
+    if (PG(s)->in_transaction || PG(s)->once || PQstatus(PG(s)->conn) == CONNECTION_OK) return NULL;
+  }
+  return NULL;
+}
+
+/* Runs a statement whose rows are not needed. */
+static int run(srv_store *s, const char *what, const char *sql, int n, const char *const *params) {
+  PGresult *r = query(s, what, sql, n, params);
+  PQclear(r);
+  return r ? 0 : -1;
+}
+
+/* A number as a statement parameter, written into buf. */
+static const char *num(char buf[32], long long v) {
+  snprintf(buf, 32, "%lld", v);
+  return buf;
+}
+
+/* A rating as a statement parameter: every digit, so it reads back the same double. */
+static const char *real(char buf[32], double v) {
+  snprintf(buf, 32, "%.17g", v);
+  return buf;
+}
+
+/* A column of a result row as a number, a double, or text copied into dst. */
+static long long int_at(const PGresult *r, int row, int col) { return strtoll(PQgetvalue(r, row, col), NULL, 10); }
+
+static double real_at(const PGresult *r, int row, int col) { return strtod(PQgetvalue(r, row, col), NULL); }
+
+static void text_at(const PGresult *r, int row, int col, char *dst, size_t size) {
+  snprintf(dst, size, "%s", PQgetvalue(r, row, col));
+}
+
+/* Starts a transaction: its statements are never sent again on a new connection. */
+static int begin(srv_store *s) {
+  if (run(s, "starting a transaction", "BEGIN", 0, NULL) != 0) return -1;
+  PG(s)->in_transaction = true;
+  return 0;
+}
+
+/* Commits, or rolls back after a failure (keeping the first error's text). */
+static int end(srv_store *s, int status) {
+  if (status == 0) status = run(s, "committing", "COMMIT", 0, NULL);
+  PG(s)->in_transaction = false;
+  if (status == 0) return 0;
+  if (PQstatus(PG(s)->conn) == CONNECTION_OK) PQclear(PQexec(PG(s)->conn, "ROLLBACK"));
+  return -1;
+}
+
+/* Brings the schema to the newest version in one transaction, under an advisory lock so that
+ * servers starting together migrate it once; returns 0, or -1 with the error set. */
+static int migrate(srv_store *s) {
+  if (begin(s) != 0) return -1;
+  int status = run(s, "locking the schema", "SELECT pg_advisory_xact_lock(" MIGRATION_LOCK ")", 0, NULL);
+  if (status == 0)
+    status = run(s, "creating the schema", "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", 0,
+                 NULL);
+  PGresult *r = status == 0 ? query(s, "reading the schema version", "SELECT max(version) FROM schema_version", 0, NULL)
+                            : NULL;
+  if (!r) return end(s, -1);
+  int version = (int)int_at(r, 0, 0);
+  PQclear(r);
+  if (version > srv_migration_count) {
+    snprintf(s->error, sizeof s->error, "the database is at schema version %d, newer than this server's %d", version,
+             srv_migration_count);
+    return end(s, -1);
+  }
+  for (; version < srv_migration_count && status == 0; version++) {
+    char what[64], sql[64];
+    snprintf(what, sizeof what, "migrating the schema to version %d", version + 1);
+    snprintf(sql, sizeof sql, "INSERT INTO schema_version VALUES (%d)", version + 1);
+    r = PQexec(PG(s)->conn, srv_migrations[version].postgresql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) status = fail(s, what, r);
+    PQclear(r);
+    if (status == 0) status = run(s, what, "DELETE FROM schema_version", 0, NULL);
+    if (status == 0) status = run(s, what, sql, 0, NULL);
+  }
+  return end(s, status);
+}
+
+int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
+  *out = NULL;
+  pg_store *pg = calloc(1, sizeof *pg);
+  if (!pg) return -1;
+  srv_store *s = &pg->base;
+  s->ops = &pg_ops;
+  *out = s; /* also on failure, for the error text; close it */
+  /* a database that does not answer is given up after 5 s unless the URI says otherwise, so
+   * that a reconnection attempt cannot hold the server's loop for long */
+  const char *const keys[] = {"connect_timeout", "dbname", NULL};
+  const char *const values[] = {"5", conninfo, NULL};
+  pg->conn = PQconnectdbParams(keys, values, 1);
+  if (PQstatus(pg->conn) != CONNECTION_OK) return fail(s, "connecting", NULL);
+  PQsetNoticeProcessor(pg->conn, ignore_notice, NULL);
+  return migrate(s);
+}
+
+/* Closes the connection and frees the store. */
+static void pg_close(srv_store *s) {
+  PQfinish(PG(s)->conn);
+  free(s);
+}
+
+/* The size of a PostgreSQL database is the server's business (its disk, its quotas). */
+static int pg_limit_bytes(srv_store *s, long long bytes) {
+  if (bytes == 0) return 0;
+  snprintf(s->error, sizeof s->error, "limiting the database size: not available with PostgreSQL");
+  return -1;
+}
+
+#define PLAYER_COLUMNS "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account"
+
+/* Fills a player from a row of PLAYER_COLUMNS. */
+static void read_player(const PGresult *r, int row, srv_player *p) {
+  p->id = int_at(r, row, 0);
+  text_at(r, row, 1, p->name, sizeof p->name);
+  text_at(r, row, 2, p->bot, sizeof p->bot);
+  p->rating = real_at(r, row, 3);
+  p->games = (int)int_at(r, row, 4);
+  p->deviation = real_at(r, row, 5);
+  p->registered = !PQgetisnull(r, row, 6);
+}
+
+/* Runs a query for at most one player. */
+static int one_player(srv_store *s, const char *sql, const char *param, srv_player *out, bool *found) {
+  const char *params[] = {param};
+  PGresult *r = query(s, "reading a player", sql, 1, params);
+  if (!r) return -1;
+  *found = PQntuples(r) > 0;
+  if (*found) read_player(r, 0, out);
+  PQclear(r);
+  return 0;
+}
+
+/* The functions of store.h (documented there), from here on each named pg_ and its own. */
+static int pg_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
+  return one_player(s,
+                    "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = $1",
+                    token_hash, out, found);
+}
+
+static int pg_player_get(srv_store *s, int64_t id, srv_player *out) {
+  char b[32];
+  bool found = false;
+  if (one_player(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = $1", num(b, id), out, &found) != 0) return -1;
+  if (!found) {
+    snprintf(s->error, sizeof s->error, "no player %lld", (long long)id);
+    return -1;
+  }
+  return 0;
+}
+
+/* Adds a token hash for a player, inside the caller's transaction or alone. */
+static int add_token(srv_store *s, int64_t id, const char *token_hash) {
+  char b[32];
+  const char *params[] = {token_hash, num(b, id)};
+  return run(s, "saving a player's token",
+             "INSERT INTO player_tokens (token, player) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING", 2, params);
+}
+
+/* Runs an INSERT ... RETURNING id and gives the id. */
+static int insert_id(srv_store *s, const char *what, const char *sql, int n, const char *const *params, int64_t *id) {
+  PGresult *r = query(s, what, sql, n, params);
+  if (!r) return -1;
+  *id = PQntuples(r) == 1 ? int_at(r, 0, 0) : 0;
+  PQclear(r);
+  return 0;
+}
+
+static int pg_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
+  if (begin(s) != 0) return -1;
+  const char *params[] = {name};
+  int64_t id = 0;
+  int status = insert_id(s, "saving a player", "INSERT INTO players (name) VALUES ($1) RETURNING id", 1, params, &id);
+  if (status == 0) status = add_token(s, id, token_hash);
+  if (end(s, status) != 0) return -1;
+  return pg_player_get(s, id, out);
+}
+
+static int pg_player_token_add(srv_store *s, int64_t id, const char *token_hash) { return add_token(s, id, token_hash); }
+
+static int pg_player_rename(srv_store *s, int64_t id, const char *name) {
+  char b[32];
+  const char *params[] = {name, num(b, id)};
+  return run(s, "renaming a player", "UPDATE players SET name = $1 WHERE id = $2", 2, params);
+}
+
+static int pg_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
+                      bool *found) {
+  const char *params[] = {account};
+  PGresult *r = query(s, "reading an account", "SELECT " PLAYER_COLUMNS ", p.password FROM players p WHERE p.account = $1",
+                      1, params);
+  if (!r) return -1;
+  *found = PQntuples(r) > 0;
+  if (*found) {
+    read_player(r, 0, out);
+    text_at(r, 0, 7, password_hash, SRV_PASSWORD_HASH_SIZE);
+  }
+  PQclear(r);
+  return 0;
+}
+
+static int pg_player_register(srv_store *s, int64_t id, const char *name, const char *account,
+                              const char *password_hash) {
+  char b[32];
+  const char *params[] = {name, account, password_hash, num(b, id)};
+  return run(s, "saving the name", "UPDATE players SET name = $1, account = $2, password = $3 WHERE id = $4", 4, params);
+}
+
+static int pg_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  *count = 0;
+  char b[32];
+  const char *params[] = {num(b, max)};
+  PGresult *r = query(s, "reading the leaderboard",
+                      "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT $1",
+                      1, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r) && *count < max; i++) read_player(r, i, &rows[(*count)++]);
+  PQclear(r);
+  return 0;
+}
+
+static int pg_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  *count = 0;
+  char b[2][32];
+  const char *params[] = {num(b[0], player), num(b[1], max)};
+  PGresult *r = query(s, "reading the rating history",
+                      "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
+                      "FROM rating_history WHERE player = $1 ORDER BY game DESC LIMIT $2",
+                      2, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+    srv_rating_row *row = &rows[(*count)++];
+    row->game = int_at(r, i, 0);
+    text_at(r, i, 1, row->time, sizeof row->time);
+    row->rating_before = real_at(r, i, 2);
+    row->rating_after = real_at(r, i, 3);
+    row->deviation_before = real_at(r, i, 4);
+    row->deviation_after = real_at(r, i, 5);
+  }
+  PQclear(r);
+  return 0;
+}
+
+/* The rated player of a computer level, made on first use; two servers making it at once
+ * both end up with the one row. */
+static int pg_bot_player(srv_store *s, const char *level, srv_player *out) {
+  bool found = false;
+  if (one_player(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = $1", level, out, &found) != 0) return -1;
+  if (found) return 0;
+  char name[SRV_NAME_SIZE];
+  snprintf(name, sizeof name, "Computer · %s", level);
+  const char *params[] = {name, level};
+  if (run(s, "saving a computer player", "INSERT INTO players (name, bot) VALUES ($1, $2) ON CONFLICT (bot) DO NOTHING",
+          2, params) != 0)
+    return -1;
+  if (one_player(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = $1", level, out, &found) != 0) return -1;
+  return found ? 0 : fail(s, "saving a computer player", NULL);
+}
+
+/* Writes every seat of a table (inserted or replaced), inside the caller's transaction. */
+static int write_seats(srv_store *s, const srv_table_row *row) {
+  for (int i = 0; i < GOITA_MAX_SEATS; i++) {
+    char b[4][32];
+    const char *params[] = {num(b[0], row->id), num(b[1], i),
+                            row->seats[i].player ? num(b[2], row->seats[i].player) : NULL, row->seats[i].token,
+                            num(b[3], row->seats[i].stand_in)};
+    if (run(s, "saving a seat",
+            "INSERT INTO seats (table_id, seat, player, token, stand_in) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (table_id, seat) DO UPDATE SET player = EXCLUDED.player, token = EXCLUDED.token, "
+            "stand_in = EXCLUDED.stand_in",
+            5, params) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+static int pg_table_create(srv_store *s, srv_table_row *row) {
+  if (begin(s) != 0) return -1;
+  char b[4][32];
+  const char *params[] = {row->rules,
+                          num(b[0], (long long)row->seed),
+                          num(b[1], row->turn_seconds),
+                          num(b[2], row->status),
+                          row->invite[0] ? row->invite : NULL,
+                          row->owner ? num(b[3], row->owner) : NULL,
+                          PG(s)->node[0] ? PG(s)->node : NULL};
+  int status = insert_id(s, "saving a table",
+                         "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node) "
+                         "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                         7, params, &row->id);
+  if (status == 0) status = write_seats(s, row);
+  return end(s, status);
+}
+
+static int pg_table_update(srv_store *s, const srv_table_row *row) {
+  if (begin(s) != 0) return -1;
+  char b[2][32];
+  const char *params[] = {num(b[0], row->status), num(b[1], row->id)};
+  int status = run(s, "saving a table", "UPDATE tables SET status = $1 WHERE id = $2", 2, params);
+  if (status == 0) status = write_seats(s, row);
+  return end(s, status);
+}
+
+static int pg_table_end(srv_store *s, int64_t table, const char *reason) {
+  char b[32];
+  const char *params[] = {reason, num(b, table)};
+  return run(s, "closing a table", "UPDATE tables SET status = 2, ended = $1 WHERE id = $2", 2, params);
+}
+
+/* Fills row->seats from the rows of one table's seats. */
+static void read_seats(const PGresult *r, srv_table_row *row) {
+  for (int j = 0; j < PQntuples(r); j++) {
+    const int i = (int)int_at(r, j, 0);
+    if (i < 0 || i >= GOITA_MAX_SEATS) continue;
+    row->seats[i].player = int_at(r, j, 1);
+    text_at(r, j, 2, row->seats[i].token, sizeof row->seats[i].token);
+    row->seats[i].stand_in = int_at(r, j, 3) != 0;
+  }
+}
+
+/* Runs a query for tables (the columns of TABLE_COLUMNS) and calls fn with each, its seats read. */
+static int read_tables(srv_store *s, const char *sql, int n, const char *const *params,
+                       void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  PGresult *r = query(s, "reading the tables", sql, n, params);
+  if (!r) return -1;
+  int status = 0;
+  for (int i = 0; i < PQntuples(r) && status == 0; i++) {
+    srv_table_row row;
+    memset(&row, 0, sizeof row);
+    row.id = int_at(r, i, 0);
+    text_at(r, i, 1, row.rules, sizeof row.rules);
+    row.seed = (uint64_t)int_at(r, i, 2);
+    row.turn_seconds = (int)int_at(r, i, 3);
+    row.status = (int)int_at(r, i, 4);
+    text_at(r, i, 5, row.created, sizeof row.created);
+    text_at(r, i, 6, row.invite, sizeof row.invite);
+    row.owner = int_at(r, i, 7);
+    const char *table[] = {PQgetvalue(r, i, 0)};
+    PGresult *seats =
+        query(s, "reading the tables", "SELECT seat, player, token, stand_in FROM seats WHERE table_id = $1", 1, table);
+    if (!seats) {
+      status = -1;
+      break;
+    }
+    read_seats(seats, &row);
+    PQclear(seats);
+    fn(ctx, &row);
+  }
+  PQclear(r);
+  return status;
+}
+
+#define TABLE_COLUMNS "id, rules, seed, turn_seconds, status, created, invite, owner"
+/* The servers whose lease has run out. */
+#define LAPSED "(SELECT name FROM nodes WHERE lease_until < now())"
+
+static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  if (!PG(s)->node[0])
+    return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 ORDER BY id", 0, NULL, fn, ctx);
+  /* this server's tables, those of no server, and those of servers whose lease ran out */
+  const char *params[] = {PG(s)->node};
+  if (run(s, "claiming the tables",
+          "UPDATE tables SET node = $1 WHERE status != 2 AND (node IS NULL OR node IN " LAPSED ")", 1, params) != 0)
+    return -1;
+  return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 AND node = $1 ORDER BY id", 1, params,
+                     fn, ctx);
+}
+
+/* Writes this server's lease: it holds until lease_ms from now. */
+static int write_lease(srv_store *s) {
+  char b[32];
+  const char *params[] = {PG(s)->node, num(b, PG(s)->lease_ms)};
+  return run(s, "renewing the lease",
+             "INSERT INTO nodes (name, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond') "
+             "ON CONFLICT (name) DO UPDATE SET lease_until = EXCLUDED.lease_until",
+             2, params);
+}
+
+static int pg_node(srv_store *s, const char *name, int lease_ms) {
+  if (!*name || strlen(name) >= sizeof PG(s)->node) {
+    snprintf(s->error, sizeof s->error, "a server's name has 1 to %d bytes", (int)sizeof PG(s)->node - 1);
+    return -1;
+  }
+  snprintf(PG(s)->node, sizeof PG(s)->node, "%s", name);
+  PG(s)->lease_ms = lease_ms;
+  return write_lease(s);
+}
+
+/* Renews the lease, then claims the open tables of servers whose lease ran out: each table
+ * row is locked by the claim, so two servers never both get one. A renewal that failed may
+ * still have claimed tables (its commit done, the answer lost), so the next one gives every
+ * open table of this server, and the caller keeps those it holds already. */
+static int pg_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  if (!PG(s)->node[0]) return 0;
+  const char *params[] = {PG(s)->node};
+  int status = write_lease(s);
+  if (status == 0 && PG(s)->resync) {
+    status = pg_tables_open(s, fn, ctx);
+  } else if (status == 0) {
+    PG(s)->once = true;
+    status = read_tables(s,
+                         "WITH claimed AS (UPDATE tables SET node = $1 WHERE status != 2 AND node IN " LAPSED
+                         " RETURNING " TABLE_COLUMNS ") SELECT * FROM claimed ORDER BY id",
+                         1, params, fn, ctx);
+    PG(s)->once = false;
+  }
+  PG(s)->resync = status != 0;
+  return status;
+}
+
+/* Saves a move. What the server holds is the truth: a move at a number already saved (one
+ * sent again after the connection broke before its answer came) is written over. With several
+ * servers, only at a table this server still owns: one that was thought dead and lost its
+ * tables is refused, so two servers never write one table. */
+static int pg_move_add(srv_store *s, int64_t table, int seq, const char *text) {
+  char b[2][32];
+  const char *params[] = {num(b[0], table), num(b[1], seq), text, PG(s)->node};
+  PGresult *r = query(s, "saving a move",
+                      "INSERT INTO moves (table_id, seq, move) SELECT $1::bigint, $2::integer, $3::text "
+                      "WHERE $4::text = '' OR EXISTS (SELECT 1 FROM tables WHERE id = $1::bigint AND node = $4::text) "
+                      "ON CONFLICT (table_id, seq) DO UPDATE SET move = EXCLUDED.move",
+                      4, params);
+  if (!r) return -1;
+  const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
+  PQclear(r);
+  if (!saved) {
+    snprintf(s->error, sizeof s->error, "saving a move: table %lld is served by another server now", (long long)table);
+    return -1;
+  }
+  return 0;
+}
+
+static int pg_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
+  char b[32];
+  const char *params[] = {num(b, table)};
+  PGresult *r = query(s, "reading the moves", "SELECT move FROM moves WHERE table_id = $1 ORDER BY seq", 1, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r); i++) fn(ctx, PQgetvalue(r, i, 0));
+  PQclear(r);
+  return 0;
+}
+
+/* Writes what a game did to seat i's player: its new rating and deviation, one more game, and
+ * a history row. */
+static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game) {
+  char b[7][32];
+  const char *update[] = {real(b[0], g->ratings[i]), real(b[1], g->deviations[i]), num(b[2], g->players[i])};
+  if (run(s, "saving a rating", "UPDATE players SET rating = $1, deviation = $2, games = games + 1 WHERE id = $3", 3,
+          update) != 0)
+    return -1;
+  const char *history[] = {num(b[2], g->players[i]),          num(b[3], game),
+                           real(b[4], g->rating_before[i]),   real(b[0], g->ratings[i]),
+                           real(b[5], g->deviation_before[i]), real(b[1], g->deviations[i])};
+  return run(s, "saving a rating's history",
+             "INSERT INTO rating_history (player, game, rating_before, rating_after, deviation_before, "
+             "deviation_after) VALUES ($1, $2, $3, $4, $5, $6)",
+             6, history);
+}
+
+/* Saves one seat of a finished game, and what the game did to its player's rating. */
+static int write_game_player(srv_store *s, const srv_game_row *g, int i, int64_t game, bool abandoned) {
+  char b[4][32];
+  const char *params[] = {num(b[0], game), num(b[1], i), num(b[2], g->players[i]), g->names[i],
+                          real(b[3], g->ratings[i])};
+  if (run(s, "saving a game's players",
+          "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES ($1, $2, $3, $4, $5)", 5,
+          params) != 0)
+    return -1;
+  return !abandoned && g->rated[i] ? write_rating(s, g, i, game) : 0;
+}
+
+/* Saves a game that ended, its players and the table's end, in one transaction: finished
+ * (rated players' histories written) or abandoned (nobody rated, marked as such). */
+static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories,
+                        bool abandoned) {
+  if (begin(s) != 0) return -1;
+  char b[3][32];
+  const char *params[] = {num(b[0], g->table), num(b[1], g->score[0]), num(b[2], g->score[1]),
+                          record_json,         histories,              abandoned ? "abandoned" : NULL};
+  int64_t game = 0;
+  int status = insert_id(s, abandoned ? "saving an abandoned game" : "saving a game",
+                         "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
+                         "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                         6, params, &game);
+  for (int i = 0; i < g->nplayers && status == 0; i++) status = write_game_player(s, g, i, game, abandoned);
+  if (status == 0) {
+    const char *table[] = {b[0]};
+    status = run(s, "closing a table",
+                 abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = $1"
+                           : "UPDATE tables SET status = 2 WHERE id = $1",
+                 1, table);
+  }
+  if (end(s, status) != 0) return -1;
+  g->id = game;
+  return 0;
+}
+
+/* Fills a game's players from the rows of its game_players. */
+static void read_game_players(const PGresult *p, srv_game_row *row) {
+  for (int j = 0; j < PQntuples(p); j++) {
+    const int i = (int)int_at(p, j, 0);
+    if (i < 0 || i >= GOITA_MAX_SEATS) continue;
+    row->players[i] = int_at(p, j, 1);
+    text_at(p, j, 2, row->names[i], sizeof row->names[i]);
+    row->ratings[i] = real_at(p, j, 3);
+    if (i + 1 > row->nplayers) row->nplayers = i + 1;
+  }
+}
+
+static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
+  *count = 0;
+  char b[2][32];
+  const char *params[] = {num(b[0], before > 0 ? before : INT64_MAX), num(b[1], max)};
+  PGresult *r = query(s, "reading the games",
+                      "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
+                      "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 ORDER BY g.id DESC LIMIT $2",
+                      2, params);
+  if (!r) return -1;
+  int status = 0;
+  for (int i = 0; i < PQntuples(r) && *count < max && status == 0; i++) {
+    srv_game_row *row = &rows[*count];
+    memset(row, 0, sizeof *row);
+    row->id = int_at(r, i, 0);
+    row->table = int_at(r, i, 1);
+    text_at(r, i, 2, row->finished, sizeof row->finished);
+    row->score[0] = (int)int_at(r, i, 3);
+    row->score[1] = (int)int_at(r, i, 4);
+    text_at(r, i, 5, row->rules, sizeof row->rules);
+    text_at(r, i, 6, row->ended, sizeof row->ended);
+    const char *game[] = {PQgetvalue(r, i, 0)};
+    PGresult *p = query(s, "reading the games",
+                        "SELECT seat, player, name, rating_after FROM game_players WHERE game = $1 ORDER BY seat", 1,
+                        game);
+    if (!p) {
+      status = -1;
+      break;
+    }
+    read_game_players(p, row);
+    PQclear(p);
+    (*count)++;
+  }
+  PQclear(r);
+  return status;
+}
+
+static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+  *text = NULL;
+  char b[32];
+  const char *params[] = {num(b, game)};
+  PGresult *r = query(s, "reading a game",
+                      histories ? "SELECT histories FROM games WHERE id = $1" : "SELECT record FROM games WHERE id = $1",
+                      1, params);
+  if (!r) return -1;
+  int status = 0;
+  if (PQntuples(r) > 0 && !(*text = strdup(PQgetvalue(r, 0, 0)))) {
+    snprintf(s->error, sizeof s->error, "out of memory");
+    status = -1;
+  }
+  PQclear(r);
+  return status;
+}
+
+static const srv_store_ops pg_ops = {
+    pg_close,       pg_limit_bytes,  pg_node, pg_lease_renew,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
+    pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
+    pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
+    pg_save_game,   pg_games,        pg_game_text,
+};

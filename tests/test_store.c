@@ -1,0 +1,411 @@
+/* The storage interface (store.h), the same tests for each store: SQLite by default, or the
+ * PostgreSQL database named by GOITA_TEST_DB (a postgresql:// URI; tests/cli/store_postgresql.sh
+ * starts a real server for it). Each test starts from an empty database. */
+#include <criterion/criterion.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "store_impl.h"
+
+static struct {
+  char db[512];
+  bool postgresql;
+  srv_store *store;
+} w;
+
+/* Runs SQL on the database behind the store's back (a raw connection of its own kind), and
+ * returns the first column of the first row as a number (0 when there is none). */
+static long long raw(const char *sql) {
+  long long value = 0;
+  if (w.postgresql) {
+    PGconn *conn = PQconnectdb(w.db);
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    PGresult *r = PQexec(conn, sql);
+    cr_assert(PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) value = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    PQfinish(conn);
+  } else {
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    const int rc = sqlite3_step(st);
+    cr_assert(rc == SQLITE_ROW || rc == SQLITE_DONE, "%s: %s", sql, sqlite3_errmsg(db));
+    if (rc == SQLITE_ROW) value = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+  }
+  return value;
+}
+
+/* Removes the SQLite file and its WAL companions. */
+static void remove_sqlite(void) {
+  const char *suffixes[] = {"", "-wal", "-shm"};
+  for (int i = 0; i < 3; i++) {
+    char path[600];
+    snprintf(path, sizeof path, "%s%s", w.db, suffixes[i]);
+    unlink(path);
+  }
+}
+
+static void open_store(void) {
+  cr_assert_eq(srv_store_open(&w.store, w.db), 0, "%s", w.store ? srv_store_error(w.store) : "out of memory");
+}
+
+static void setup(void) {
+  const char *db = getenv("GOITA_TEST_DB");
+  w.postgresql = db && srv_store_is_postgresql(db);
+  if (w.postgresql) {
+    snprintf(w.db, sizeof w.db, "%s", db);
+    raw("SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+  } else {
+    snprintf(w.db, sizeof w.db, "/tmp/goita-test-store-%d.db", getpid());
+    remove_sqlite();
+  }
+  open_store();
+}
+
+static void teardown(void) {
+  srv_store_close(w.store);
+  w.store = NULL;
+  if (!w.postgresql) remove_sqlite();
+}
+
+TestSuite(store, .init = setup, .fini = teardown);
+
+Test(store, schema_is_at_the_newest_version_and_reopens_unchanged) {
+  cr_expect_eq(raw("SELECT max(version) FROM schema_version"), srv_migration_count);
+  cr_expect_eq(raw("SELECT count(*) FROM schema_version"), 1);
+  srv_player p;
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "aa11", &p), 0, "%s", srv_store_error(w.store));
+  srv_store_close(w.store);
+  open_store();
+  cr_expect_eq(raw("SELECT max(version) FROM schema_version"), srv_migration_count);
+  srv_player again;
+  cr_assert_eq(srv_store_player_get(w.store, p.id, &again), 0);
+  cr_expect_str_eq(again.name, "Ayu");
+}
+
+Test(store, a_newer_schema_is_refused) {
+  char sql[64];
+  snprintf(sql, sizeof sql, "UPDATE schema_version SET version = %d", srv_migration_count + 1);
+  raw(sql);
+  srv_store_close(w.store);
+  w.store = NULL;
+  cr_expect_eq(srv_store_open(&w.store, w.db), -1);
+  cr_assert_not_null(w.store);
+  cr_expect(strstr(srv_store_error(w.store), "newer than this server's") != NULL, "%s", srv_store_error(w.store));
+}
+
+Test(store, players_are_found_by_token_and_account) {
+  srv_player p, q;
+  bool found = true;
+  cr_assert_eq(srv_store_player_by_token(w.store, "nobody", &q, &found), 0);
+  cr_expect(!found);
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "hash-one", &p), 0, "%s", srv_store_error(w.store));
+  cr_expect_gt(p.id, 0);
+  cr_expect_eq(p.rating, 1500);
+  cr_expect_eq(p.deviation, 350);
+  cr_expect(!p.registered);
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-one", &q, &found), 0);
+  cr_expect(found);
+  cr_expect_eq(q.id, p.id);
+  cr_assert_eq(srv_store_player_rename(w.store, p.id, "Ayumi"), 0);
+  cr_assert_eq(srv_store_player_token_add(w.store, p.id, "hash-two"), 0);
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-two", &q, &found), 0);
+  cr_expect(found);
+  cr_expect_str_eq(q.name, "Ayumi");
+  char password[SRV_PASSWORD_HASH_SIZE];
+  cr_assert_eq(srv_store_account(w.store, "ayumi", &q, password, &found), 0);
+  cr_expect(!found);
+  cr_assert_eq(srv_store_player_register(w.store, p.id, "Ayumi", "ayumi", "$argon2id$x"), 0);
+  cr_assert_eq(srv_store_account(w.store, "ayumi", &q, password, &found), 0);
+  cr_expect(found);
+  cr_expect(q.registered);
+  cr_expect_str_eq(password, "$argon2id$x");
+  srv_player other;
+  cr_assert_eq(srv_store_player_create(w.store, "Ken", "hash-three", &other), 0);
+  cr_expect_eq(srv_store_player_register(w.store, other.id, "AYUMI", "ayumi", "$argon2id$y"), -1,
+               "an account is claimed once");
+  cr_expect_eq(srv_store_player_get(w.store, 9999, &q), -1);
+  cr_expect_str_eq(srv_store_error(w.store), "no player 9999");
+}
+
+Test(store, a_computer_level_has_one_player) {
+  srv_player a, b;
+  cr_assert_eq(srv_store_bot_player(w.store, "expert", &a), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_bot_player(w.store, "expert", &b), 0);
+  cr_expect_eq(a.id, b.id);
+  cr_expect_str_eq(a.name, "Computer · expert");
+  cr_expect_str_eq(a.bot, "expert");
+  cr_expect_eq(raw("SELECT count(*) FROM players WHERE bot = 'expert'"), 1);
+}
+
+/* A table of four seats, two of them taken. */
+static srv_table_row sample_table(int64_t owner) {
+  srv_table_row row;
+  memset(&row, 0, sizeof row);
+  snprintf(row.rules, sizeof row.rules, "target=150");
+  row.seed = 0xfedcba9876543210u; /* above INT64_MAX: kept bit for bit */
+  row.turn_seconds = 30;
+  row.owner = owner;
+  row.seats[0].player = owner;
+  snprintf(row.seats[0].token, sizeof row.seats[0].token, "seat-hash-0");
+  row.seats[2].player = owner;
+  row.seats[2].stand_in = true;
+  return row;
+}
+
+/* Keeps the one open table tables_open gives (and counts them). */
+typedef struct found_tables {
+  int count;
+  srv_table_row last;
+} found_tables;
+
+static void collect_table(void *ctx, const srv_table_row *row) {
+  found_tables *f = ctx;
+  f->count++;
+  f->last = *row;
+}
+
+Test(store, tables_and_seats_come_back_as_saved) {
+  srv_player p;
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "h", &p), 0);
+  srv_table_row row = sample_table(p.id);
+  snprintf(row.invite, sizeof row.invite, "0123456789abcdef0123456789abcdef");
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+  cr_expect_gt(row.id, 0);
+  found_tables f = {0};
+  cr_assert_eq(srv_store_tables_open(w.store, collect_table, &f), 0);
+  cr_assert_eq(f.count, 1);
+  cr_expect_eq(f.last.id, row.id);
+  cr_expect_str_eq(f.last.rules, "target=150");
+  cr_expect_eq(f.last.seed, 0xfedcba9876543210u);
+  cr_expect_eq(f.last.turn_seconds, 30);
+  cr_expect_eq(f.last.status, SRV_WAITING);
+  cr_expect_eq(f.last.owner, p.id);
+  cr_expect_str_eq(f.last.invite, row.invite);
+  cr_expect_eq(strlen(f.last.created), 20, "%s", f.last.created); /* 2026-01-02T03:04:05Z */
+  cr_expect_eq(f.last.seats[0].player, p.id);
+  cr_expect_str_eq(f.last.seats[0].token, "seat-hash-0");
+  cr_expect(f.last.seats[2].stand_in);
+  cr_expect_eq(f.last.seats[1].player, 0);
+  row.status = SRV_PLAYING;
+  row.seats[1].player = p.id;
+  row.seats[2].stand_in = false;
+  cr_assert_eq(srv_store_table_update(w.store, &row), 0);
+  f.count = 0;
+  cr_assert_eq(srv_store_tables_open(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.last.status, SRV_PLAYING);
+  cr_expect_eq(f.last.seats[1].player, p.id);
+  cr_expect(!f.last.seats[2].stand_in);
+  cr_assert_eq(srv_store_table_end(w.store, row.id, "expired"), 0);
+  f.count = 0;
+  cr_assert_eq(srv_store_tables_open(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0);
+  cr_expect_eq(raw("SELECT count(*) FROM tables WHERE ended = 'expired'"), 1);
+}
+
+/* Appends each move to a text, space-separated. */
+static void collect_move(void *ctx, const char *text) {
+  char *all = ctx;
+  if (*all) strcat(all, " ");
+  strcat(all, text);
+}
+
+Test(store, moves_come_back_in_order) {
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+  const char *moves[] = {"d1", "p2", "d3", "x", "p4"};
+  for (int i = 0; i < 5; i++) cr_assert_eq(srv_store_move_add(w.store, row.id, i, moves[i]), 0);
+  char all[64] = "";
+  cr_assert_eq(srv_store_moves(w.store, row.id, collect_move, all), 0);
+  cr_expect_str_eq(all, "d1 p2 d3 x p4");
+  char none[8] = "";
+  cr_assert_eq(srv_store_moves(w.store, row.id + 1, collect_move, none), 0);
+  cr_expect_str_eq(none, "");
+}
+
+/* A finished game of two people and a computer level on both sides of a four-seat table. */
+static srv_game_row sample_game(int64_t table, const srv_player *a, const srv_player *b, const srv_player *bot) {
+  srv_game_row g;
+  memset(&g, 0, sizeof g);
+  g.table = table;
+  g.nplayers = 4;
+  const srv_player *seated[] = {a, bot, b, bot};
+  for (int i = 0; i < 4; i++) {
+    g.players[i] = seated[i]->id;
+    snprintf(g.names[i], sizeof g.names[i], "%s", seated[i]->name);
+    g.rating_before[i] = seated[i]->rating;
+    g.deviation_before[i] = seated[i]->deviation;
+    g.ratings[i] = i % 2 == 0 ? 1512.25 : 1500;
+    g.deviations[i] = i % 2 == 0 ? 300.5 : 350;
+  }
+  g.rated[0] = g.rated[2] = true;
+  g.score[0] = 150;
+  g.score[1] = 40;
+  snprintf(g.rules, sizeof g.rules, "target=150");
+  return g;
+}
+
+Test(store, a_finished_game_rates_its_players_and_closes_its_table) {
+  srv_player a, b, bot;
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "ha", &a), 0);
+  cr_assert_eq(srv_store_player_create(w.store, "Ken", "hb", &b), 0);
+  cr_assert_eq(srv_store_bot_player(w.store, "basic", &bot), 0);
+  srv_table_row row = sample_table(a.id);
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0);
+  srv_game_row g = sample_game(row.id, &a, &b, &bot);
+  cr_assert_eq(srv_store_game_finish(w.store, &g, "{\"record\":1}", "line one\nline two"), 0, "%s",
+               srv_store_error(w.store));
+  cr_expect_gt(g.id, 0);
+  found_tables f = {0};
+  cr_assert_eq(srv_store_tables_open(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0, "the table is closed with its game");
+  srv_player after;
+  cr_assert_eq(srv_store_player_get(w.store, a.id, &after), 0);
+  cr_expect_eq(after.rating, 1512.25);
+  cr_expect_eq(after.deviation, 300.5);
+  cr_expect_eq(after.games, 1);
+  cr_assert_eq(srv_store_player_get(w.store, bot.id, &after), 0);
+  cr_expect_eq(after.games, 0, "a level on both sides is not rated");
+  srv_rating_row history[4];
+  int count = 0;
+  cr_assert_eq(srv_store_rating_history(w.store, b.id, history, 4, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_expect_eq(history[0].game, g.id);
+  cr_expect_eq(history[0].rating_before, 1500);
+  cr_expect_eq(history[0].rating_after, 1512.25);
+  srv_player board[4];
+  cr_assert_eq(srv_store_leaderboard(w.store, board, 4, &count), 0);
+  cr_assert_eq(count, 2, "only players who have played");
+  cr_expect_eq(board[0].id, a.id, "equal ratings: the older player first");
+  char *text = NULL;
+  cr_assert_eq(srv_store_game_text(w.store, g.id, false, &text), 0);
+  cr_expect_str_eq(text, "{\"record\":1}");
+  free(text);
+  cr_assert_eq(srv_store_game_text(w.store, g.id, true, &text), 0);
+  cr_expect_str_eq(text, "line one\nline two");
+  free(text);
+  cr_assert_eq(srv_store_game_text(w.store, g.id + 1, true, &text), 0);
+  cr_expect_null(text);
+}
+
+Test(store, an_abandoned_game_rates_nobody_and_games_are_paged) {
+  srv_player a, b, bot;
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "ha", &a), 0);
+  cr_assert_eq(srv_store_player_create(w.store, "Ken", "hb", &b), 0);
+  cr_assert_eq(srv_store_bot_player(w.store, "basic", &bot), 0);
+  int64_t ids[3];
+  for (int i = 0; i < 3; i++) {
+    srv_table_row row = sample_table(a.id);
+    cr_assert_eq(srv_store_table_create(w.store, &row), 0);
+    srv_game_row g = sample_game(row.id, &a, &b, &bot);
+    cr_assert_eq(srv_store_game_abandon(w.store, &g, "{}", ""), 0, "%s", srv_store_error(w.store));
+    ids[i] = g.id;
+  }
+  srv_player after;
+  cr_assert_eq(srv_store_player_get(w.store, a.id, &after), 0);
+  cr_expect_eq(after.rating, 1500);
+  cr_expect_eq(after.games, 0);
+  srv_game_row rows[2];
+  int count = 0;
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 2, &count), 0);
+  cr_assert_eq(count, 2);
+  cr_expect_eq(rows[0].id, ids[2], "newest first");
+  cr_expect_eq(rows[1].id, ids[1]);
+  cr_expect_str_eq(rows[0].ended, "abandoned");
+  cr_expect_str_eq(rows[0].rules, "target=150");
+  cr_expect_eq(rows[0].nplayers, 4);
+  cr_expect_str_eq(rows[0].names[1], "Computer · basic");
+  cr_expect_eq(rows[0].score[0], 150);
+  cr_assert_eq(srv_store_games(w.store, ids[1], rows, 2, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_expect_eq(rows[0].id, ids[0]);
+  cr_expect_eq(raw("SELECT count(*) FROM tables WHERE ended = 'abandoned'"), 3);
+}
+
+Test(store, an_unreachable_database_is_named_in_the_error) {
+  srv_store *bad = NULL;
+  const char *db = w.postgresql ? "postgresql:///goita?host=/nonexistent-goita-socket" : "/nonexistent-goita/x.db";
+  cr_expect_eq(srv_store_open(&bad, db), -1);
+  cr_assert_not_null(bad);
+  cr_expect_neq(srv_store_error(bad)[0], '\0');
+  srv_store_close(bad);
+}
+
+Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
+  if (!w.postgresql) {
+    cr_expect_eq(srv_store_node(w.store, "a", 60000), -1, "a SQLite file serves one server");
+    cr_expect(strstr(srv_store_error(w.store), "PostgreSQL") != NULL, "%s", srv_store_error(w.store));
+    return;
+  }
+  cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_move_add(w.store, row.id, 0, "d1"), 0, "%s", srv_store_error(w.store));
+  srv_store *b = NULL;
+  cr_assert_eq(srv_store_open(&b, w.db), 0);
+  cr_assert_eq(srv_store_node(b, "b", 60000), 0, "%s", srv_store_error(b));
+  found_tables f = {0};
+  cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0, "a live server's table is not another's");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0);
+  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), -1, "a move at another server's table");
+  cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  /* a's lease runs out (it stopped renewing): b claims its table, and a may write it no more */
+  raw("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0, "%s", srv_store_error(b));
+  cr_assert_eq(f.count, 1);
+  cr_expect_eq(f.last.id, row.id);
+  cr_expect_str_eq(f.last.seats[0].token, "seat-hash-0");
+  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), 0, "%s", srv_store_error(b));
+  cr_expect_eq(srv_store_move_add(w.store, row.id, 2, "d3"), -1, "the server that lost its lease wrote a move");
+  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1, "a table is claimed once");
+  char all[32] = "";
+  cr_assert_eq(srv_store_moves(b, row.id, collect_move, all), 0);
+  cr_expect_str_eq(all, "d1 p2");
+  /* b's tables come back to b when it starts again under the same name */
+  srv_store_close(b);
+  cr_assert_eq(srv_store_open(&b, w.db), 0);
+  cr_assert_eq(srv_store_node(b, "b", 60000), 0);
+  f.count = 0;
+  cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1);
+  srv_store_close(b);
+}
+
+Test(store, a_failed_lease_renewal_is_followed_by_every_table_of_the_server) {
+  const char *stop = getenv("GOITA_TEST_DB_STOP"), *start = getenv("GOITA_TEST_DB_START");
+  if (!w.postgresql || !stop || !start) return; /* PostgreSQL only, started by store_postgresql.sh */
+  cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0);
+  found_tables f = {0};
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 0, "a server's own table is not claimed again");
+  /* the database goes away: the renewal fails, and whether its claim was made is not known */
+  cr_assert_eq(system(stop), 0);
+  cr_expect_eq(srv_store_lease_renew(w.store, collect_table, &f), -1);
+  cr_expect(srv_store_failing(w.store));
+  cr_expect(strstr(srv_store_error(w.store), "unreachable") != NULL, "%s", srv_store_error(w.store));
+  cr_assert_eq(system(start), 0);
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0, "%s", srv_store_error(w.store));
+  cr_expect_eq(f.count, 1, "after a failed renewal, every table of the server");
+  cr_expect_eq(f.last.id, row.id);
+  cr_expect(!srv_store_failing(w.store));
+  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
+  cr_expect_eq(f.count, 1, "then only the claimed ones again");
+}

@@ -1,0 +1,178 @@
+// The browser client's words in Japanese and English, and the words it builds from data: dates,
+// rule sets, team names. Every file of the client (loaded after this one) speaks through t().
+'use strict';
+
+const TEXT = {
+  ja: {
+    you: 'あなた', name: '名前', save: '保存', new_table: '新しい卓', players: '人数', target: '目標点',
+    teyaku: '手役あり', king_face_down: '王の伏せ出しを許す', turn_timer: '持ち時間', off: 'なし', create: '卓を作る',
+    tables: '卓の一覧', finished_games: '終わった対局', refresh: '更新', lobby: 'ロビーへ', log: '棋譜',
+    download_json: '記録 (JSON)', download_txt: '棋譜文字列', no_tables: '卓はまだありません', waiting: '募集中',
+    playing: '対局中', over: '終局', sit: '座る', computer: 'コンピュータ', watch: '観戦', start: '開始',
+    return_seat: '席に戻る', empty: '空席', seat: '席', round: '第{n}局', dealer: '親', your_turn: 'あなたの番です',
+    lead_block: '伏せる駒を選んでください', lead_attack: '攻める駒を選んでください',
+    answer: '{p} を受ける駒を選ぶか、なしにしてください', then_attack: '次に攻める駒を選んでください',
+    pass: 'なし', cancel: 'やり直す', redeal: '配り直す', go: 'このまま打つ',
+    decide: '味方が五し: 配り直すか打つかを決めてください', waiting_for: '{name} の番です',
+    decide_own: 'あなたが五し: 配り直しを申し出るか、このまま打つかを選んでください',
+    decide_agree: '味方が五しで配り直しを申し出ています: 同意するか、このまま打つかを選んでください',
+    rule_set: 'ルール', preset_standard: '標準', preset_japanese: '日本の解説 (王は場に出た後か二枚持ち)',
+    preset_french: 'フランス版 Goita Shogi (1〜5点)', preset_custom: '独自ルール',
+    attack_by: '{name} の攻め', result: '{name} の上がり: {points} 点', doubled: '(倍)',
+    teyaku_win: '{name} の手役: {points} 点', game_over: '終局: {team} の勝ち',
+    us: '味方', spectating: '観戦中', left_game: '席を外しました',
+    reconnecting: '接続が切れました。再接続しています…', replay: '再生', move: '手',
+    finished: '終了', vs: '対', rating: 'R', start_needs: '全員そろうと開始できます', seconds: '残り {n} 秒',
+    hand_count: '手駒 {n}', error: 'エラー', level_random: 'ランダム', level_rules: 'ルール', level_sampler: 'サンプラー',
+    level_expert: 'エキスパート', level_master: 'マスター', level_fast: '早指し', new_round_soon: '次の局をまもなく配ります',
+    more_tables: 'さらに表示 (全 {n} 卓)', older_games: 'さらに前の対局', stand_in: '代打ち中 (コンピュータ)',
+    abandoned: '中断',
+    password: 'パスワード (8文字以上)', register: 'この名前を登録', login: 'ログイン', logout: 'ログアウト',
+    guest: 'ゲスト: 名前を登録すると他の端末からもログインできます', registered_as: '{name} として登録済み',
+    leaderboard: 'ランキング', history: '{name} のレーティング履歴', no_history: 'まだ対局がありません',
+    games_count: '{n} 局', game_no: '対局 #{n}',
+    private_table: '非公開 (招待リンクで参加)', invite_link: '招待リンク', copy: 'コピー', copied: '招待リンクをコピーしました',
+    quick_match: 'クイック対戦', quick_wait: '待ち時間', seconds_unit: '秒', quick_level: 'コンピュータの強さ',
+    quick_hint: '上のルールで待っている人と同じ卓に座ります。待ち時間が過ぎると空席にコンピュータが入ります。',
+    queued: '対戦相手を待っています ({waiting}/{players} 人) · あと {n} 秒でコンピュータが入ります', cancel_quick: 'やめる',
+    rematch: '再戦', rematch_asked: '再戦の希望: {names}', rematch_left: '(あと {n} 秒)',
+    rematch_at: '再戦は卓 #{n} で始まりました', chat: 'チャット', send: '送信', spectator: '観戦',
+    team_name: '{x}チーム', partner: '味方', opponent: '相手', you_mark: 'あなた',
+    row_blocks: '受け', row_attacks: '攻め', row_blocks_long: '{name} の伏せ駒と受け駒', row_attacks_long: '{name} の攻め駒',
+    face_down_piece: '伏せ駒', hidden_piece: '見えない伏せ駒', last_move: '最後の手', your_hand: 'あなたの手駒',
+    goshi_announced: '{name} に五し (し 5 枚)', goshi_waiting: '{name} の判断を待っています',
+    decision_r: '{name}: 配り直し', decision_g: '{name}: このまま打つ',
+    round_result: '第{n}局の結果', last_pieces: '上がりの駒', teyaku_hand: '手役の手',
+    points_to: '{team} に {points} 点', score_now: '得点', dismiss: '閉じる',
+    redeal_result: '五しで配り直し (得点なし)', double_goshi: '{name} の組に五しが二人: {points} 点',
+    final_score: '最終得点', prev_round: '« 前の局', prev_move: '‹ 戻る', next_move: '進む ›', next_round: '次の局 »',
+    replay_keys: '← → で一手ずつ、Home / End で局の初めと終わり、PageUp / PageDown で局を移動',
+    link_here: 'この局面へのリンク', players_n: '{n} 人', to_target: '{n} 点先取', teyaku_on: '手役あり', teyaku_off: '手役なし',
+    king_down_on: '王の伏せ出し可', seconds_n: '{n} 秒', round_of: '全 {n} 局', no_moves: '着手なし',
+    seat_n: '席 {n}', piece_in_hand: '{p} (手駒)', play_piece: '{p} を出す', row_hand: '手駒', row_hand_long: '{name} の手駒', hands_dealt: '配られた手',
+  },
+  en: {
+    you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
+    teyaku: 'Teyaku', king_face_down: 'Kings may be led face-down', turn_timer: 'Turn timer', off: 'off',
+    create: 'Create', tables: 'Tables', finished_games: 'Finished games', refresh: 'Refresh', lobby: 'Lobby',
+    log: 'Moves', download_json: 'Record (JSON)', download_txt: 'History strings', no_tables: 'No tables yet',
+    waiting: 'waiting', playing: 'playing', over: 'over', sit: 'Sit', computer: 'Computer', watch: 'Watch',
+    start: 'Start', return_seat: 'Back to my seat', empty: 'empty', seat: 'Seat', round: 'Round {n}',
+    dealer: 'dealer', your_turn: 'Your turn', lead_block: 'Choose the piece to place face-down',
+    lead_attack: 'Choose the piece to attack with', answer: 'Answer {p} with a piece, or pass',
+    then_attack: 'Now choose the piece to attack with', pass: 'Pass', cancel: 'Start over', redeal: 'Redeal',
+    go: 'Play on', decide: 'Your partner has five pawns: redeal or play on?', waiting_for: "{name}'s turn",
+    decide_own: 'You have five pawns: propose a redeal, or play on?',
+    decide_agree: 'Your partner has five pawns and proposes a redeal: agree, or play on?',
+    rule_set: 'Rules', preset_standard: 'Standard', preset_japanese: 'Japanese (king after a king, or both kings)',
+    preset_french: 'French edition, Goita Shogi (points 1-5)', preset_custom: 'custom rules',
+    attack_by: 'attack by {name}', result: '{name} went out: {points} points', doubled: '(doubled)',
+    teyaku_win: '{name} wins by teyaku: {points} points', game_over: 'Game over: {team} won',
+    us: 'us', spectating: 'Watching', left_game: 'You left the seat',
+    reconnecting: 'Connection lost. Reconnecting…', replay: 'Replay', move: 'move', finished: 'finished',
+    vs: 'vs', rating: 'R', start_needs: 'The game can start when every seat is filled',
+    seconds: '{n} s left', hand_count: '{n} in hand', error: 'Error', level_random: 'random', level_rules: 'rules',
+    level_sampler: 'sampler', level_expert: 'expert', level_master: 'master', level_fast: 'fast', new_round_soon: 'The next round is dealt in a moment',
+    more_tables: 'More ({n} tables in all)', older_games: 'Older games', stand_in: 'a computer stands in',
+    abandoned: 'abandoned',
+    password: 'Password (8 or more characters)', register: 'Claim this name', login: 'Log in', logout: 'Log out',
+    guest: 'Guest: claim your name to log in from other devices', registered_as: 'Registered as {name}',
+    leaderboard: 'Leaderboard', history: 'Rating history of {name}', no_history: 'No games yet',
+    games_count: '{n} games', game_no: 'game #{n}',
+    private_table: 'Private (join by invite link)', invite_link: 'Invite link', copy: 'Copy', copied: 'Invite link copied',
+    quick_match: 'Quick match', quick_wait: 'Wait', seconds_unit: 's', quick_level: 'Computer level',
+    quick_hint: 'Sits you with others waiting for the rules above; after the wait, computers take the empty seats.',
+    queued: 'Waiting for players ({waiting} of {players} here) · computers join in {n} s', cancel_quick: 'Cancel',
+    rematch: 'Rematch', rematch_asked: 'Rematch asked by {names}', rematch_left: '({n} s left)',
+    rematch_at: 'The rematch started at table #{n}', chat: 'Chat', send: 'Send', spectator: 'watching',
+    team_name: 'Team {x}', partner: 'partner', opponent: 'opponent', you_mark: 'you',
+    row_blocks: 'block', row_attacks: 'attack', row_blocks_long: 'face-down and blocking pieces of {name}', row_attacks_long: 'attacking pieces of {name}',
+    face_down_piece: 'face-down', hidden_piece: 'hidden face-down piece', last_move: 'last move', your_hand: 'Your hand',
+    goshi_announced: '{name} has five pawns', goshi_waiting: 'Waiting for {name} to decide',
+    decision_r: '{name}: redeal', decision_g: '{name}: play on',
+    round_result: 'Round {n} result', last_pieces: 'Last pieces', teyaku_hand: 'Teyaku hand',
+    points_to: '{points} points to {team}', score_now: 'Score', dismiss: 'Close',
+    redeal_result: 'Five pawns: redealt (no points)', double_goshi: '{name} and partner both have five pawns: {points} points',
+    final_score: 'Final score', prev_round: '« Previous round', prev_move: '‹ Back', next_move: 'Next ›', next_round: 'Next round »',
+    replay_keys: '← → step a move, Home / End: start and end of the round, PageUp / PageDown: rounds',
+    link_here: 'Link to this position', players_n: '{n} players', to_target: 'to {n}', teyaku_on: 'teyaku', teyaku_off: 'no teyaku',
+    king_down_on: 'kings led face-down', seconds_n: '{n} s', round_of: 'of {n}', no_moves: 'no moves',
+    seat_n: 'Seat {n}', piece_in_hand: '{p} (in hand)', play_piece: 'play {p}', row_hand: 'hand', row_hand_long: 'pieces in the hand of {name}', hands_dealt: 'Hands as dealt',
+  },
+};
+
+let lang = localStorage.getItem('goita.lang') || ((navigator.language || '').startsWith('ja') ? 'ja' : 'en');
+
+// A text in the page's language (English when it has none), {names} filled from args.
+function t(key, args) {
+  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+  for (const k in args || {}) s = s.replace('{' + k + '}', args[k]);
+  return s;
+}
+
+
+// A date and time from the server (SQLite's UTC "YYYY-MM-DD HH:MM:SS" or ISO 8601) in the page's
+// language and the visitor's time zone; the text as sent when it cannot be read.
+function dateText(stamp) {
+  const iso = /Z|[+-]\d\d:?\d\d$/.test(stamp) ? stamp : String(stamp).replace(' ', 'T') + 'Z';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return stamp;
+  return new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+// A rule option text (docs/RULES.md 12) in words: the rule set (a lobby row's preset: a name,
+// null for custom rules, undefined when not known), players, target and teyaku.
+function rulesInWords(rules, preset) {
+  const opt = {};
+  for (const part of String(rules || '').split(',')) {
+    const [k, v] = part.split('=');
+    opt[k] = v;
+  }
+  const words = preset === undefined ? [] : [preset ? t('preset_' + preset) : t('preset_custom')];
+  if (opt.players) words.push(t('players_n', { n: opt.players }));
+  if (opt.target) words.push(t('to_target', { n: opt.target })); // on the rule set's own scale
+  if (opt.teyaku && opt.players === '4') words.push(t(opt.teyaku === 'on' ? 'teyaku_on' : 'teyaku_off'));
+  if (opt.king_face_down === 'allowed') words.push(t('king_down_on'));
+  return words.join(' · ');
+}
+
+// The one name of a side everywhere (lobby, table, results, replays): partners sit opposite,
+// seats 1 and 3 are team A and seats 2 and 4 team B.
+function teamName(seat) {
+  return t('team_name', { x: seat % 2 ? 'B' : 'A' });
+}
+
+// A player's name as stored, with the server's names of computer players ("Computer 2 · expert",
+// reserved: docs/SERVER.md) put in the page's language.
+function shownName(name) {
+  const m = String(name).match(/^Computer (?:(\d+) )?· (\w+)$/);
+  if (!m || !TEXT.en['level_' + m[2]]) return name;
+  return `${t('computer')}${m[1] ? ' ' + m[1] : ''} · ${t('level_' + m[2])}`;
+}
+
+// The server's errors a player can meet in the page, in Japanese: each pattern and its text,
+// {1}, {2}… the pattern's numbers and names. Others, and every error in English, read as sent.
+const SERVER_ERRORS_JA = [
+  [/^seat (\d+) is taken$/, '席 {1} にはもう人が座っています'],
+  [/^you already sit at this table, in seat (\d+)$/, 'この卓の席 {1} にもう座っています'],
+  [/^table (\d+) has started$/, '卓 #{1} はもう始まっています'],
+  [/^table (\d+) has seats 1 to (\d+)$/, '卓 #{1} の席は 1 から {2} です'],
+  [/^no table (\d+)$/, '卓 #{1} はありません'],
+  [/^table (\d+) is private: join it with its invite code$/, '卓 #{1} は非公開です: 招待リンクから参加してください'],
+  [/^no open table has this invite code$/, 'この招待リンクの卓は開いていません'],
+  [/^no seat has this seat_token \(the game may be over\)$/, 'この席はもうありません (対局が終わったのかもしれません)'],
+  [/^the rematch has started without you, at table (\d+)$/, '再戦はあなた抜きで卓 #{1} で始まりました'],
+  [/^wrong name or password$/, '名前かパスワードが違います'],
+  [/^too many requests: .* try again in ([\d.]+) s$/, '操作が多すぎます: {1} 秒後にもう一度どうぞ'],
+  [/^too many lines: wait ([\d.]+) s/, 'チャットが多すぎます: {1} 秒待ってください'],
+];
+
+// A server error in the page's language, where it is one of those above.
+function errorText(message) {
+  if (lang !== 'ja') return message;
+  for (const [pattern, text] of SERVER_ERRORS_JA) {
+    const m = String(message).match(pattern);
+    if (m) return text.replace(/\{(\d)\}/g, (_, i) => m[Number(i)]);
+  }
+  return message;
+}
