@@ -1,18 +1,20 @@
-// Ko shogi in the browser (web/koshogi.html), in headless Chromium at desktop and phone size:
+// Ko shogi in the browser (web/koshogi.html), in headless Chromium at desktop and phone size,
+// opened from the Goita lobby's link:
 // a move against the computer, which answers from its worker while the page still serves the
 // help; then a game between two people at one screen from a set-up position, played to its end
 // by clicks: a multi-leg move chosen step by step, a shot, a promotion asked and taken, the king's
 // capture; the record downloaded, loaded back and stepped through; the help of a piece; the
 // Latin IDs. No page may scroll sideways. Served without its WebAssembly build, the page says so.
 // Usage: node koshogi.js URL URL_WITHOUT_WASM [SCREENSHOT_PREFIX]
-// With a prefix, it saves PREFIX-koshogi-desktop.png and PREFIX-koshogi-phone.png at the game's end.
+// With a prefix, it saves PREFIX-koshogi-desktop.png and PREFIX-koshogi-phone.png while the
+// wrestler's second leg is chosen.
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 
-const url = process.argv[2].replace(/\/?$/, '/') + 'koshogi.html';
+const root = process.argv[2].replace(/\/?$/, '/');
 const bare = process.argv[3].replace(/\/?$/, '/') + 'koshogi.html';
 const screenshot = process.argv[4];
 const fail = (why) => { console.error('e2e koshogi: ' + why); process.exit(1); };
@@ -70,7 +72,7 @@ async function againstComputer(page) {
 }
 
 // The set-up game, two people at one screen, to the capture of White's general.
-async function hotSeat(page) {
+async function hotSeat(page, size) {
   await page.selectOption('#mode', 'hotseat');
   await page.fill('#position', POSITION);
   await page.click('#set-position');
@@ -81,6 +83,8 @@ async function hotSeat(page) {
   await page.click(at('14j'));
   if (await page.isHidden('#finish')) fail('no "end the move here" after a capture a wrestler may stop on');
   await marked(page, '13i', 'to-move');
+  await noOverflow(page, `${size}, a move being chosen`);
+  if (screenshot) await page.screenshot({ path: `${screenshot}-koshogi-${size}.png` });
   await play(page, ['13i'], 'WRx14j-13i', 0);
   await play(page, ['1a', '1b'], 'CH-1b', 1);
   // the longbow: a step, then a shot at the pawn on 6i
@@ -144,14 +148,15 @@ async function help(page) {
     const context = await browser.newContext({ viewport, acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (e) => fail(`${size}: ${e.message}`));
-    await page.goto(url);
+    await page.goto(root);
+    await page.click('#koshogi-link');
+    await page.waitForURL(/\/koshogi\.html$/).catch(() => fail(`${size}: the Goita lobby does not lead to Ko shogi`));
     await page.waitForFunction(() => /Black to move/.test(document.getElementById('status').textContent), null, { timeout: 15000 })
       .catch(async () => fail(`${size}: the engine did not start: ${await text(page, '#notice')}`));
     await noOverflow(page, size);
     await againstComputer(page);
-    await hotSeat(page);
+    await hotSeat(page, size);
     await noOverflow(page, `${size}, the game over`);
-    if (screenshot) await page.screenshot({ path: `${screenshot}-koshogi-${size}.png` });
     await record(page);
     await help(page);
     await noOverflow(page, `${size}, the help`);
