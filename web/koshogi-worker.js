@@ -2,22 +2,10 @@
 // built by scripts/wasm.sh) in a Web Worker, so the page never waits on the computer's search.
 // The page posts {id, op, args} and gets {id, result} or {id, error}.
 'use strict';
-importScripts('wasm/koshogi.js');
+importScripts('wasm/koshogi.js', 'wasm-worker.js');
 
-let engine = null;
-// emscripten looks for koshogi.wasm beside the worker; it sits in wasm/ with koshogi.js
-const ready = createKoshogi({ locateFile: (file) => 'wasm/' + file }).then((module) => {
-  engine = { module, ctx: module.ccall('ksw_new', 'number', [], []) };
-  if (!engine.ctx) throw new Error('out of memory');
-});
-
-// Calls one function of src/wasm/koshogi_wasm.h on the worker's game; throws its error.
-function call(name, ...args) {
-  const types = args.map((a) => (typeof a === 'number' ? 'number' : 'string'));
-  const reply = JSON.parse(engine.module.ccall(name, 'string', ['number', ...types], [engine.ctx, ...args]));
-  if (reply.error) throw new Error(reply.error);
-  return reply;
-}
+// The functions of src/wasm/koshogi_wasm.h, called on the worker's game.
+const { call, serve } = wasmWorker(createKoshogi, 'ksw_new');
 
 const ops = {
   faces: () => call('ksw_faces'),
@@ -32,10 +20,4 @@ const ops = {
   help: (id, color) => call('ksw_help', id, color),
 };
 
-onmessage = (e) => {
-  const { id, op, args } = e.data;
-  ready.then(() => {
-    if (!ops[op]) throw new Error(`unknown operation ${op}`);
-    return ops[op](...args);
-  }).then((result) => postMessage({ id, result }), (err) => postMessage({ id, error: String(err.message || err) }));
-};
+serve(ops);
