@@ -190,7 +190,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
 
 const goita__level goita__master_level = {
     "master",
-    "the strongest level: samples deals until a budget of work per move is spent (ms, about 100 ms of one "
+    "samples deals until a budget of work per move is spent (ms, about 100 ms of one "
     "core), drops moves that are clearly behind so later deals value the close ones, solves exactly late",
     master_params, budgeted_init, budgeted_release, budgeted_choose};
 

@@ -101,12 +101,12 @@ async function replayAnalysis(browser) {
   await page.click('#seating button:has-text("Start")');
   let seed = 5, steps = 0;
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  while (!(await page.locator('#center a[href^="#replay/"]').count())) {
+  while (!(await page.locator('#center a[href^="?game="]').count())) {
     if (++steps > 3000) fail('replay: the online game did not end');
     if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
     else await page.waitForTimeout(100);
   }
-  await page.click('#center a[href^="#replay/"]');
+  await page.click('#center a[href^="?game="]');
   await page.waitForSelector('#replay:not([hidden]) #r-board .territory');
   for (let round = 0; ; round++) {
     await page.click('#r-analyse');
