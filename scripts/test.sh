@@ -12,6 +12,7 @@ else
   scripts/setup.sh "$build"
 fi
 scripts/test-tools.sh
-# The browser client's WebAssembly build (web/wasm/), which the wasm and offline tests use.
+# The browser client's WebAssembly builds (web/wasm/), which the wasm, offline and koshogi_web
+# tests use.
 scripts/wasm.sh
 ctest --test-dir "$build" --output-on-failure -j 2

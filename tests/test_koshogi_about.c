@@ -125,3 +125,15 @@ Test(koshogi_about, powers) {
   cr_assert(powers(KS_AC) & KS_POWER_STEP_MOVER);
   cr_assert(!(powers(KS_PAC) & KS_POWER_STEP_MOVER), "promoted: no longer a step mover (5.3)");
 }
+
+/* Every power a face can have reads as a line with its section; anything else is refused. */
+Test(koshogi_about, every_power_has_a_line) {
+  const char *text = NULL, *section = NULL;
+  for (unsigned power = KS_POWER_COMMANDS; power <= KS_POWER_FOG; power <<= 1) {
+    cr_assert_eq(ks_power_describe(power, &text, &section), 0, "power %#x", power);
+    cr_assert(strlen(text) > 10 && (section[0] == '4' || section[0] == '5' || section[0] == '6'), "power %#x", power);
+  }
+  cr_assert_eq(ks_power_describe(KS_POWER_FOG << 1, &text, &section), -1);
+  cr_assert_eq(ks_power_describe(KS_POWER_COMMANDS | KS_POWER_JUMPS, &text, &section), -1, "one power at a time");
+  cr_assert(ks_power_describe(KS_POWER_SHOOTS, &text, &section) == 0 && strcmp(section, "4.6") == 0);
+}

@@ -4,7 +4,7 @@
 
 const TEXT = {
   ja: {
-    you: 'あなた', name: '名前', save: '保存', new_table: '新しい卓', players: '人数', target: '目標点',
+    you: 'あなた', koshogi: '広将棋', name: '名前', save: '保存', new_table: '新しい卓', players: '人数', target: '目標点',
     teyaku: '手役あり', king_face_down: '王の伏せ出しを許す', turn_timer: '持ち時間', off: 'なし', create: '卓を作る',
     tables: '卓の一覧', finished_games: '終わった対局', refresh: '更新', lobby: 'ロビーへ', log: '棋譜',
     download_json: '記録 (JSON)', download_txt: '棋譜文字列', no_tables: '卓はまだありません', waiting: '募集中',
@@ -52,7 +52,7 @@ const TEXT = {
     seat_n: '席 {n}', piece_in_hand: '{p} (手駒)', play_piece: '{p} を出す', row_hand: '手駒', row_hand_long: '{name} の手駒', hands_dealt: '配られた手',
   },
   en: {
-    you: 'You', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
+    you: 'You', koshogi: '広将棋 Ko shogi', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
     teyaku: 'Teyaku', king_face_down: 'Kings may be led face-down', turn_timer: 'Turn timer', off: 'off',
     create: 'Create', tables: 'Tables', finished_games: 'Finished games', refresh: 'Refresh', lobby: 'Lobby',
     log: 'Moves', download_json: 'Record (JSON)', download_txt: 'History strings', no_tables: 'No tables yet',

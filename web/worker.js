@@ -2,22 +2,10 @@
 // built by scripts/wasm.sh) in a Web Worker, so the page never waits on it. The page posts
 // {id, op, args} and gets {id, result} or {id, error}; "analyse" also posts {id, progress}.
 'use strict';
-importScripts('wasm/goita.js');
+importScripts('wasm/goita.js', 'wasm-worker.js');
 
-let engine = null;
-// emscripten looks for goita.wasm beside the worker; it sits in wasm/ with goita.js
-const ready = createGoita({ locateFile: (file) => 'wasm/' + file }).then((module) => {
-  engine = { module, ctx: module.ccall('gw_new', 'number', [], []) };
-  if (!engine.ctx) throw new Error('out of memory');
-});
-
-// Calls one function of src/wasm/goita_wasm.h on the worker's context; throws its error.
-function call(name, ...args) {
-  const types = args.map((a) => (typeof a === 'number' ? 'number' : 'string'));
-  const reply = JSON.parse(engine.module.ccall(name, 'string', ['number', ...types], [engine.ctx, ...args]));
-  if (reply.error) throw new Error(reply.error);
-  return reply;
-}
+// The functions of src/wasm/goita_wasm.h, called on the worker's context.
+const { call, serve } = wasmWorker(createGoita, 'gw_new');
 
 // A move token with the king 玉 (9) written as 王 (8), as the engine lists moves.
 function kingAs8(token) { return token.replace(/9/g, '8'); }
@@ -61,13 +49,7 @@ const ops = {
   chooseSeat: (seat, level, seed) => call('gw_choose_seat', seat, level, seed),
   choose: (rules, history, level, seed) => call('gw_choose', rules, history, level, seed),
   solve: (rules, history, ms) => call('gw_solve', rules, history, ms),
+  analyse(...args) { return analyse(this.id, ...args); },
 };
 
-onmessage = (e) => {
-  const { id, op, args } = e.data;
-  ready.then(() => {
-    if (op === 'analyse') return analyse(id, ...args);
-    if (!ops[op]) throw new Error(`unknown operation ${op}`);
-    return ops[op](...args);
-  }).then((result) => postMessage({ id, result }), (err) => postMessage({ id, error: String(err.message || err) }));
-};
+serve(ops);

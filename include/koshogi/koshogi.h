@@ -128,6 +128,9 @@ typedef struct ks_face_about {
 
 /* Fills out for a face; -1 when there is no such face. */
 int ks_face_describe(ks_face face, ks_face_about *out);
+/* One power (a single enum ks_power bit) in a line of English and the section of KOSHOGI-RULES.md
+ * that gives it. Returns 0, or -1 for no such power. */
+int ks_power_describe(unsigned power, const char **text, const char **section);
 /* The face with this ID ("SM", "+sm": case does not matter), KS_EMPTY when none. */
 ks_face ks_face_by_id(const char *id);
 

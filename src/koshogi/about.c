@@ -113,6 +113,43 @@ static unsigned powers_of(ks_face face) {
   return p;
 }
 
+/* What each power means in a line, and the section of KOSHOGI-RULES.md that gives it: the help of
+ * the terminal and of the browser both read it. */
+static const struct {
+  unsigned power;
+  const char *text, *section;
+} power_lines[] = {
+    {KS_POWER_COMMANDS, "a commanding piece: a player who has lost every one is defeated", "6.1"},
+    {KS_POWER_JUMPS, "jumps: whatever stands on the points it crosses does not matter", "4.4"},
+    {KS_POWER_MULTI_LEG, "moves in legs: may capture on each, and may end where it began (a pass)", "4.5"},
+    {KS_POWER_SHOOTS, "shoots: after a move that captured nothing, removes an enemy from afar", "4.6"},
+    {KS_POWER_SHOOTS_OVER, "its shot goes over the pieces between", "4.6"},
+    {KS_POWER_TWO_SHOTS, "fires two shots, the second judged after the first", "4.6"},
+    {KS_POWER_PRIEST, "a priest: lands only on empty points or on enemy priests", "4.7"},
+    {KS_POWER_BURNS, "burns the 8 points around where it ends (friends too, unless burn=enemy)", "4.8"},
+    {KS_POWER_NETS, "a net: the first enemy on each of its ranging lines is frozen", "4.9"},
+    {KS_POWER_NEEDS_DRUM, "steps forward only while its drum (DR or +DR) is on the board: not here",
+     "4.10"},
+    {KS_POWER_NEEDS_PRIEST, "promotes only while its Taoist priest (TP or +TP) is on the board", "5.1"},
+    {KS_POWER_STEP_MOVER, "a step mover: capturing a WR, +MI, +BN or +DR promotes it on the spot", "5.3"},
+    {KS_POWER_REVERTS, "turns back (no Taoist priest left, or a light near a fog)",
+     "5.5"},
+    {KS_POWER_CLERK, "when it promotes, its guards promote and every enemy poison flame dies", "5.4"},
+    {KS_POWER_FORTRESS, "CH, CU, +CN and +FC (and faces moving as them) cannot land on it", "4.7"},
+    {KS_POWER_FOG, "immune to shots from 5 points or closer", "4.6"},
+};
+
+/* Looks the power up in the table above. */
+int ks_power_describe(unsigned power, const char **text, const char **section) {
+  for (size_t i = 0; i < sizeof power_lines / sizeof power_lines[0]; i++)
+    if (power_lines[i].power == power) {
+      *text = power_lines[i].text;
+      *section = power_lines[i].section;
+      return 0;
+    }
+  return -1;
+}
+
 /* Gathers a face's help from the tables above and the move generator's face table. */
 int ks_face_describe(ks_face face, ks_face_about *out) {
   if (face <= KS_EMPTY || face >= KS_FACES) return -1;

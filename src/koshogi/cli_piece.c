@@ -12,31 +12,6 @@
 #include "koshogi/koshogi.h"
 #include "options.h"
 
-/* One power's line, and the section of KOSHOGI-RULES.md that gives it. */
-static const struct {
-  unsigned power;
-  const char *text, *section;
-} power_lines[] = {
-    {KS_POWER_COMMANDS, "a commanding piece: a player who has lost every one is defeated", "6.1"},
-    {KS_POWER_JUMPS, "jumps: whatever stands on the points it crosses does not matter", "4.4"},
-    {KS_POWER_MULTI_LEG, "moves in legs: may capture on each, and may end where it began (a pass)", "4.5"},
-    {KS_POWER_SHOOTS, "shoots: after a move that captured nothing, removes an enemy from afar", "4.6"},
-    {KS_POWER_SHOOTS_OVER, "its shot goes over the pieces between", "4.6"},
-    {KS_POWER_TWO_SHOTS, "fires two shots, the second judged after the first", "4.6"},
-    {KS_POWER_PRIEST, "a priest: lands only on empty points or on enemy priests", "4.7"},
-    {KS_POWER_BURNS, "burns the 8 points around where it ends (friends too, unless burn=enemy)", "4.8"},
-    {KS_POWER_NETS, "a net: the first enemy on each of its ranging lines is frozen", "4.9"},
-    {KS_POWER_NEEDS_DRUM, "steps forward only while its drum (DR or +DR) is on the board: not here",
-     "4.10"},
-    {KS_POWER_NEEDS_PRIEST, "promotes only while its Taoist priest (TP or +TP) is on the board", "5.1"},
-    {KS_POWER_STEP_MOVER, "a step mover: capturing a WR, +MI, +BN or +DR promotes it on the spot", "5.3"},
-    {KS_POWER_REVERTS, "turns back (no Taoist priest left, or a light near a fog)",
-     "5.5"},
-    {KS_POWER_CLERK, "when it promotes, its guards promote and every enemy poison flame dies", "5.4"},
-    {KS_POWER_FORTRESS, "CH, CU, +CN and +FC (and faces moving as them) cannot land on it", "4.7"},
-    {KS_POWER_FOG, "immune to shots from 5 points or closer", "4.6"},
-};
-
 /* Draws the board with the piece on `at` (its ID, lower case for White) and its reach: * a point
  * it can move to, + one where it may also promote. 60 columns. */
 static void draw_reach(const ks_face_about *a, int color, int at, const uint8_t *reach) {
@@ -103,8 +78,10 @@ static int describe(ks_face face, int color, int at) {
   print_promotion(&a);
   if (a.reverts) printf("Reverts to: %s when the rules say (5.5)\n", ks_face_id(a.reverts));
   if (a.shots) printf("Shots: %d a move, up to %d point%s away\n", a.shots, a.shot_range, a.shot_range == 1 ? "" : "s");
-  for (size_t i = 0; i < sizeof power_lines / sizeof power_lines[0]; i++)
-    if (a.powers & power_lines[i].power) printf("- %s (%s)\n", power_lines[i].text, power_lines[i].section);
+  for (unsigned power = 1; power <= a.powers; power <<= 1) {
+    const char *text, *section;
+    if ((a.powers & power) && ks_power_describe(power, &text, &section) == 0) printf("- %s (%s)\n", text, section);
+  }
   return 0;
 }
 

@@ -1,0 +1,379 @@
+// Ko shogi in the browser (koshogi.html): a game against the computer or between two people at
+// one screen, records and positions, and help for every piece. Every rule comes from the
+// engine (libkoshogi in WebAssembly, koshogi-worker.js): the legal moves with the steps that
+// choose them, their notation, the result, the help. This page only draws and asks.
+'use strict';
+
+const SIZE = 19;
+const $ = (id) => document.getElementById(id);
+const RESULTS = ['', 'Black wins', 'White wins', 'No contest'];
+const REASONS = ['', 'the loser has no commanding piece left (6.1)', 'its own poison flame burned its last commanding piece (6.1)',
+  'the same position a fourth time (6.4)', 'perpetual check (6.5)', 'no legal move (6.6)', 'resignation'];
+const SIDES = ['Black', 'White'];
+
+// A worker and its pending requests: ask(op, ...args) answers a promise of the result.
+function engine() {
+  const worker = new Worker('koshogi-worker.js');
+  const pending = new Map();
+  let next = 1;
+  worker.onmessage = (e) => {
+    const { id, result, error } = e.data;
+    const p = pending.get(id);
+    pending.delete(id);
+    if (error !== undefined) p.reject(new Error(error)); else p.resolve(result);
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    for (const p of pending.values()) p.reject(new Error('the engine could not load (scripts/wasm.sh builds web/wasm/)'));
+    pending.clear();
+  };
+  return (op, ...args) => new Promise((resolve, reject) => {
+    const id = next++;
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, op, args });
+  });
+}
+
+// The game's engine, and a second one for help, which answers while the first is thinking.
+const game = engine();
+const helper = engine();
+
+const ui = {
+  faces: new Map(), // ID -> {id, kanji, name}
+  state: null,      // the engine's last state (koshogi_wasm.h)
+  mode: 'black',    // black, white (the human's side against the computer) or hotseat
+  thinking: false,
+  sel: null,        // {from, steps: [points chosen], moves: the candidates left}
+  names: ['You', 'Computer'],
+};
+
+// A point's name in the notation: file then rank, "10j".
+function pointName(p) { return `${SIZE - (p % SIZE)}${String.fromCharCode(97 + Math.floor(p / SIZE))}`; }
+
+function notice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = !text;
+}
+
+// Whether the human may move now: the game's current position, not over, not the computer's turn.
+function humanToMove() {
+  const s = ui.state;
+  if (!s || ui.thinking || s.ply !== s.plies || s.result) return false;
+  return ui.mode === 'hotseat' || SIDES[s.toMove].toLowerCase() === ui.mode;
+}
+
+// The text a piece shows: its kanji, or its ID with the setting.
+function pieceLabel(id) {
+  const face = ui.faces.get(id.toUpperCase());
+  if (!face) return id;
+  return $('latin').checked ? face.id : face.kanji;
+}
+
+// Builds the 361 points of the board once, with the file and rank labels.
+function buildBoard() {
+  const board = $('board');
+  for (let p = 0; p < SIZE * SIZE; p++) {
+    const cell = document.createElement('button');
+    cell.type = 'button';
+    cell.className = 'pt';
+    cell.dataset.p = p;
+    cell.setAttribute('aria-label', pointName(p));
+    if ((p % SIZE) % 3 === 0 && Math.floor(p / SIZE) % 3 === 0) cell.classList.add('star');
+    cell.addEventListener('click', () => clickPoint(p));
+    board.appendChild(cell);
+  }
+  for (let f = SIZE; f >= 1; f--) $('files').appendChild(Object.assign(document.createElement('span'), { textContent: f }));
+  for (let r = 0; r < SIZE; r++) $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + r) }));
+}
+
+// The steps of the moves still chosen among: those that come next, and whether some move ends here.
+function nextSteps() {
+  const sel = ui.sel;
+  const next = new Map(); // point -> kind
+  let complete = false;
+  for (const m of sel.moves) {
+    if (m.steps.length === sel.steps.length) complete = true;
+    else if (!next.has(m.steps[sel.steps.length][0])) next.set(m.steps[sel.steps.length][0], m.steps[sel.steps.length][1]);
+  }
+  return { next, complete };
+}
+
+// Draws the board of the state shown, the selection and the last move.
+function drawBoard() {
+  const s = ui.state;
+  const cells = $('board').children;
+  const last = s.last;
+  const steps = ui.sel ? nextSteps().next : new Map();
+  for (let p = 0; p < cells.length; p++) {
+    const cell = cells[p];
+    const id = s.board[p];
+    cell.textContent = '';
+    cell.className = cell.classList.contains('star') ? 'pt star' : 'pt';
+    if (id) {
+      const span = document.createElement('span');
+      const label = pieceLabel(id);
+      span.className = `pc ${id === id.toLowerCase() ? 'white' : 'black'}${id.startsWith('+') ? ' promoted' : ''}${[...label].length > 2 ? ' long three' : [...label].length > 1 ? ' long' : ''}`;
+      span.textContent = label;
+      cell.appendChild(span);
+      const face = ui.faces.get(id.toUpperCase());
+      cell.title = `${pointName(p)}: ${id === id.toLowerCase() ? 'White' : 'Black'} ${face ? `${face.id} ${face.kanji} ${face.name}` : id}`;
+      cell.setAttribute('aria-label', cell.title);
+    } else {
+      cell.title = pointName(p);
+      cell.setAttribute('aria-label', pointName(p));
+    }
+    if (last && (p === last.from || p === last.to)) cell.classList.add('last');
+    if (last && (last.caps.includes(p) || last.shots.includes(p))) cell.classList.add('last-hit');
+    if (ui.sel && p === ui.sel.from) cell.classList.add('selected');
+    if (ui.sel && ui.sel.steps.includes(p)) cell.classList.add('chosen');
+    if (steps.has(p)) cell.classList.add({ x: 'to-capture', m: 'to-move', '*': 'to-shoot' }[steps.get(p)]);
+  }
+}
+
+// The move list, each move a button that shows the position after it.
+function drawMoves() {
+  const s = ui.state;
+  const list = $('moves');
+  list.textContent = '';
+  s.moves.forEach((text, i) => {
+    const side = (s.firstToMove + i) % 2;
+    const number = s.firstNumber + Math.floor((s.firstToMove + i) / 2);
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = side === 0 || i === 0 ? `${number}${side ? '…' : '.'} ${text}` : text;
+    if (i + 1 === s.ply) b.classList.add('current');
+    b.addEventListener('click', () => view(i + 1));
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+  const current = list.querySelector('.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+  $('result').textContent = s.result ? `${RESULTS[s.result]}: ${REASONS[s.reason]}` : '';
+}
+
+// The line above the board: whose move, what is being chosen, or the result.
+function drawStatus() {
+  const s = ui.state;
+  let text;
+  if (s.ply !== s.plies) text = `Replay: after move ${s.ply} of ${s.plies}`;
+  else if (s.result) text = `Game over. ${RESULTS[s.result]}: ${REASONS[s.reason]}.`;
+  else if (ui.thinking) text = `${SIDES[s.toMove]} (the computer) is thinking…`;
+  else text = `${SIDES[s.toMove]} to move (move ${s.number})${humanToMove() ? ': click a piece to see where it goes' : ''}`;
+  $('status').textContent = text;
+  $('replay').hidden = s.plies === 0;
+  $('replay-at').textContent = `${s.ply} / ${s.plies}`;
+  $('play-on').hidden = s.ply === s.plies;
+  $('resign').disabled = !!s.result || s.ply !== s.plies || ui.thinking;
+  if (document.activeElement !== $('position')) $('position').value = s.position;
+}
+
+function draw() {
+  drawBoard();
+  drawMoves();
+  drawStatus();
+  drawChoice();
+}
+
+// The bar under the board while a move is chosen: the steps so far and what may end it.
+function drawChoice() {
+  const sel = ui.sel;
+  $('choice').hidden = !sel;
+  if (!sel) return;
+  const { complete, next } = nextSteps();
+  const promotes = complete && new Set(sel.moves.filter((m) => m.steps.length === sel.steps.length).map((m) => m.promote)).size === 2;
+  const from = ui.state.board[sel.from].toUpperCase();
+  let text = `${from} from ${pointName(sel.from)}${sel.steps.map((p) => ' → ' + pointName(p)).join('')}`;
+  if (promotes) text += ': promote?';
+  else if (next.size) text += complete ? ': go on, or end the move here' : ': choose the next point';
+  $('choice-text').textContent = text;
+  $('finish').hidden = !complete || promotes || next.size === 0;
+  $('promote').hidden = $('no-promote').hidden = !promotes;
+}
+
+// Chooses a point while a move is chosen, or a piece to move.
+function clickPoint(p) {
+  const s = ui.state;
+  if (s.board[p]) showHelp(s.board[p].toUpperCase(), s.board[p] === s.board[p].toLowerCase() ? 1 : 0);
+  if (!humanToMove()) return;
+  if (ui.sel) {
+    const { next } = nextSteps();
+    if (next.has(p)) {
+      ui.sel.steps.push(p);
+      ui.sel.moves = ui.sel.moves.filter((m) => m.steps.length >= ui.sel.steps.length && m.steps[ui.sel.steps.length - 1][0] === p);
+      const { complete, next: after } = nextSteps();
+      if (complete && after.size === 0) return finish();
+      return draw();
+    }
+  }
+  const moves = s.legal.filter((m) => m.from === p);
+  ui.sel = moves.length && (!ui.sel || ui.sel.from !== p) ? { from: p, steps: [], moves } : null;
+  draw();
+}
+
+// Ends the move with the steps chosen: played at once, or after asking about promotion.
+function finish(promote) {
+  const sel = ui.sel;
+  let done = sel.moves.filter((m) => m.steps.length === sel.steps.length);
+  if (promote !== undefined) done = done.filter((m) => m.promote === promote);
+  if (new Set(done.map((m) => m.promote)).size === 2) {
+    sel.moves = done;
+    return draw();
+  }
+  ui.sel = null;
+  play(done[0].text);
+}
+
+// Plays a move, then lets the computer answer when it is its turn.
+async function play(text) {
+  try {
+    ui.state = await game('play', text);
+  } catch (e) {
+    notice(e.message);
+  }
+  draw();
+  computerTurn();
+}
+
+// Asks the engine for the computer's move when the computer is to move.
+async function computerTurn() {
+  const s = ui.state;
+  if (ui.mode === 'hotseat' || s.result || s.ply !== s.plies || SIDES[s.toMove].toLowerCase() === ui.mode) return;
+  ui.thinking = true;
+  draw();
+  try {
+    ui.state = await game('think', Number($('think').value));
+  } catch (e) {
+    notice(e.message);
+  }
+  ui.thinking = false;
+  draw();
+}
+
+// Shows the position after `ply` moves of the game (a replay), or the game's current one.
+async function view(ply) {
+  if (ui.thinking) return;
+  ui.sel = null;
+  ui.state = await game('state', ply);
+  draw();
+}
+
+// Starts a game from a position's text ("" for the start) in the mode chosen.
+async function newGame(position) {
+  if (ui.thinking) return notice('Wait for the computer’s move.');
+  ui.mode = $('mode').value;
+  ui.names = ui.mode === 'hotseat' ? ['Black', 'White'] : ui.mode === 'black' ? ['You', 'Computer'] : ['Computer', 'You'];
+  ui.sel = null;
+  try {
+    ui.state = await game('start', position);
+    notice('');
+  } catch (e) {
+    return notice(`The position was not read: ${e.message}`);
+  }
+  draw();
+  computerTurn();
+}
+
+// Offers the game's record as a text file (docs/KOSHOGI.md, "Records").
+async function download() {
+  const { record } = await game('record', ui.names[0], ui.names[1]);
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([record], { type: 'text/plain' }));
+  a.download = 'koshogi-game.txt';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// Reads a record from a file and shows its start, for stepping through it.
+async function loadRecord(file) {
+  if (ui.thinking) return notice('Wait for the computer’s move.');
+  try {
+    const loaded = await game('load', await file.text());
+    ui.names = [loaded.black || 'Black', loaded.white || 'White'];
+    ui.mode = 'hotseat';
+    $('mode').value = 'hotseat';
+    notice('');
+    await view(0);
+  } catch (e) {
+    notice(`The record was not read: ${e.message}`);
+  }
+}
+
+// Draws the help of a face: the piece alone on 10j of an empty board with where it goes, and
+// what the engine says of it.
+async function showHelp(id, color) {
+  $('help-piece').value = id;
+  $('help-white').checked = color === 1;
+  let h;
+  try {
+    h = await helper('help', id, color);
+  } catch (e) {
+    $('help-body').textContent = e.message;
+    return;
+  }
+  const body = $('help-body');
+  body.textContent = '';
+  const add = (tag, text, cls) => body.appendChild(Object.assign(document.createElement(tag), { textContent: text, className: cls || '' }));
+  add('h3', `${h.id} ${h.kanji} ${h.name}`);
+  add('p', `Rule: KOSHOGI-RULES.md ${h.section}, ${h.entry}. Betza: ${h.betza}.`);
+  const mini = document.createElement('div');
+  mini.className = 'mini';
+  const reach = new Map(h.reach);
+  for (let p = 0; p < SIZE * SIZE; p++) {
+    const c = document.createElement('span');
+    if (p === h.at) {
+      c.textContent = pieceLabel(color ? h.id.toLowerCase() : h.id);
+      c.className = `at ${color ? 'white' : 'black'}`;
+    } else if (reach.has(p)) {
+      c.className = reach.get(p) & 4 ? 'reach promotes' : 'reach';
+    }
+    mini.appendChild(c);
+  }
+  body.appendChild(mini);
+  add('p', `${h.reach.length} points from 10j, alone on an empty board${reach.has(h.at) && (reach.get(h.at) & 2) ? ', and it may pass (4.5)' : ''}. Gold: where it may also promote.`, 'muted');
+  const promo = h.promotes ? ui.faces.get(h.promotes) : null;
+  add('p', promo ? `Promotes to ${promo.id} ${promo.kanji}, ${promo.name} (5.1-5.3).` : 'Does not promote (5.1).');
+  if (h.movesAs !== h.id) add('p', `Moves as ${h.movesAs} and counts as that type (D37).`);
+  if (h.reverts) add('p', `May revert to ${h.reverts} (5.5).`);
+  if (h.shots) add('p', `Shots: ${h.shots} a move, up to ${h.shotRange} points away.`);
+  const ul = document.createElement('ul');
+  for (const power of h.powers) ul.appendChild(Object.assign(document.createElement('li'), { textContent: `${power.text} (${power.section})` }));
+  body.appendChild(ul);
+}
+
+// Wires the controls and starts a game against the computer.
+async function init() {
+  buildBoard();
+  $('new-form').addEventListener('submit', (e) => { e.preventDefault(); newGame(''); });
+  $('set-position').addEventListener('click', () => newGame($('position').value.trim()));
+  $('latin').addEventListener('change', () => { draw(); showHelp($('help-piece').value, $('help-white').checked ? 1 : 0); });
+  $('finish').addEventListener('click', () => finish());
+  $('promote').addEventListener('click', () => finish(1));
+  $('no-promote').addEventListener('click', () => finish(0));
+  $('cancel').addEventListener('click', () => { ui.sel = null; draw(); });
+  $('resign').addEventListener('click', async () => { ui.sel = null; ui.state = await game('resign'); draw(); });
+  $('download').addEventListener('click', download);
+  $('load').addEventListener('change', (e) => { if (e.target.files[0]) loadRecord(e.target.files[0]); e.target.value = ''; });
+  $('first').addEventListener('click', () => view(0));
+  $('prev').addEventListener('click', () => view(Math.max(0, ui.state.ply - 1)));
+  $('next').addEventListener('click', () => view(Math.min(ui.state.plies, ui.state.ply + 1)));
+  $('last').addEventListener('click', () => view(ui.state.plies));
+  $('play-on').addEventListener('click', async () => { ui.sel = null; ui.state = await game('truncate', ui.state.ply); draw(); computerTurn(); });
+  $('help-piece').addEventListener('change', () => showHelp($('help-piece').value, $('help-white').checked ? 1 : 0));
+  $('help-white').addEventListener('change', () => showHelp($('help-piece').value, $('help-white').checked ? 1 : 0));
+  try {
+    for (const face of await helper('faces')) {
+      ui.faces.set(face.id, face);
+      $('help-piece').appendChild(Object.assign(document.createElement('option'), { value: face.id, textContent: `${face.id} ${face.kanji} ${face.name}` }));
+    }
+    await newGame('');
+    await showHelp('G', 0);
+  } catch (e) {
+    $('status').textContent = '';
+    notice(e.message);
+  }
+}
+
+init();
