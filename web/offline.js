@@ -105,7 +105,10 @@
   }
 
   // The round is over: its analysis, then a button to deal the next round (or a new game).
+  // Drawn again in the other language when the language switches.
+  let shownOver = null;
   async function roundOver(g) {
+    shownOver = g;
     const { history } = await rpc('history', []);
     const box = panel();
     box.dataset.round = String(g.round);
@@ -237,6 +240,8 @@
     if (game) { client.show('table'); return; }
     start(localStorage.getItem('goita.offline.level') || 'expert');
   }
+
+  $('lang').addEventListener('click', () => { if (shownOver && $('offline-round')) roundOver(shownOver); });
 
   window.goitaOffline = { open };
   lobbyPanel();

@@ -9,6 +9,7 @@
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 const { act } = require('./ui');
+const { checkLayout, checkAxe, WIDTHS } = require('./screen-checks');
 
 const [url, urlWithoutWasm] = process.argv.slice(2);
 const fail = (why) => { console.error('e2e offline: ' + why); process.exit(1); };
@@ -54,6 +55,14 @@ async function playGame(browser, size, label, fromLobby) {
       const analysis = await page.textContent('#offline-round');
       if (/undefined|NaN/.test(analysis)) fail(`${label}: round ${rounds}'s analysis reads ${analysis}`);
       await noOverflow(page, `${label} round ${rounds} analysis`);
+      // the first round's result and analysis pass the screens' checks (screen-checks.js): no
+      // overflow and no text over text from 360 to 1280 px, no serious axe-core violation (the
+      // Japanese words are checked on the replay's analysis below)
+      if (rounds === 1 && !fromLobby) {
+        for (const size of WIDTHS) await checkLayout(page, 'offline round analysis', size, fail);
+        await checkAxe(page, 'offline round analysis', fail);
+        await page.setViewportSize(size);
+      }
       if (/New game/.test(await page.textContent('#offline-next'))) break;
       const shown = await page.getAttribute('#offline-round', 'data-round');
       await page.click('#offline-next');

@@ -105,4 +105,4 @@ async function checkScreen(page, name, shots, fail) {
   await page.setViewportSize(WIDTHS[0]);
 }
 
-module.exports = { checkScreen };
+module.exports = { checkScreen, checkLayout, checkAxe, WIDTHS };
