@@ -107,9 +107,12 @@
   // The round is over: its analysis, then a button to deal the next round (or a new game).
   // Drawn again in the other language when the language switches.
   let shownOver = null;
-  async function roundOver(g) {
+  async function roundOver(g, again) {
     shownOver = g;
     const { history } = await rpc('history', []);
+    // drawn again in the other language: only while that round's panel is still up
+    const up = $('offline-round');
+    if (again && (!up || up.dataset.round !== String(g.round))) return;
     const box = panel();
     box.dataset.round = String(g.round);
     const button = make('button', { type: 'button', className: 'primary', id: 'offline-next',
@@ -241,7 +244,13 @@
     start(localStorage.getItem('goita.offline.level') || 'expert');
   }
 
-  $('lang').addEventListener('click', () => { if (shownOver && $('offline-round')) roundOver(shownOver); });
+  // Another language: the table again (the player's own name is a word of the page) and the
+  // round's analysis.
+  $('lang').addEventListener('click', () => {
+    if (!game || location.hash !== '#offline') return;
+    draw();
+    if (shownOver && $('offline-round')) roundOver(shownOver, true);
+  });
 
   window.goitaOffline = { open };
   lobbyPanel();

@@ -105,4 +105,4 @@ async function checkScreen(page, name, shots, fail) {
   await page.setViewportSize(WIDTHS[0]);
 }
 
-module.exports = { checkScreen, checkLayout, checkAxe, WIDTHS };
+module.exports = { checkScreen };
