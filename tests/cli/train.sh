@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# goita-train: a short self-play and fit must lower the held-out cross-entropy of the policy
+# (the loss the fit minimises), and the same command must write the same weights twice (the
+# committed weights are reproduced by the command src/policy_learned.c names).
+# Usage: train.sh PATH_TO_GOITA_TRAIN
+. "$(dirname "$0")/common.sh"
+train=$goita
+
+"$train" --games 4 --iterations 1 --seed 3 --out "$tmp/a.c" >"$tmp/out" 2>&1 || fail "goita-train: $(cat "$tmp/out")"
+line=$(grep -m1 '^iteration 1: ' "$tmp/out") || fail "no iteration line: $(cat "$tmp/out")"
+read -r before after < <(printf '%s\n' "$line" | sed -E 's/.*held-out cross-entropy ([0-9.]+) -> ([0-9.]+).*/\1 \2/')
+awk -v b="$before" -v a="$after" 'BEGIN { exit !(a < b) }' || fail "the held-out loss did not fall: $line"
+grep -q '^weights written' "$tmp/out" || fail "no weights written: $(cat "$tmp/out")"
+
+"$train" --games 4 --iterations 1 --seed 3 --out "$tmp/b.c" >/dev/null 2>&1 || fail "goita-train, second run"
+cmp -s "$tmp/a.c" "$tmp/b.c" || fail "the same command wrote other weights: $(diff "$tmp/a.c" "$tmp/b.c" | head -5)"
+finish train
