@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_TT_MB, P_MAX_SAMPLES };
+enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES };
 
 /* The parameters of the budgeted levels, with each level's defaults. */
 #define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples)                              \
@@ -23,6 +23,7 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_TT_MB, P_MAX_SAMPLE
     {"leaf", 0, 32, leaf, "a playout ends in the solver's value once this many pieces are left", NULL}, \
     {"prune", 0, 100, prune, "drop a move this many tenths of a standard error behind (0: never)", NULL}, \
     {"temp", 0, 100, 10, "playout temperature in tenths (0: the policy's own)", NULL},                 \
+    {"own_temp", 0, 100, 0, "the playouts' temperature for the mover's own side (0: temp)", NULL},      \
     {"tt_mb", 1, 4096, tt_mb, "solver table in MiB", NULL},                                            \
     {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
@@ -35,7 +36,7 @@ static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32);
 #define PRUNE_EVERY 8
 
 typedef struct budgeted {
-  goita__policy playout;
+  goita__policy playout, own; /* the others' playout policy, and the mover's side's */
   goita_solver *solver;
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
 } budgeted;
@@ -52,6 +53,8 @@ static int budgeted_init(goita_player *p, goita_error *err) {
   }
   b->playout = goita__learned_policy;
   if (p->param[P_TEMP]) b->playout.temperature = p->param[P_TEMP] / 10.0;
+  b->own = b->playout;
+  if (p->param[P_OWN_TEMP]) b->own.temperature = p->param[P_OWN_TEMP] / 10.0;
   p->state = b;
   return GOITA_OK;
 }
@@ -74,7 +77,7 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
   for (int t = 0; t < p->param[P_ROLLOUTS]; t++) {
     goita_round r = *deal;
     goita_round_apply_unchecked(&r, move);
-    const int points = goita__playout(&b->playout, &r, seat, rng, work, leaf);
+    const int points = goita__playout(&b->playout, &b->own, &r, seat, rng, work, leaf);
     if (goita_round_over(&r)) {
       sum += points;
       continue;

@@ -141,7 +141,7 @@ static double value_playouts(const goita__policy *policy, const goita_round *dea
   for (int t = 0; t < rollouts; t++) {
     goita_round r = *deal;
     goita_round_apply_unchecked(&r, move);
-    sum += goita__playout(policy, &r, deal->turn, rng, &work, 0);
+    sum += goita__playout(policy, policy, &r, deal->turn, rng, &work, 0);
   }
   return (double)sum / rollouts;
 }

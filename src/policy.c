@@ -210,8 +210,9 @@ int goita__result_for(const goita_round *r, int seat) {
   return goita_rules_side_of(&r->rules, res->winner) == goita_rules_side_of(&r->rules, seat) ? points : -points;
 }
 
-int goita__playout(const goita__policy *policy, goita_round *r, int seat, goita_rng *rng, uint64_t *work,
-                   int stop_pieces) {
+int goita__playout(const goita__policy *policy, const goita__policy *own, goita_round *r, int seat, goita_rng *rng,
+                   uint64_t *work, int stop_pieces) {
+  const int side = goita_rules_side_of(&r->rules, seat);
   goita_view v;
   goita_move moves[GOITA_MAX_LEGAL];
   double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
@@ -225,9 +226,10 @@ int goita__playout(const goita__policy *policy, goita_round *r, int seat, goita_
     int pick = 0;
     *work += (uint64_t)n + 1;
     if (n > 1) {
+      const goita__policy *mover = goita_rules_side_of(&r->rules, r->turn) == side ? own : policy;
       goita_round_view(r, r->turn, &v);
-      goita__policy_scores(policy, &v, moves, n, scores);
-      goita__policy_probabilities(scores, n, policy->temperature, p);
+      goita__policy_scores(mover, &v, moves, n, scores);
+      goita__policy_probabilities(scores, n, mover->temperature, p);
       double u = goita__unit(rng);
       for (pick = 0; pick < n - 1 && (u -= p[pick]) > 0; pick++) continue;
     }

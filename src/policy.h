@@ -45,11 +45,12 @@ void goita__policy_scores(const goita__policy *policy, const goita_view *view, c
 void goita__policy_probabilities(const double *scores, int n, double temperature, double *p);
 
 /* Plays the round out from round with every seat drawing its moves from the policy on its own
- * view; returns the points of the side of `seat` (negative when another side scores). With
+ * view (the seats of seat's side from `own`, which may be the same policy); returns the points
+ * of the side of `seat` (negative when another side scores). With
  * stop_pieces > 0 it stops (returning 0, the round not over) once at most that many pieces are
  * left in hands. Adds the work done to *work: a unit per move played and per legal move weighed. */
-int goita__playout(const goita__policy *policy, goita_round *round, int seat, goita_rng *rng, uint64_t *work,
-                   int stop_pieces);
+int goita__playout(const goita__policy *policy, const goita__policy *own, goita_round *round, int seat,
+                   goita_rng *rng, uint64_t *work, int stop_pieces);
 
 /* Returns the points of the round's result for the side of seat (0 for a redeal). */
 int goita__result_for(const goita_round *round, int seat);
