@@ -7,13 +7,14 @@
 
 (() => {
   const client = window.goitaClient;
-  const LEVEL = 'expert'; // the strongest level (docs/PLAYERS.md)
+  // the budgeted level (docs/PLAYERS.md), which also says in how many deals each move was best
+  const LEVEL = 'master', SPEC = 'master:ms=30';
   const TEXT = {
     ja: { analysis: '解析', analysing: '解析中… {n}%', player: '打ち手', moves: '手数', lost: '失点', best: '最善手',
-      played: '打った手', computer: 'コンピュータ ({level}) なら', margin: '次善との差 {m}', value: '値 {v}',
+      played: '打った手', computer: 'コンピュータ ({level}) なら', margin: '次善との差 {m}', agree: '{n} 通りの配牌のうち {k} で最善', value: '値 {v}',
       none: '解析する手がありません', its_view: '打った手の見込み {v}', pass: 'なし', failed: '解析できません: {e}', exact: '全ての手を知った上での値 (得点、打ち手の側から)' },
     en: { analysis: 'Analysis', analysing: 'Analysing… {n}%', player: 'Player', moves: 'Moves', lost: 'Points lost',
-      best: 'best', played: 'played', computer: 'the computer ({level}) would play', margin: 'by {m} over its next choice',
+      best: 'best', played: 'played', computer: 'the computer ({level}) would play', margin: 'by {m} over its next choice', agree: 'best in {k} of {n} deals',
       value: 'value {v}', none: 'No moves to analyse', its_view: 'its estimate of the move played {v}', pass: 'pass', failed: 'Cannot analyse: {e}',
       exact: 'Values with every hand known (points, for the mover\'s side)' },
   };
@@ -58,7 +59,9 @@
       // how sure: its estimate, and how far its next choice is below it
       const others = c.values.filter((v, i) => i !== chosen);
       const margin = others.length ? c.values[chosen] - Math.max(...others) : 0;
-      line.textContent += ` (${c.values[chosen].toFixed(1)}, ${tr('margin', { m: margin.toFixed(1) })})`;
+      line.textContent += ` (${c.values[chosen].toFixed(1)}, ${tr('margin', { m: margin.toFixed(1) })}`;
+      if (c.deals && c.deals[chosen]) line.textContent += `, ${tr('agree', { k: c.agree[chosen], n: c.deals[chosen] })}`;
+      line.textContent += ')';
       if (played >= 0 && played !== chosen) line.textContent += ` · ${tr('its_view', { v: c.values[played].toFixed(1) })}`;
     }
     li.append(line);
@@ -90,7 +93,7 @@
     const status = node('p', 'muted an-status', tr('analysing', { n: 0 }));
     status.setAttribute('role', 'status');
     box.append(title, status);
-    o.run('analyse', [o.rules, o.history, LEVEL, o.players], (p) => { status.textContent = tr('analysing', { n: Math.round(p * 100) }); })
+    o.run('analyse', [o.rules, o.history, SPEC, o.players], (p) => { status.textContent = tr('analysing', { n: Math.round(p * 100) }); })
       .then((moves) => {
         status.textContent = tr(moves.length ? 'exact' : 'none', {});
         if (moves.length) {

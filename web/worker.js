@@ -34,7 +34,8 @@ function analyse(id, rules, history, level, players) {
     const bestMoves = solved.moves.filter((m, j) => solved.values[j][0] === best);
     const choice = call('gw_choose', rules, position, level, String(i + 1));
     out.push({ index: i, seat: Number(played[0]) - 1, played, value, best, loss: best - value, best_moves: bestMoves,
-      exact: solved.complete === 1, computer: { move: choice.move, moves: choice.moves, values: choice.values } });
+      exact: solved.complete === 1,
+      computer: { move: choice.move, moves: choice.moves, values: choice.values, deals: choice.deals, agree: choice.agree } });
     postMessage({ id, progress: (i + 1) / moves.length });
   }
   return out;

@@ -255,6 +255,11 @@ static const char *choose_view(gw_context *c, const goita_view *v, const char *s
   out_moves(c, info.moves, info.has_values ? info.nmoves : 0);
   out(c, ",\"values\":[");
   for (int i = 0; info.has_values && i < info.nmoves; i++) out(c, "%s%.4f", i ? "," : "", info.value[i]);
+  /* master and fast: the deals that valued each move, and those in which it was a best move */
+  out(c, "],\"deals\":[");
+  for (int i = 0; info.has_values && i < info.nmoves; i++) out(c, "%s%d", i ? "," : "", info.deals[i]);
+  out(c, "],\"agree\":[");
+  for (int i = 0; info.has_values && i < info.nmoves; i++) out(c, "%s%d", i ? "," : "", info.agree[i]);
   out(c, "],\"samples\":%d,\"nodes\":%llu,\"ms\":%.1f}", info.samples, (unsigned long long)info.nodes, info.ms);
   return answer(c);
 }

@@ -54,6 +54,8 @@ async function playGame(browser, size, label, fromLobby) {
       const plays = await page.locator('#offline-round .an-move').count();
       if (plays > 0 && (await page.locator('#offline-round .an-summary tr').count()) !== 5) fail(`${label}: no summary of the 4 players`);
       if (plays > 0 && (await page.locator('#offline-round .an-computer').count()) !== plays) fail(`${label}: a move without the computer's choice`);
+      // the computer says in how many of its deals its choice was best (master's explanation)
+      if (plays > 0 && !/best in \d+ of \d+ deals/.test(await page.textContent('#offline-round'))) fail(`${label}: no choice says how many deals agreed`);
       const analysis = await page.textContent('#offline-round');
       if (/undefined|NaN/.test(analysis)) fail(`${label}: round ${rounds}'s analysis reads ${analysis}`);
       await noOverflow(page, `${label} round ${rounds} analysis`);
