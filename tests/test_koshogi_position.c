@@ -139,6 +139,8 @@ Test(koshogi_position, every_error_names_its_field) {
   expect_error(edited("/9vg9/", "/9vg8/"), "ranks: rank g", "character 207", "18 points, not 19");
   expect_error(edited("/9vg9/", "/9vg09/"), "ranks: rank g", "character 206", "not a count of empty points");
   expect_error(edited("/9vg9/", "/9vg0/9/"), "ranks: rank g", "character 206", "not a count of empty points");
+  /* a run of digits far past any count is an error, not an overflow */
+  expect_error(edited("/9vg9/", "/9vg99999999999999999999/"), "ranks: rank g", "character 206", "not a count of empty points");
   expect_error(edited("/9vg9/", "/9vg9/19/"), "ranks", "more than 19 ranks", "");
   expect_error(edited("/9vg9/19/", "/9vg9/"), "ranks", "18 ranks, not 19", "");
   expect_error("19/19 b 1", "ranks", "character 6", "2 ranks, not 19");

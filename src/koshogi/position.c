@@ -52,7 +52,11 @@ static int parse_rank(const char *text, size_t base, int row, ks_piece *board, c
     if (isdigit((unsigned char)text[i])) {
       int run = 0;
       const int start = i;
-      while (isdigit((unsigned char)text[i])) run = run * 10 + (text[i++] - '0');
+      /* a long run of digits stops counting above any legal count (no overflow) */
+      while (isdigit((unsigned char)text[i])) {
+        if (run <= KS_SIZE) run = run * 10 + (text[i] - '0');
+        i++;
+      }
       if (run < 1 || run > KS_SIZE || text[start] == '0')
         return fail(err, size, field, base + (size_t)start, "\"%.*s\" is not a count of empty points (1 to 19)",
                     i - start, text + start);
