@@ -12,10 +12,10 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES };
+enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER };
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples)                              \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer)                            \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -26,11 +26,13 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, 
     {"own_temp", 0, 100, 0, "the playouts' temperature for the mover's own side (0: temp)", NULL},      \
     {"tt_mb", 1, 4096, tt_mb, "solver table in MiB", NULL},                                            \
     {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
+    {"infer", 0, 20, infer, "weight deals by the others' moves' likelihood to this power, in tenths (0: off)", \
+     NULL},                                                                                            \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 0);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -39,14 +41,24 @@ typedef struct budgeted {
   goita__policy playout, own; /* the others' playout policy, and the mover's side's */
   goita_solver *solver;
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
+  double *loglik; /* per deal: the log-likelihood of the others' moves had they held it */
+  double *weight; /* per deal: its likelihood to the power infer/10, the largest 1 */
 } budgeted;
 
 static int budgeted_init(goita_player *p, goita_error *err) {
   budgeted *b = calloc(1, sizeof *b);
-  if (b) b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
-  const int st = !b || !b->values ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
+  if (b) {
+    b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
+    b->loglik = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->loglik);
+    b->weight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->weight);
+  }
+  const int st = !b || !b->values || !b->loglik || !b->weight ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
   if (st != GOITA_OK) {
-    if (b) free(b->values);
+    if (b) {
+      free(b->values);
+      free(b->loglik);
+      free(b->weight);
+    }
     free(b);
     return goita_error_set(err, st, -1, "out of memory for the %s player (a %d MiB solver table)", p->level->name,
                            p->param[P_TT_MB]);
@@ -63,6 +75,8 @@ static void budgeted_release(goita_player *p) {
   budgeted *b = p->state;
   goita_solver_free(b->solver);
   free(b->values);
+  free(b->loglik);
+  free(b->weight);
   free(b);
 }
 
@@ -91,25 +105,37 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
   return (double)sum / p->param[P_ROLLOUTS];
 }
 
-/* Drops the candidates whose mean paired difference to the best candidate, over the first
- * `done` deals, is below zero by more than z standard errors. Returns the candidates left. */
-static int prune(const double *values, int done, int *cand, int ncand, double z) {
-  double mean[GOITA_MAX_LEGAL] = {0};
+/* Sets each of the first `done` deals' weight from its log-likelihood: exp(beta (ll - max)),
+ * so the likeliest deal weighs 1; every weight is 1 when beta is 0. */
+static void set_weights(budgeted *b, int done, double beta) {
+  double top = -INFINITY;
+  for (int i = 0; i < done; i++) top = fmax(top, b->loglik[i]);
+  for (int i = 0; i < done; i++) b->weight[i] = beta > 0 ? exp(beta * (b->loglik[i] - top)) : 1;
+}
+
+/* Drops the candidates whose weighted mean paired difference to the best candidate, over the
+ * first `done` deals, is below zero by more than z standard errors. Returns the candidates left. */
+static int prune(const double *values, const double *weight, int done, int *cand, int ncand, double z) {
+  double mean[GOITA_MAX_LEGAL] = {0}, total = 0;
   int best = 0;
+  for (int i = 0; i < done; i++) total += weight[i];
   for (int c = 0; c < ncand; c++) {
-    for (int i = 0; i < done; i++) mean[c] += values[(size_t)i * GOITA_MAX_LEGAL + (size_t)cand[c]];
+    for (int i = 0; i < done; i++) mean[c] += weight[i] * values[(size_t)i * GOITA_MAX_LEGAL + (size_t)cand[c]];
     if (mean[c] > mean[best]) best = c;
   }
   int kept = 0;
   const int bi = cand[best];
   for (int c = 0; c < ncand; c++) {
-    double sum = 0, sq = 0;
+    double sum = 0, sq = 0, w2 = 0;
     for (int i = 0; i < done; i++) {
       const double d = values[(size_t)i * GOITA_MAX_LEGAL + (size_t)cand[c]] - values[(size_t)i * GOITA_MAX_LEGAL + (size_t)bi];
-      sum += d;
-      sq += d * d;
+      sum += weight[i] * d;
+      sq += weight[i] * d * d;
+      w2 += weight[i] * weight[i];
     }
-    const double m = sum / done, var = fmax(sq / done - m * m, 0) / (done - 1);
+    /* the weighted mean's standard error, through the deals' effective number total^2 / w2 */
+    const double m = sum / total, n_eff = total * total / w2;
+    const double var = n_eff > 1 ? fmax(sq / total - m * m, 0) / (n_eff - 1) : INFINITY;
     /* a move tied in every deal (var 0, m 0) stays; one behind in every deal goes */
     if (c == best || m + z * sqrt(var) >= 0) cand[kept++] = cand[c];
   }
@@ -129,7 +155,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
-  const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
+  const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0, beta = p->param[P_INFER] / 10.0;
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
   uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
@@ -139,6 +165,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
+    b->loglik[done] = beta > 0 ? goita__log_likelihood(&goita__learned_policy, &deal, v->seat, &steps) : 0;
     if (exact) {
       goita__value_exact(b->solver, &deal, moves, n, row, &nodes);
     } else {
@@ -149,20 +176,24 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
     const double now = (double)steps + (double)nodes * NODE_UNITS + done * DEAL_UNITS;
     last = now - spent;
     spent = now;
-    if (z > 0 && done % PRUNE_EVERY == 0) ncand = prune(b->values, done, cand, ncand, z);
+    if (z > 0 && done % PRUNE_EVERY == 0) {
+      set_weights(b, done, beta);
+      ncand = prune(b->values, b->weight, done, cand, ncand, z);
+    }
   }
-  /* each move's mean over the deals that valued it; the best surviving candidate is played */
+  set_weights(b, done, beta);
+  /* each move's weighted mean over the deals that valued it; the best surviving candidate is played */
   double mean[GOITA_MAX_LEGAL], heuristic[GOITA_MAX_LEGAL];
   int valued[GOITA_MAX_LEGAL], agree[GOITA_MAX_LEGAL] = {0};
   goita__policy_scores(&goita__learned_policy, v, moves, n, heuristic);
   for (int j = 0; j < n; j++) {
-    double sum = 0;
+    double sum = 0, total = 0;
     valued[j] = 0;
     for (int i = 0; i < done; i++) {
       const double x = b->values[(size_t)i * GOITA_MAX_LEGAL + (size_t)j];
-      if (!isnan(x)) sum += x, valued[j]++;
+      if (!isnan(x)) sum += b->weight[i] * x, total += b->weight[i], valued[j]++;
     }
-    mean[j] = valued[j] ? sum / valued[j] : heuristic[j];
+    mean[j] = valued[j] ? sum / total : heuristic[j];
   }
   for (int i = 0; i < done; i++) {
     const double *row = b->values + (size_t)i * GOITA_MAX_LEGAL;

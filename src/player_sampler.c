@@ -82,8 +82,9 @@ static void sampler_release(goita_player *p) {
   free(s);
 }
 
-/* The log-probability, under the policy, of every move the others made in the sampled deal. */
-static double log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer) {
+/* The log-probability, under the policy, of every move the others made in the sampled deal;
+ * adds the legal moves weighed to *work (the budgeted levels count it). */
+double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work) {
   goita_round r;
   if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
                         NULL) != GOITA_OK)
@@ -104,6 +105,7 @@ static double log_likelihood(const goita__policy *policy, const goita_round *sam
         for (int j = 0; j < n; j++)
           if (goita_move_equal(moves[j], m)) q += (1 - INFER_NOISE) * p[j];
         ll += log(q);
+        *work += (uint64_t)n;
       }
     }
     goita_round_apply_unchecked(&r, m);
@@ -170,7 +172,8 @@ static int sampler_choose(goita_player *p, const goita_view *v, const goita_move
     if (p->param[P_MS] && done > 0 && goita__now_ms() - start > p->param[P_MS]) break;
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
-    s->loglik[done] = p->param[P_INFER] ? log_likelihood(s->model, &deal, v->seat) : 0;
+    uint64_t work = 0;
+    s->loglik[done] = p->param[P_INFER] ? goita__log_likelihood(s->model, &deal, v->seat, &work) : 0;
     value_moves(p, &deal, moves, n, exact, rng, s->values + (size_t)done * (size_t)GOITA_MAX_LEGAL, info);
   }
   double heuristic[GOITA_MAX_LEGAL];

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/player_internal.h"
 #include "test_support.h"
 
 static goita_player *new_player(const char *spec) {
@@ -55,7 +56,8 @@ Test(player, bad_specs_say_what_is_wrong) {
 static const char *const levels_under_test[] = {"random", "rules", "sampler:samples=6,rollouts=1",
                                                 "sampler:samples=6,rollouts=1,infer=on,solve=16",
                                                 "expert:samples=6,rollouts=1", "fast",
-                                                "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0"};
+                                                "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0",
+                                                "master:ms=2,infer=10"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */
@@ -218,4 +220,26 @@ Test(player, sampler_picks_the_best_average) {
     }
   }
   goita_player_free(p);
+}
+
+/* Inference reads a pass: an opponent who passed on a lance while holding two is less likely,
+ * under the learned policy, than the same pass from a hand with no lance (which had to pass),
+ * and a deal's likelihood counts only the others' moves, never the viewer's own. */
+Test(player, inference_reads_a_pass) {
+  static const char *const with_lances = "11123345,11223346,12455789,11114567,s1,112,2p";
+  static const char *const without = "11123345,11113346,12455789,11224567,s1,112,2p";
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_round a, b;
+  goita_error err;
+  cr_assert_eq(goita_history_parse(&a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
+  cr_assert_eq(goita_history_parse(&b, &rules, without, &err), GOITA_OK, "%s", err.message);
+  uint64_t work = 0;
+  const double ll_a = goita__log_likelihood(&goita__learned_policy, &a, 0, &work);
+  const double ll_b = goita__log_likelihood(&goita__learned_policy, &b, 0, &work);
+  cr_assert(ll_a < ll_b - 0.1, "a pass holding two lances: %g, with none: %g", ll_a, ll_b);
+  cr_assert_gt(work, 0);
+  /* seen from seat 2, the pass is the viewer's own and says nothing; seat 1's lead had choices */
+  cr_assert_float_eq(goita__log_likelihood(&goita__learned_policy, &a, 1, &work),
+                     goita__log_likelihood(&goita__learned_policy, &b, 1, &work), 1e-12);
 }
