@@ -8,7 +8,7 @@
 #include "goita/goita.h"
 #include "policy.h"
 
-#define GOITA__MAX_PARAMS 10
+#define GOITA__MAX_PARAMS 12
 
 /* One parameter of a level: an integer in [min, max], or one of names (its index). */
 typedef struct goita__param {

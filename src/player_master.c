@@ -12,10 +12,10 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER };
+enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS };
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer)                            \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals)                            \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -28,11 +28,12 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, 
     {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
     {"infer", 0, 20, infer, "weight deals by the others' moves' likelihood to this power, in tenths (0: off)", \
      NULL},                                                                                            \
+    {"proposals", 1, 64, proposals, "with infer: deals drawn for each one valued, picked by likelihood", NULL}, \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 0);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 0, 1);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -41,22 +42,22 @@ typedef struct budgeted {
   goita__policy playout, own; /* the others' playout policy, and the mover's side's */
   goita_solver *solver;
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
-  double *loglik; /* per deal: the log-likelihood of the others' moves had they held it */
-  double *weight; /* per deal: its likelihood to the power infer/10, the largest 1 */
+  double *logweight; /* per deal valued: the log of its importance weight (0 without inference) */
+  double *weight;    /* per deal valued: its weight, the largest 1 */
 } budgeted;
 
 static int budgeted_init(goita_player *p, goita_error *err) {
   budgeted *b = calloc(1, sizeof *b);
   if (b) {
     b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
-    b->loglik = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->loglik);
+    b->logweight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->logweight);
     b->weight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->weight);
   }
-  const int st = !b || !b->values || !b->loglik || !b->weight ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
+  const int st = !b || !b->values || !b->logweight || !b->weight ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
   if (st != GOITA_OK) {
     if (b) {
       free(b->values);
-      free(b->loglik);
+      free(b->logweight);
       free(b->weight);
     }
     free(b);
@@ -75,7 +76,7 @@ static void budgeted_release(goita_player *p) {
   budgeted *b = p->state;
   goita_solver_free(b->solver);
   free(b->values);
-  free(b->loglik);
+  free(b->logweight);
   free(b->weight);
   free(b);
 }
@@ -105,12 +106,35 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
   return (double)sum / p->param[P_ROLLOUTS];
 }
 
-/* Sets each of the first `done` deals' weight from its log-likelihood: exp(beta (ll - max)),
- * so the likeliest deal weighs 1; every weight is 1 when beta is 0. */
-static void set_weights(budgeted *b, int done, double beta) {
+/* Sets each of the first `done` deals' weight from its log-weight, scaled so that the heaviest
+ * weighs 1. */
+static void set_weights(budgeted *b, int done) {
   double top = -INFINITY;
-  for (int i = 0; i < done; i++) top = fmax(top, b->loglik[i]);
-  for (int i = 0; i < done; i++) b->weight[i] = beta > 0 ? exp(beta * (b->loglik[i] - top)) : 1;
+  for (int i = 0; i < done; i++) top = fmax(top, b->logweight[i]);
+  for (int i = 0; i < done; i++) b->weight[i] = exp(b->logweight[i] - top);
+}
+
+/* Samples the deal to value next. Without inference (beta 0), one deal consistent with the view,
+ * weighing 1. With it, `proposals` such deals, of which one is kept with probability in
+ * proportion to its likelihood to the power beta, and weighs their mean likelihood (importance
+ * resampling: the valuing, the costly part, goes to the likely deals). Adds the deals drawn to
+ * *drawn and the likelihoods' work to *work. */
+static int draw_deal(const goita_view *v, double beta, int proposals, goita_rng *rng, goita_round *deal,
+                     double *logweight, uint64_t *work, int *drawn) {
+  if (beta <= 0) proposals = 1;
+  double total = -INFINITY; /* log of the proposals' summed weights */
+  for (int k = 0; k < proposals; k++) {
+    goita_round candidate;
+    if (goita_view_sample(v, rng, &candidate, NULL) != GOITA_OK) return k > 0 ? GOITA_OK : GOITA_EINVAL;
+    ++*drawn;
+    const double lw = beta > 0 ? beta * goita__log_likelihood(&goita__learned_policy, &candidate, v->seat, work) : 0;
+    const double hi = fmax(total, lw);
+    total = hi + log(exp(total - hi) + exp(lw - hi));
+    /* a one-item weighted reservoir: the k-th replaces the kept one with its share of the total */
+    if (k == 0 || (double)(goita_rng_next(rng) >> 11) * 0x1p-53 < exp(lw - total)) *deal = candidate;
+    *logweight = total - log(k + 1.0);
+  }
+  return GOITA_OK;
 }
 
 /* Drops the candidates whose weighted mean paired difference to the best candidate, over the
@@ -156,16 +180,15 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
   const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0, beta = p->param[P_INFER] / 10.0;
-  int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0;
+  int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0, drawn = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
   uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
   /* a deal is begun only when the last one's cost still fits in the budget */
   double spent = 0, last = 0;
   while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
-    if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
+    if (draw_deal(v, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK) break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
-    b->loglik[done] = beta > 0 ? goita__log_likelihood(&goita__learned_policy, &deal, v->seat, &steps) : 0;
     if (exact) {
       goita__value_exact(b->solver, &deal, moves, n, row, &nodes);
     } else {
@@ -173,15 +196,15 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
       for (int c = 0; c < ncand; c++) row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], rng, &steps, &nodes);
     }
     done++;
-    const double now = (double)steps + (double)nodes * NODE_UNITS + done * DEAL_UNITS;
+    const double now = (double)steps + (double)nodes * NODE_UNITS + drawn * DEAL_UNITS;
     last = now - spent;
     spent = now;
     if (z > 0 && done % PRUNE_EVERY == 0) {
-      set_weights(b, done, beta);
+      set_weights(b, done);
       ncand = prune(b->values, b->weight, done, cand, ncand, z);
     }
   }
-  set_weights(b, done, beta);
+  set_weights(b, done);
   /* each move's weighted mean over the deals that valued it; the best surviving candidate is played */
   double mean[GOITA_MAX_LEGAL], heuristic[GOITA_MAX_LEGAL];
   int valued[GOITA_MAX_LEGAL], agree[GOITA_MAX_LEGAL] = {0};
