@@ -202,10 +202,21 @@ static void collect_bot_moves(server *s) {
     }
 }
 
+static int hub_publish(void *ctx, const char *subject, const char *text, size_t len) {
+  server *s = ctx;
+  return s->bus ? srv_bus_publish(s->bus, subject, text, len) : -1;
+}
+
 /* Takes what the message bus received, and its connection's changes, on the loop's thread. */
 static void collect_bus_events(server *s) {
   srv_bus_event e;
-  while (srv_bus_next(s->bus, &e)) srv_bus_event_free(&e);
+  while (srv_bus_next(s->bus, &e)) {
+    if (e.kind == SRV_BUS_MESSAGE)
+      srv_hub_bus_message(s->hub, e.subject, e.data, e.len);
+    else
+      srv_hub_bus_state(s->hub, e.kind == SRV_BUS_UP);
+    srv_bus_event_free(&e);
+  }
 }
 
 static void on_tick(lws_sorted_usec_list_t *sul) {
@@ -636,7 +647,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
-  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password};
+  if (o->bus) hub.node = o->node ? o->node : "goita";
+  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
