@@ -151,6 +151,16 @@ void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
 
 static void send_again(srv_hub *h, hub_client *c, const char *node);
 
+/* A client going to a table of this server leaves the other server's table it was at. */
+static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
+  const bool entering = r->type == SRV_SIT || r->type == SRV_WATCH || r->type == SRV_RESUME || r->type == SRV_JOIN;
+  if (entering && c->via[0]) {
+    send_close(h, c);
+    via_clear(c);
+  }
+  return false;
+}
+
 /* Where a request naming a table goes: the table's number, or its key in the store. Returns
  * false when it is none of the bus's business (a table of this server, or no table named). */
 static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
@@ -166,7 +176,7 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
     if (hub_table_get(h, r->table)) {
       /* taken over by this server since: the client gets its seat here first */
       if (c->via[0] && c->via_table == r->table) send_again(h, c, h->options.node);
-      return false;
+      return stay_here(h, c, r);
     }
     *kind = SRV_KEY_ID;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%lld", (long long)r->table);
@@ -176,11 +186,11 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
   case SRV_RESUME:
     srv_token_hash(r->token, key);
     *kind = SRV_KEY_SEAT_TOKEN;
-    return !hub_map_get(&h->seat_index, hub_token_key(key), &id);
+    return !hub_map_get(&h->seat_index, hub_token_key(key), &id) || stay_here(h, c, r);
   case SRV_JOIN:
     *kind = SRV_KEY_INVITE;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
-    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id);
+    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) || stay_here(h, c, r);
   default:
     return false;
   }
@@ -227,7 +237,7 @@ bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char
   int64_t table = 0;
   if (!hub_bus_on(h) || c->node[0] || !request_key(h, c, r, &kind, key)) return false;
   if (!find_owner(h, c, r, kind, key, node, &table)) return true;
-  if (!node[0]) return false; /* this server's, or none: answered here */
+  if (!node[0]) return stay_here(h, c, r); /* this server's, or none: answered here */
   const char *name = request_name(r->type);
   if (!peer_alive(h, node)) {
     hub_send_error(h, c->id, name,
