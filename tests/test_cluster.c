@@ -25,6 +25,8 @@ typedef struct client_log {
   int errors, states, seated, lobby_events;
   json_t *last_tables;
   bool hand_seen_by_spectator;
+  char invite[SRV_TOKEN_SIZE]; /* from "created" */
+  int joined;
 } client_log;
 
 typedef struct bus_msg {
@@ -69,6 +71,10 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
   } else if (strcmp(type, "lobby") == 0) {
     c->lobby_events++;
+  } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
+    snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
+  } else if (strcmp(type, "joined") == 0) {
+    c->joined++;
   } else if (strcmp(type, "tables") == 0) {
     json_decref(c->last_tables);
     c->last_tables = json_incref(msg);
@@ -310,4 +316,26 @@ Test(cluster, while_the_bus_is_away_forwarded_requests_are_refused_and_then_rese
   cr_expect_gt(ben->seated, seated, "b's client was not seated again after the bus came back");
   cr_expect_eq(json_array_size(json_object_get(game_of(ann), "log")), json_array_size(json_object_get(game_of(ben), "log")),
                "b's client has the table as it is now");
+}
+
+Test(cluster, a_private_table_of_another_server_is_joined_by_its_invite_and_resumed_by_its_token) {
+  if (skipped()) return;
+  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  say(2, 1, "{\"type\":\"list\"}");
+  say(0, 1, "{\"type\":\"create\",\"rules\":\"\",\"private\":true}");
+  run(200);
+  cr_expect_eq(w.clients[2][1].lobby_events, 0, "a private table is in no server's lobby");
+  client_log *ben = &w.clients[1][1];
+  cr_assert_str_neq(w.clients[0][1].invite, "");
+  say(1, 1, "{\"type\":\"join\",\"invite\":\"%s\"}", w.clients[0][1].invite);
+  cr_assert_eq(ben->joined, 1, "b's client did not join a's private table: %s", ben->last_error);
+  say(1, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":1}");
+  cr_assert_eq(ben->seated, 1, "%s", ben->last_error);
+  /* the same player on c, with the seat token: c finds the table in the database and a seats it */
+  client_log *again = &w.clients[2][3];
+  say(2, 3, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ben->seat_token);
+  cr_assert_eq(again->seated, 1, "the seat token did not bring its seat back through c: %s", again->last_error);
+  cr_expect_eq(state_int(again, "seat"), 1);
+  cr_expect(strstr(ben->last_error, "taken back") != NULL, "b's client was not told: %s", ben->last_error);
 }
