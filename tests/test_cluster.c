@@ -147,6 +147,21 @@ static void bus_state(bool up) {
   pump();
 }
 
+/* Starts hub i on its store (again), on the bus. */
+static void start_hub(int i) {
+  srv_hub_options o;
+  srv_hub_options_default(&o);
+  o.round_pause_ms = 0;
+  o.player_rate_per_second = 0;
+  o.lease_renew_ms = 1000;
+  o.node = names[i];
+  const srv_hub_io io = {(void *)(intptr_t)i, fake_send, fake_think, fake_random, fake_now, fake_password,
+                         fake_publish};
+  char err[256];
+  cr_assert_eq(srv_hub_new(&w.hubs[i], w.stores[i], &io, &o, err, sizeof err), 0, "%s", err);
+  for (uint64_t c = 1; c <= CLIENTS; c++) srv_hub_connect(w.hubs[i], c);
+}
+
 static void setup(void) {
   memset(&w, 0, sizeof w);
   w.db = getenv("GOITA_TEST_DB");
@@ -159,17 +174,7 @@ static void setup(void) {
   for (int i = 0; i < HUBS; i++) {
     cr_assert_eq(srv_store_open(&w.stores[i], w.db), 0, "%s", srv_store_error(w.stores[i]));
     cr_assert_eq(srv_store_node(w.stores[i], names[i], 3000), 0, "%s", srv_store_error(w.stores[i]));
-    srv_hub_options o;
-    srv_hub_options_default(&o);
-    o.round_pause_ms = 0;
-    o.player_rate_per_second = 0;
-    o.lease_renew_ms = 1000;
-    o.node = names[i];
-    const srv_hub_io io = {(void *)(intptr_t)i, fake_send, fake_think, fake_random, fake_now, fake_password,
-                           fake_publish};
-    char err[256];
-    cr_assert_eq(srv_hub_new(&w.hubs[i], w.stores[i], &io, &o, err, sizeof err), 0, "%s", err);
-    for (uint64_t c = 1; c <= CLIENTS; c++) srv_hub_connect(w.hubs[i], c);
+    start_hub(i);
   }
   bus_state(true);
   run(1500); /* every hub hears the others */
@@ -338,4 +343,22 @@ Test(cluster, a_private_table_of_another_server_is_joined_by_its_invite_and_resu
   cr_assert_eq(again->seated, 1, "the seat token did not bring its seat back through c: %s", again->last_error);
   cr_expect_eq(state_int(again, "seat"), 1);
   cr_expect(strstr(ben->last_error, "taken back") != NULL, "b's client was not told: %s", ben->last_error);
+}
+
+Test(cluster, a_restarted_owner_gets_the_clients_of_the_other_servers_back) {
+  if (skipped()) return;
+  shared_table();
+  client_log *ben = &w.clients[1][1];
+  const int seated = ben->seated;
+  /* a stops and starts again at once (before anyone calls it dead), with its tables */
+  srv_hub_free(w.hubs[0]);
+  start_hub(0);
+  srv_hub_bus_state(w.hubs[0], true);
+  pump();
+  run(1500);
+  cr_expect_gt(ben->seated, seated, "b's client was not seated again at the restarted a");
+  cr_expect_eq(state_int(ben, "seat"), 1);
+  say(0, 2, "{\"type\":\"watch\",\"table\":1}");
+  json_t *seat1 = json_array_get(json_object_get(w.clients[0][2].last_state, "seats"), 1);
+  cr_expect(json_is_true(json_object_get(seat1, "connected")), "a does not show b's player back");
 }

@@ -348,11 +348,16 @@ static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
   const uint64_t boot = strtoull(boot_text ? boot_text : "0", NULL, 16);
   hub_peer *p = peer_get(h, node, true);
   if (!p) return;
-  if (p->boot && p->boot != boot) drop_clients_of(h, node); /* it restarted: its clients are gone */
+  const bool restarted = p->boot && p->boot != boot;
+  if (restarted) drop_clients_of(h, node); /* its clients went with its old process */
+  /* Both are on the bus again after one of them was away (this one: missed; that one, alone:
+   * dead), or it restarted: what either missed is sent again, and this server's clients at its
+   * tables, which it no longer knows, are sent there again. */
+  const bool missed = p->missed || p->dead || restarted;
   p->boot = boot;
   p->dead = false;
   p->heard_ms = h->io.now_ms(h->io.ctx);
-  if (p->missed) { /* both are on the bus again: what either missed is sent again */
+  if (missed) {
     p->missed = false;
     hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
     rehome(h, node);
