@@ -151,10 +151,14 @@ void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
 
 static void send_again(srv_hub *h, hub_client *c, const char *node);
 
+/* Whether a request takes its client to a table (from the one it was at). */
+static bool entering(int type) {
+  return type == SRV_SIT || type == SRV_WATCH || type == SRV_RESUME || type == SRV_JOIN;
+}
+
 /* A client going to a table of this server leaves the other server's table it was at. */
 static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
-  const bool entering = r->type == SRV_SIT || r->type == SRV_WATCH || r->type == SRV_RESUME || r->type == SRV_JOIN;
-  if (entering && c->via[0]) {
+  if (entering(r->type) && c->via[0]) {
     send_close(h, c);
     via_clear(c);
   }
@@ -254,7 +258,7 @@ bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char
     return true;
   }
   if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
-  if (c->table && r->type != SRV_MOVE && r->type != SRV_CHAT) hub_detach(h, c); /* it goes to the other table */
+  if (c->table && entering(r->type)) hub_detach(h, c); /* it goes to the other server's table */
   if (strcmp(c->via, node) != 0 || c->via_table != table) via_clear(c);
   snprintf(c->via, sizeof c->via, "%s", node);
   c->via_table = table;
