@@ -138,12 +138,15 @@ static int send_request(srv_hub *h, const hub_client *c, const char *node, const
                                             c->name, "text", text, len));
 }
 
-/* Tells the server a client's table is at that the client is gone from there. */
-static void send_close(srv_hub *h, const hub_client *c) {
+/* Tells a server (that of the client's table when node is NULL) that the client is gone from there. */
+static void send_close_to(srv_hub *h, const hub_client *c, const char *node) {
   char id[24];
   snprintf(id, sizeof id, "%" PRIu64, c->id);
-  hub_bus_publish(h, c->via, json_pack("{s:s, s:s, s:s}", "kind", "close", "node", h->options.node, "client", id));
+  hub_bus_publish(h, node ? node : c->via,
+                  json_pack("{s:s, s:s, s:s}", "kind", "close", "node", h->options.node, "client", id));
 }
+
+static void send_close(srv_hub *h, const hub_client *c) { send_close_to(h, c, NULL); }
 
 void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
   if (hub_bus_on(h) && c->via[0]) send_close(h, c);
@@ -369,16 +372,20 @@ static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
 }
 
 /* A message for a client here from the server its table is at: passed on as it is, after
- * noting the seat token of a `seated` (to send the client there again after a takeover). */
+ * noting the seat token of a `seated` (to send the client there again after a takeover). One
+ * from a server the client has left (its close lost while the bus was away) is dropped, and
+ * that server told again. */
 static void on_send(srv_hub *h, const char *node, uint64_t client, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, client);
   if (!c || c->node[0]) return;
+  if (strcmp(c->via, node) != 0) {
+    send_close_to(h, c, node);
+    return;
+  }
   static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"";
   if (strncmp(text, seated, sizeof seated - 1) == 0) {
     json_t *msg = json_loadb(text, len, 0, NULL);
     const char *token = json_string_value(json_object_get(msg, "seat_token"));
-    if (strcmp(c->via, node) != 0) via_clear(c);
-    snprintf(c->via, sizeof c->via, "%s", node);
     c->via_table = (int64_t)json_integer_value(json_object_get(msg, "table"));
     snprintf(c->via_token, sizeof c->via_token, "%s", token ? token : "");
     json_decref(msg);
