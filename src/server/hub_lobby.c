@@ -69,13 +69,13 @@ void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
   int64_t last = 0;
   for (;;) {
     while (i < h->ntables && !hub_table_listed(h->tables[i])) i++;
+    if (i < h->ntables && j < h->nremote_rows && h->tables[i]->id == h->remote_rows[j].id) j++; /* taken over */
     const bool own = i < h->ntables, remote = j < h->nremote_rows;
     if (n == limit || (!own && !remote)) break;
-    if (own && remote && h->tables[i]->id == h->remote_rows[j].id) j++; /* taken over: this server's row */
     if (own && (!remote || h->tables[i]->id < h->remote_rows[j].id)) {
       json_array_append_new(rows, table_row(h->tables[i]));
       last = h->tables[i++]->id;
-    } else if (j < h->nremote_rows) {
+    } else {
       json_array_append(rows, h->remote_rows[j].row);
       last = h->remote_rows[j++].id;
     }
