@@ -73,6 +73,7 @@ static void push(srv_bus *b, int kind, const char *subject, const char *data, si
   b->wake(b->ctx);
 }
 
+/* cnats' callbacks, on its threads: a message, the connection up (again), the connection lost. */
 static void on_message(natsConnection *nc, natsSubscription *sub, natsMsg *msg, void *closure) {
   (void)nc;
   (void)sub;

@@ -71,6 +71,7 @@ static hub_client *remote_client(srv_hub *h, const char *node, uint64_t remote_i
   return c;
 }
 
+/* Lets a client of another server go, as a disconnection of a client of this one. */
 static void drop_remote_client(srv_hub *h, hub_client *c) {
   hub_map_del(&h->remote_index, remote_key(c->node, c->remote_id));
   srv_hub_disconnect(h, c->id);
@@ -96,6 +97,7 @@ void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
                                         id, "text", text, len));
 }
 
+/* A server heard on the bus, made when missing (create); NULL when unknown or out of memory. */
 static hub_peer *peer_get(srv_hub *h, const char *node, bool create) {
   for (int i = 0; i < h->npeers; i++)
     if (strcmp(h->peers[i].node, node) == 0) return &h->peers[i];
@@ -146,6 +148,7 @@ static void send_close_to(srv_hub *h, const hub_client *c, const char *node) {
                   json_pack("{s:s, s:s, s:s}", "kind", "close", "node", h->options.node, "client", id));
 }
 
+/* Tells the server of the client's table that the client is gone from there. */
 static void send_close(srv_hub *h, const hub_client *c) { send_close_to(h, c, NULL); }
 
 void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
@@ -203,6 +206,7 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
   }
 }
 
+/* The name of a request the bus forwards, for its error replies. */
 static const char *request_name(int type) {
   switch (type) {
   case SRV_SIT: return "sit";
@@ -351,6 +355,8 @@ void hub_bus_tick(srv_hub *h, int64_t now) {
 
 /* ---- messages from the bus ---- */
 
+/* Another server says it is alive: it is heard now, and what a restart of it or an outage of
+ * the bus made either miss is sent again. */
 static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
   const uint64_t boot = strtoull(boot_text ? boot_text : "0", NULL, 16);
   hub_peer *p = peer_get(h, node, true);

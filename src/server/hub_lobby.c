@@ -187,6 +187,7 @@ static int remote_find(const srv_hub *h, int64_t id) {
   return at < h->nremote_rows && h->remote_rows[at].id == id ? at : -1;
 }
 
+/* Forgets the remote row at a position. */
 static void remote_remove(srv_hub *h, int at) {
   json_decref(h->remote_rows[at].row);
   memmove(&h->remote_rows[at], &h->remote_rows[at + 1], (size_t)(h->nremote_rows - at - 1) * sizeof *h->remote_rows);

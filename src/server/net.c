@@ -202,6 +202,7 @@ static void collect_bot_moves(server *s) {
     }
 }
 
+/* The hub's publish callback: the bus, or nothing once it is closed (at the end). */
 static int hub_publish(void *ctx, const char *subject, const char *text, size_t len) {
   server *s = ctx;
   return s->bus ? srv_bus_publish(s->bus, subject, text, len) : -1;

@@ -643,6 +643,7 @@ static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text)
   return status;
 }
 
+/* An open table by number, seat token hash or invite, with its server: one indexed query. */
 static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                           bool *found) {
   static const char *const sql[] = {

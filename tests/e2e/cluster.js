@@ -196,7 +196,7 @@ function within(some, all) {
   phase = 'a killed';
   // 3. a is killed mid-round; everyone ends up at the new owner, same seats and views
   const before = players.map((c) => JSON.stringify(c.state.game));
-  const heard = players.map((c) => c.received.length);
+  const heard = players.map((c) => c.received.length), listened = listener.received.length;
   const killed = Date.now();
   await killServer(nodes.a);
   const rehomed = [];
@@ -226,6 +226,8 @@ function within(some, all) {
   await until(() => players.every((c, s) => c.state && JSON.stringify(c.state.game) === before[s]), 3000, 'every seat back with the same view');
   const tookMs = Date.now() - killed;
   await until(() => progress(spectator) === progress(players[1]), 3000, 'the spectator following the table at its new owner');
+  await until(() => listener.received.slice(listened).some((m) => m.type === 'lobby' && m.event === 'changed' && m.table.id === created),
+    3000, 'c\'s lobby told of the table at its new owner');
 
   phase = 'the game to its end';
   // 4. the game goes on to its end at the new owner; its record replays
