@@ -318,7 +318,12 @@ long srv_hub_moves(const srv_hub *h) { return h->moves; }
 
 void srv_hub_stats_get(const srv_hub *h, srv_hub_stats *s) {
   memset(s, 0, sizeof *s);
-  s->clients = h->nclients;
+  for (int i = 0; i < h->nclients; i++) {
+    if (h->clients[i].node[0])
+      s->remote_clients++;
+    else
+      s->clients++;
+  }
   s->moves = h->moves;
   s->tables = h->open_tables;
   for (int i = 0; i < h->ntables; i++) s->playing += h->tables[i]->status == SRV_PLAYING;

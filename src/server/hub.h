@@ -120,6 +120,7 @@ void srv_hub_bus_state(srv_hub *hub, bool up);
 /* Counts for the load test and the status line. */
 typedef struct srv_hub_stats {
   int tables, playing, clients;
+  int remote_clients; /* clients of other servers at this one's tables, through the bus */
   long moves;
 } srv_hub_stats;
 void srv_hub_stats_get(const srv_hub *hub, srv_hub_stats *stats);

@@ -72,6 +72,8 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
            srv_bus_connected(bus));
     metric(&t, "goita_bus_errors_total", "counter",
            "Messages the bus could not take and connections to it lost.", srv_bus_errors(bus));
+    metric(&t, "goita_remote_clients", "gauge",
+           "Clients of other servers at this server's tables, through the bus.", st.remote_clients);
   }
   add(&t, "# HELP goita_move_seconds From a person's move arriving to its state being sent to the table.\n"
           "# TYPE goita_move_seconds histogram\n");

@@ -162,6 +162,8 @@ function within(some, all) {
   spectator.table = created;
   await spectator.request({ type: 'watch', table: created }, 'state');
   await play(players, 8);
+  const owner = (await httpGet(ports.a, '/metrics')).body;
+  if (!/goita_remote_clients 3\b/.test(owner) || !/goita_connections 2\b/.test(owner)) fail(`a's /metrics does not count b's players and c's spectator as remote clients: ${owner}`);
 
   phase = 'the bus away';
   // 2. the bus goes away on a's turn: a's player moves at its own node's table and the game goes
