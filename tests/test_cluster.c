@@ -362,3 +362,50 @@ Test(cluster, a_restarted_owner_gets_the_clients_of_the_other_servers_back) {
   json_t *seat1 = json_array_get(json_object_get(w.clients[0][2].last_state, "seats"), 1);
   cr_expect(json_is_true(json_object_get(seat1, "connected")), "a does not show b's player back");
 }
+
+/* Plays a table of four people (client 1 and 2 of a in seats 0 and 2, of b in seats 1 and 3)
+ * to its end, each move by the seat to move from its own server. */
+static void play_to_the_end(int64_t table) {
+  for (int moves = 0; moves < 2000; moves++) {
+    json_t *state = w.clients[0][1].last_state;
+    if (strcmp(json_string_value(json_object_get(state, "status")), "over") == 0) return;
+    const json_int_t turn = json_integer_value(json_object_get(json_object_get(state, "game"), "turn"));
+    const int hub = (int)(turn % 2);
+    const uint64_t client = turn < 2 ? 1 : 2;
+    client_log *mover = &w.clients[hub][client];
+    const char *move = json_string_value(json_array_get(json_object_get(game_of(mover), "legal"), 0));
+    if (!move) { /* between rounds: the next deal comes with the tick */
+      run(100);
+      continue;
+    }
+    say(hub, client, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table, move);
+    cr_assert_eq(mover->errors, 0, "%s", mover->last_error);
+  }
+  cr_assert_fail("the game did not end");
+}
+
+Test(cluster, a_game_of_people_on_two_servers_ends_and_its_rematch_is_made_through_the_bus) {
+  if (skipped()) return;
+  for (int hub = 0; hub < 2; hub++)
+    for (uint64_t c = 1; c <= 2; c++) say(hub, c, "{\"type\":\"hello\",\"name\":\"P%d%d\"}", hub, (int)c);
+  say(0, 1, "{\"type\":\"create\",\"rules\":\"target=50\"}");
+  for (int seat = 0; seat < 4; seat++) {
+    say(seat % 2, seat < 2 ? 1 : 2, "{\"type\":\"sit\",\"table\":1,\"seat\":%d}", seat);
+    cr_assert_eq(w.clients[seat % 2][seat < 2 ? 1 : 2].seated, 1, "%s", w.clients[seat % 2][seat < 2 ? 1 : 2].last_error);
+  }
+  say(1, 2, "{\"type\":\"start\",\"table\":1}");
+  play_to_the_end(1);
+  cr_expect(json_integer_value(json_object_get(w.clients[1][1].last_state, "game_id")) > 0, "b's player saw the game saved");
+  for (int seat = 0; seat < 4; seat++) say(seat % 2, seat < 2 ? 1 : 2, "{\"type\":\"rematch\",\"table\":1}");
+  run(200);
+  for (int seat = 0; seat < 4; seat++) {
+    client_log *c = &w.clients[seat % 2][seat < 2 ? 1 : 2];
+    cr_expect_eq(c->seated, 2, "seat %d was not seated at the rematch: %s", seat + 1, c->last_error);
+    cr_expect_eq(state_int(c, "table"), 2);
+    cr_expect_eq(state_int(c, "seat"), seat);
+  }
+  /* b's players play at the new table through the bus: it knows where the rematch is */
+  const json_int_t turn = json_integer_value(json_object_get(game_of(&w.clients[0][1]), "turn"));
+  say((int)(turn % 2), turn < 2 ? 1 : 2, "{\"type\":\"chat\",\"table\":2,\"text\":\"again\"}");
+  cr_expect_eq(w.clients[(int)(turn % 2)][turn < 2 ? 1 : 2].errors, 0, "%s", w.clients[(int)(turn % 2)][turn < 2 ? 1 : 2].last_error);
+}
