@@ -217,11 +217,16 @@ static json_int_t state_int(const client_log *c, const char *field) {
 
 static json_t *game_of(const client_log *c) { return json_object_get(c->last_state, "game"); }
 
+/* Ann says hello to a (client 1), Ben to b (client 1). */
+static void hellos(void) {
+  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+}
+
 /* A table of hub a with client 1 of a in seat 0, client 1 of b in seat 1 and computers in 2
  * and 3 (their turns never come in these tests), started. Returns its id. */
 static int64_t shared_table(void) {
-  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
-  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  hellos();
   say(0, 1, "{\"type\":\"create\",\"rules\":\"\"}");
   run(200);
   say(0, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":0}");
@@ -239,8 +244,7 @@ Test(cluster, the_lobby_of_each_server_shows_every_table) {
   if (skipped()) return;
   say(2, 1, "{\"type\":\"list\"}");
   cr_assert_eq(json_integer_value(json_object_get(w.clients[2][1].last_tables, "total")), 0);
-  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
-  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  hellos();
   say(0, 1, "{\"type\":\"create\",\"rules\":\"\"}");
   say(1, 1, "{\"type\":\"create\",\"rules\":\"\"}");
   run(200);
@@ -325,8 +329,7 @@ Test(cluster, while_the_bus_is_away_forwarded_requests_are_refused_and_then_rese
 
 Test(cluster, a_private_table_of_another_server_is_joined_by_its_invite_and_resumed_by_its_token) {
   if (skipped()) return;
-  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
-  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  hellos();
   say(2, 1, "{\"type\":\"list\"}");
   say(0, 1, "{\"type\":\"create\",\"rules\":\"\",\"private\":true}");
   run(200);
