@@ -173,7 +173,11 @@ function within(some, all) {
   while (!onA(turn()) || players[0].state.game.phase !== 'play') await play(players, 1);
   await stopNats();
   await until(async () => /bus: unreachable/.test((await httpGet(ports.b, '/healthz')).body), 5000, 'b noticing the bus gone');
-  for (let tries = 0; tries < 4 && onA(turn()); tries++) {
+  // (a's players see the table as it is; b's do not, while the bus is away)
+  const settled = () => (onA(turn()) ? players[turn()].legal().length > 0 : players[0].state.game.phase === 'play');
+  for (let tries = 0; tries < 4; tries++) {
+    await until(settled, 3000, 'the next turn at a while the bus is away');
+    if (!onA(turn())) break;
     const mover = players[turn()], answer = await tryMove(mover, mover.legal()[0]);
     if (answer.type === 'error') fail(`a move at the owner was refused while the bus was away: ${answer.error}`);
     seen.ownerMoved = true;
