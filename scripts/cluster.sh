@@ -116,6 +116,7 @@ up() {
     db=$("$root/scripts/postgres.sh" start "$dir/pg")
   fi
   echo "STORE=$STORE NODES=$NODES" >"$dir/cluster.env"
+  echo "$db" >"$dir/db" # the nodes' --db: for psql, or another node started by hand
 
   nats_port=$(free_port) nats_http=$(free_port)
   printf 'listen: 127.0.0.1:%s\nhttp: 127.0.0.1:%s\nserver_name: goita-bus\n' "$nats_port" "$nats_http" >"$dir/nats.conf"
