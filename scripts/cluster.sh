@@ -96,7 +96,7 @@ write_haproxy_config() {
 
 # Starts PostgreSQL (or picks the SQLite file), NATS, the nodes and HAProxy, each waited for.
 up() {
-  local goita=${GOITA:-$root/${GOITA_BUILD:-build}/goita} db bus n port
+  local goita=${GOITA:-$root/${GOITA_BUILD:-build}/goita} db n port cluster name
   [ -x "$goita" ] || { echo "cluster.sh: no $goita: build it first (or say GOITA=...)" >&2; exit 1; }
   for program in haproxy nats-server; do
     command -v "$program" >/dev/null ||
@@ -123,15 +123,20 @@ up() {
   start_daemon nats nats-server -c "$dir/nats.conf"
   wait_for_log "$(cat "$dir/nats.pid")" "$dir/nats.log" "Server is ready"
   echo "$nats_http" >"$dir/nats.http-port"
-  bus=()
-  "$goita" serve --help 2>&1 | grep -q -- '--bus' && bus=(--bus "nats://127.0.0.1:$nats_port")
+  # Several nodes need PostgreSQL: a SQLite node is one server alone, with no name, lease or bus.
+  cluster=()
+  if [ "$STORE" = postgresql ]; then
+    cluster=(--lease "$LEASE")
+    "$goita" serve --help 2>&1 | grep -q -- '--bus' && cluster+=(--bus "nats://127.0.0.1:$nats_port")
+  fi
 
   for n in $(seq "$NODES"); do
     port=$(free_port)
     echo "$port" >"$dir/n$n.port"
+    name=()
+    [ "$STORE" = sqlite ] || name=(--node "n$n")
     # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
-    start_daemon "n$n" "$goita" serve --host 127.0.0.1 --port "$port" --db "$db" --node "n$n" \
-      --lease "$LEASE" "${bus[@]}" ${SERVE_ARGS:-}
+    start_daemon "n$n" "$goita" serve --host 127.0.0.1 --port "$port" --db "$db" "${name[@]}" "${cluster[@]}" ${SERVE_ARGS:-}
     wait_for_log "$(cat "$dir/n$n.pid")" "$dir/n$n.log" "goita serve: http"
   done
 
@@ -144,7 +149,7 @@ up() {
   for _ in $(seq 50); do [ "$(http_get "$proxy_port" /healthz 2>/dev/null | head -1)" = 200 ] && break; sleep 0.2; done
   [ "$(http_get "$proxy_port" /healthz 2>/dev/null | head -1)" = 200 ] || { echo "cluster.sh: HAProxy does not answer" >&2; cat "$dir/haproxy.log" >&2; false; }
   trap - ERR
-  echo "cluster in $dir: $NODES node(s) on $STORE${bus:+ and NATS at nats://127.0.0.1:$nats_port}"
+  echo "cluster in $dir: $NODES node(s) on $STORE; NATS at nats://127.0.0.1:$nats_port"
   echo "open http://127.0.0.1:$proxy_port/ (HAProxy; its view of the nodes: http://127.0.0.1:$stats_port/stats)"
   echo "stop it with: scripts/cluster.sh down $dir"
 }

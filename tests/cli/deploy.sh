@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The deployment of scripts/cluster.sh: `up` with three nodes on PostgreSQL and NATS behind
 # HAProxy, every piece healthy in `status`, then the cluster used through the proxy
-# (tests/e2e/cluster.js: the page, a game, a node killed, the database stopped), and `down`
+# (tests/e2e/deploy.js: the page, a game, a node killed, the database stopped), and `down`
 # leaving no process of it running.
 # Usage: cluster.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
@@ -18,7 +18,7 @@ for piece in postgres nats n1 n2 n3 haproxy; do
 done
 grep -q '^haproxy *ok n1 UP.*n2 UP.*n3 UP' "$tmp/status.out" || fail "HAProxy does not see the three nodes up"
 
-node "$root/tests/e2e/cluster.js" "$goita" "$root/scripts/cluster.sh" "$cluster" || fail "the cluster through HAProxy"
+node "$root/tests/e2e/deploy.js" "$goita" "$root/scripts/cluster.sh" "$cluster" || fail "the cluster through HAProxy"
 
 pids=$(cat "$cluster"/*.pid 2>/dev/null)
 bash "$root/scripts/cluster.sh" down "$cluster" || fail "cluster.sh down"
@@ -27,4 +27,4 @@ for pid in $pids; do
 done
 pgrep -f -- "$cluster/" >/dev/null && fail "a process of the cluster still runs after down: $(pgrep -af -- "$cluster/")"
 [ -e "$cluster/pg/data/postmaster.pid" ] && fail "PostgreSQL still runs after down"
-finish cluster
+finish deploy

@@ -1,4 +1,4 @@
-// The cluster of scripts/cluster.sh, used through its HAProxy (tests/cli/cluster.sh starts it):
+// The cluster of scripts/cluster.sh, used through its HAProxy (tests/cli/deploy.sh starts it):
 // the page comes through the proxy; new WebSockets are spread over the three nodes (leastconn)
 // and ?node=NAME reaches that node; a player (sending a browser's Origin) plays a game against
 // three computer players on node n2 through the proxy; node n3 is killed with SIGKILL mid-game
@@ -6,7 +6,7 @@
 // while HAProxy's checks take n3 out of the pool; the game goes on to its end and its stored
 // record replays with `goita replay --check`. Then PostgreSQL is stopped: every node's /healthz
 // fails, HAProxy takes them out of the pool, and puts them back once it runs again.
-// Usage: node cluster.js GOITA CLUSTER_SH DIR
+// Usage: node deploy.js GOITA CLUSTER_SH DIR
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -16,7 +16,7 @@ const { Client, play, httpGet, downloadRecord, replayCheck } = require('./client
 
 const [goita, clusterSh, dir] = process.argv.slice(2);
 const proxy = fs.readFileSync(path.join(dir, 'haproxy.port'), 'utf8').trim();
-const fail = (why) => { console.error('cluster: ' + why); process.exit(1); };
+const fail = (why) => { console.error('deploy: ' + why); process.exit(1); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Opens a WebSocket through the proxy and says hello; resolves with the socket and the node
@@ -129,7 +129,7 @@ async function playToEnd(player) {
   if (refused.status !== 503) fail(`the proxy answered HTTP ${refused.status} with no node in the pool`);
   execFileSync('bash', [pg, 'start', path.join(dir, 'pg')]);
   await waitStatus((st) => /n1 UP.*n2 UP/.test(st.text), 'the nodes did not come back once the database did', 15000);
-  console.log(`cluster: page and game through HAProxy (${check}); n3 killed, out of the pool in ${outMs} ms with ` +
+  console.log(`deploy: page and game through HAProxy (${check}); n3 killed, out of the pool in ${outMs} ms with ` +
     'every new connection served; nodes out of the pool while PostgreSQL was away, back after');
   process.exit(0);
 })().catch((e) => fail(e.stack || String(e)));
