@@ -4,9 +4,9 @@
 # differential test), goita-ai-sample (the reference player of the match tests) and ws with
 # playwright-core (the server's restart, browser and load tests; no browser download), and
 # Debian's Chromium for the browser test, python3-pytest for the Python binding's tests and
-# PostgreSQL for the store tests on PostgreSQL (a server started per test run, never the system's),
-# nats-server and HAProxy for the cluster of scripts/cluster.sh (started as the test's own, on
-# loopback; Debian's packages also install system services, which the tests never use), and
+# PostgreSQL for the store tests on PostgreSQL (a server started per test run, never the system's), the
+# NATS server of the several-servers test (started likewise), HAProxy for the cluster of
+# scripts/cluster.sh (Debian's packages also install system services, which the tests never use), and
 # emscripten for the WebAssembly build of the browser client's offline play (scripts/wasm.sh).
 # ./run.sh never needs any of it.
 set -euo pipefail

@@ -363,6 +363,21 @@ Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
   cr_expect_eq(f.count, 0);
   cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), -1, "a move at another server's table");
   cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  srv_table_row seated = row;
+  seated.seats[0].player = 1;
+  cr_expect_eq(srv_store_table_update(b, &seated), -1, "a seat changed at another server's table");
+  cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  /* any server finds the table and its owner by number, seat token or invite */
+  char key[32], node[SRV_NODE_SIZE] = "";
+  snprintf(key, sizeof key, "%lld", (long long)row.id);
+  int64_t id = 0;
+  bool found = false;
+  cr_assert_eq(srv_store_table_owner(b, SRV_KEY_ID, key, &id, node, &found), 0, "%s", srv_store_error(b));
+  cr_expect(found && id == row.id && strcmp(node, "a") == 0, "table %lld of \"%s\"", (long long)id, node);
+  cr_assert_eq(srv_store_table_owner(b, SRV_KEY_SEAT_TOKEN, "seat-hash-0", &id, node, &found), 0);
+  cr_expect(found && id == row.id && strcmp(node, "a") == 0);
+  cr_assert_eq(srv_store_table_owner(b, SRV_KEY_SEAT_TOKEN, "no-such-hash", &id, node, &found), 0);
+  cr_expect(!found);
   /* a's lease runs out (it stopped renewing): b claims its table, and a may write it no more */
   raw("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
   cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0, "%s", srv_store_error(b));
@@ -371,6 +386,9 @@ Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
   cr_expect_str_eq(f.last.seats[0].token, "seat-hash-0");
   cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), 0, "%s", srv_store_error(b));
   cr_expect_eq(srv_store_move_add(w.store, row.id, 2, "d3"), -1, "the server that lost its lease wrote a move");
+  cr_expect_eq(srv_store_table_update(w.store, &row), -1, "the server that lost its lease changed a seat");
+  cr_assert_eq(srv_store_table_owner(w.store, SRV_KEY_ID, key, &id, node, &found), 0);
+  cr_expect(found && strcmp(node, "b") == 0, "owned by \"%s\" after the claim", node);
   cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
   cr_expect_eq(f.count, 1, "a table is claimed once");
   char all[32] = "";

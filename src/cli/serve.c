@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bus.h"
 #include "cli.h"
 #include "serve.h"
 #include "store.h"
@@ -133,6 +134,10 @@ int cmd_serve(int argc, char **argv) {
        "with PostgreSQL: another server takes this one's tables over when it has not renewed its lease "
        "for this long",
        .lo = 3, .hi = 600, .unit = "s"},
+      {.name = "--bus", .kind = CLI_TEXT, .value = "nats://HOST:PORT", .target = &o.bus,
+       .help = "with PostgreSQL: the NATS server the servers sharing the database talk through (each "
+               "server's lobby shows every table, and its players reach the tables of the others)",
+       .fallback = "none: a server shows and serves only its own tables"},
   };
   const cli_command c = {
       .program = "goita",
@@ -167,6 +172,11 @@ int cmd_serve(int argc, char **argv) {
   o.hub.chat_interval_ms = (int)chat_interval;
   o.hub.rematch_wait_ms = (int)rematch_wait * 1000;
   o.lease_ms = (int)lease * 1000;
+  if (o.bus && !srv_store_is_postgresql(o.db_path))
+    return cli_usage_error(&c, "--bus needs a PostgreSQL database (--db postgresql://...): servers sharing one "
+                               "talk over the bus, and a SQLite file serves one server");
+  if (o.bus && !srv_bus_url_valid(o.bus))
+    return cli_usage_error(&c, "--bus \"%s\": expected nats://HOST:PORT", o.bus);
   if (!srv_store_is_postgresql(o.db_path) && !make_parents(o.db_path)) {
     fprintf(stderr, "goita serve: cannot create the folder of %s: %s\n", o.db_path, strerror(errno));
     return 1;

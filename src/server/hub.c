@@ -28,7 +28,7 @@ void srv_hub_options_default(srv_hub_options *o) {
 
 void hub_send_text(srv_hub *h, uint64_t client, char *text) {
   if (!text) return; /* out of memory: nothing to send */
-  h->io.send(h->io.ctx, client, text, strlen(text));
+  hub_send_raw(h, client, text, strlen(text));
   free(text);
 }
 
@@ -84,6 +84,7 @@ void srv_hub_free(srv_hub *h) {
   free(h->lobby_removed);
   free(h->tables);
   hub_quick_free(h);
+  hub_bus_free(h);
   free(h->clients);
   free(h);
 }
@@ -128,6 +129,7 @@ void hub_detach(srv_hub *h, hub_client *c) {
 void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
+  hub_bus_client_gone(h, c);
   hub_detach(h, c);
   hub_quick_forget(h, id);
   hub_map_del(&h->client_index, id);
@@ -183,6 +185,10 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   if (costs(r.type) && !hub_rate_take(h, c, request_names[r.type])) return;
   const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
   if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
+  if (hub_bus_forward(h, c, &r, text, len)) { /* a table of another server: it answers */
+    srv_secret_wipe(r.token, sizeof r.token);
+    return;
+  }
   switch (r.type) {
   case SRV_HELLO:
     hub_do_hello(h, c, &r);
@@ -300,6 +306,7 @@ void srv_hub_tick(srv_hub *h) {
     }
   }
   hub_lease_tick(h, now);
+  hub_bus_tick(h, now);
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {
     hub_players_prune(h);

@@ -61,6 +61,10 @@ typedef struct srv_hub_io {
   /* Hashes or checks a password (the job is only borrowed), answered later through
    * srv_hub_password_done, or at once from inside the call. */
   void (*password)(void *ctx, const srv_password_job *job);
+  /* Several servers with a message bus (docs/SERVER.md "Several servers"): publishes a message
+   * on a subject (the text is only borrowed); returns 0, or -1 when the bus is unreachable (the
+   * message is dropped). NULL for a server without a bus. */
+  int (*publish)(void *ctx, const char *subject, const char *text, size_t len);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -79,6 +83,8 @@ typedef struct srv_hub_options {
   /* Several servers on one database (srv_store_node): how often this one renews its lease and
    * looks for tables to take over; 0 for a server alone. */
   int lease_renew_ms;
+  /* With a bus (io.publish): this server's name, as srv_store_node was given it. */
+  const char *node;
 } srv_hub_options;
 
 void srv_hub_options_default(srv_hub_options *options);
@@ -100,6 +106,16 @@ void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables
  * (expiry, freed seats, stand-ins, abandoned games) and the lobby's events. */
 void srv_hub_tick(srv_hub *hub);
+
+/* A message from the bus, on a subject this server listens to: SRV_BUS_LOBBY, which every
+ * server hears, or its own, SRV_BUS_NODE followed by its name. */
+#define SRV_BUS_LOBBY "goita.lobby"
+#define SRV_BUS_NODE "goita.node."
+void srv_hub_bus_message(srv_hub *hub, const char *subject, const char *text, size_t len);
+/* The bus connected (again), or lost: once connected, the hub asks the others for their lobby
+ * rows and sends its clients at other servers' tables there again, so nothing missed while it
+ * was away stays missed. */
+void srv_hub_bus_state(srv_hub *hub, bool up);
 
 /* Counts for the load test and the status line. */
 typedef struct srv_hub_stats {

@@ -85,8 +85,8 @@ void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r) {
   json_decref(msg);
   if (!text) return;
   for (int s = 0; s < players_of(t); s++)
-    if (t->seats[s].client) h->io.send(h->io.ctx, t->seats[s].client, text, strlen(text));
-  for (int i = 0; i < t->nwatchers; i++) h->io.send(h->io.ctx, t->watchers[i], text, strlen(text));
+    if (t->seats[s].client) hub_send_raw(h, t->seats[s].client, text, strlen(text));
+  for (int i = 0; i < t->nwatchers; i++) hub_send_raw(h, t->watchers[i], text, strlen(text));
   free(text);
 }
 

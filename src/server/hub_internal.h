@@ -70,6 +70,15 @@ typedef struct hub_client {
   int64_t pending_player;              /* register: the player; login: the account's player */
   char pending_name[SRV_NAME_SIZE];    /* register: the name claimed */
   char pending_account[SRV_NAME_SIZE]; /* the account (folded name) */
+  /* Several servers (hub_bus.c). A client of another server, whose requests come over the bus
+   * and whose messages go back over it: */
+  char node[SRV_NODE_SIZE]; /* that server's name, "" for a client connected here */
+  uint64_t remote_id;       /* its id there */
+  /* A client connected here that is at a table of another server: */
+  char via[SRV_NODE_SIZE];          /* that server, where its table's requests go; "" for none */
+  int64_t via_table;                /* the table */
+  char via_token[SRV_TOKEN_SIZE];   /* its seat token there (from `seated`), "" when watching */
+  char via_invite[SRV_TOKEN_SIZE];  /* the invite code it joined a private table with */
 } hub_client;
 
 /* A hash map from a 64-bit key to a 64-bit value (hub_map.c). */
@@ -125,7 +134,26 @@ struct srv_hub {
   hub_login_guard login_guards[HUB_LOGIN_GUARDS];
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
+  /* Several servers with a bus (hub_bus.c, hub_lobby.c). */
+  struct hub_remote_row *remote_rows; /* the listed tables of the other servers, in id order */
+  int nremote_rows, capremote_rows;
+  struct hub_peer *peers; /* the other servers heard on the bus */
+  int npeers, cappeers;
+  hub_map remote_index; /* a client of another server (hub_bus.c remote_key) -> its id here */
+  uint64_t remote_serial; /* numbers those clients */
+  uint64_t boot;          /* this run's random number: a new one tells the others it restarted */
+  bool bus_up;
+  int64_t bus_up_ms;   /* when it last connected */
+  int64_t beat_at_ms;  /* when this server next says it is alive */
 };
+
+/* A table of another server, as the lobby shows it (hub_lobby.c). */
+typedef struct hub_remote_row {
+  int64_t id;
+  char node[SRV_NODE_SIZE];
+  json_t *row;
+  bool stale; /* of a server sending all its rows again: gone unless they come */
+} hub_remote_row;
 
 static inline int players_of(const hub_table *t) { return t->rules.players; }
 
@@ -138,6 +166,10 @@ void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char
     __attribute__((format(printf, 4, 5)));
 
 void hub_send_json(srv_hub *h, uint64_t client, json_t *msg);
+
+/* Sends text to a client: through io.send to a client of this server, over the bus to one of
+ * another (hub_bus.c). */
+void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len);
 
 void hub_new_token(srv_hub *h, char token[SRV_TOKEN_SIZE]);
 
@@ -162,6 +194,34 @@ void hub_lobby_touch(srv_hub *h, hub_table *t);
 void hub_lobby_flush(srv_hub *h);
 
 void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Several servers: a lobby event of another server's table (created, changed or removed),
+ * kept and passed on to this server's listeners. */
+void hub_lobby_remote(srv_hub *h, const char *node, const char *event, json_t *row);
+/* The rows of another server's listed tables: with first, its rows so far are marked stale;
+ * with last, those still stale are removed. */
+void hub_lobby_remote_rows(srv_hub *h, const char *node, json_t *rows, bool first, bool last);
+/* Publishes every listed table of this server's: to one server (node), or to all (NULL). */
+void hub_lobby_publish_all(srv_hub *h, const char *node);
+/* A table of another server this one now holds: its remote row goes. */
+void hub_lobby_remote_forget(srv_hub *h, int64_t table);
+void hub_lobby_remote_free(srv_hub *h);
+
+/* ---- several servers over the bus (hub_bus.c) ---- */
+
+/* Publishes a message (consumed) on the lobby's subject (node NULL) or to one server. */
+int hub_bus_publish(srv_hub *h, const char *node, json_t *msg);
+/* Whether this hub talks to other servers over a bus. */
+bool hub_bus_on(const srv_hub *h);
+/* Forwards a request naming a table of another server to it; returns whether it was (or was
+ * refused with an error), false when it is this server's to handle. */
+bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len);
+/* A client connected here has gone: the server its table is at is told. */
+void hub_bus_client_gone(srv_hub *h, const hub_client *c);
+/* Says this server is alive, notices servers that are not, and sends clients at a table that
+ * moved to another server (a takeover) there. */
+void hub_bus_tick(srv_hub *h, int64_t now);
+void hub_bus_free(srv_hub *h);
 
 /* ---- indexes (hub_map.c) ---- */
 

@@ -44,23 +44,47 @@ static int first_after(const srv_hub *h, int64_t after) {
   return lo;
 }
 
+/* The position of the first remote row with an id above `after` (they are in id order). */
+static int remote_after(const srv_hub *h, int64_t after) {
+  int lo = 0, hi = h->nremote_rows;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (h->remote_rows[mid].id <= after)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Every listed table the lobby knows of: this server's and, with a bus, the others'. */
+static int lobby_total(const srv_hub *h) { return h->listed_tables + h->nremote_rows; }
+
+/* A page merges this server's tables and the other servers' rows, both in id order. */
 void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
   c->lobby = true;
   const int limit = r->limit ? r->limit : SRV_DEFAULT_PAGE;
   json_t *rows = json_array();
-  int i = first_after(h, r->cursor), n = 0;
+  int i = first_after(h, r->cursor), j = remote_after(h, r->cursor), n = 0;
   int64_t last = 0;
-  for (; i < h->ntables && n < limit; i++) {
-    if (!hub_table_listed(h->tables[i])) continue;
-    json_array_append_new(rows, table_row(h->tables[i]));
-    last = h->tables[i]->id;
+  for (;;) {
+    while (i < h->ntables && !hub_table_listed(h->tables[i])) i++;
+    const bool own = i < h->ntables, remote = j < h->nremote_rows;
+    if (n == limit || (!own && !remote)) break;
+    if (own && remote && h->tables[i]->id == h->remote_rows[j].id) j++; /* taken over: this server's row */
+    if (own && (!remote || h->tables[i]->id < h->remote_rows[j].id)) {
+      json_array_append_new(rows, table_row(h->tables[i]));
+      last = h->tables[i++]->id;
+    } else if (j < h->nremote_rows) {
+      json_array_append(rows, h->remote_rows[j].row);
+      last = h->remote_rows[j++].id;
+    }
     n++;
   }
-  while (i < h->ntables && !hub_table_listed(h->tables[i])) i++; /* is there a next page? */
-  json_t *next = i < h->ntables ? json_integer(last) : json_null();
+  json_t *next = i < h->ntables || j < h->nremote_rows ? json_integer(last) : json_null();
   hub_send_json(h, c->id,
                 json_pack("{s:s, s:I, s:o, s:i, s:o}", "type", "tables", "after", (json_int_t)r->cursor, "tables",
-                          rows, "total", h->listed_tables, "next", next));
+                          rows, "total", lobby_total(h), "next", next));
 }
 
 void hub_lobby_touch(srv_hub *h, hub_table *t) {
@@ -76,23 +100,41 @@ void hub_lobby_touch(srv_hub *h, hub_table *t) {
   t->lobby_dirty = true;
 }
 
-/* Sends one event to every lobby listener. */
-static void send_event(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
-  json_t *msg = json_pack("{s:s, s:s, s:o, s:i}", "type", "lobby", "event", event, "table", table, "total",
-                          h->listed_tables);
+/* Sends one event to every lobby listener (the table is only borrowed). */
+static void send_listeners(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
+  json_t *msg = json_pack("{s:s, s:s, s:O, s:i}", "type", "lobby", "event", event, "table", table, "total",
+                          lobby_total(h));
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   if (!text) return;
-  for (int i = 0; i < n; i++) h->io.send(h->io.ctx, listeners[i], text, strlen(text));
+  for (int i = 0; i < n; i++) hub_send_raw(h, listeners[i], text, strlen(text));
   free(text);
+}
+
+/* Sends one event of this server's table to every lobby listener, and over the bus to the
+ * other servers' (the table is consumed). */
+static void send_event(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
+  if (!table) return;
+  send_listeners(h, listeners, n, event, table);
+  if (hub_bus_on(h) && h->bus_up)
+    hub_bus_publish(h, NULL, json_pack("{s:s, s:s, s:s, s:O}", "kind", "lobby", "node", h->options.node, "event",
+                                       event, "table", table));
+  json_decref(table);
+}
+
+/* The clients here that get the lobby's events (malloc'd; NULL when out of memory). */
+static uint64_t *lobby_listeners(const srv_hub *h, int *n) {
+  uint64_t *listeners = malloc((size_t)h->nclients * sizeof *listeners + 1);
+  *n = 0;
+  for (int i = 0; listeners && i < h->nclients; i++)
+    if (h->clients[i].lobby) listeners[(*n)++] = h->clients[i].id;
+  return listeners;
 }
 
 void hub_lobby_flush(srv_hub *h) {
   if (!h->nlobby_dirty && !h->nlobby_removed) return;
-  uint64_t *listeners = malloc((size_t)h->nclients * sizeof *listeners + 1);
-  int n = 0;
-  for (int i = 0; listeners && i < h->nclients; i++)
-    if (h->clients[i].lobby) listeners[n++] = h->clients[i].id;
+  int n;
+  uint64_t *listeners = lobby_listeners(h, &n);
   for (int i = 0; i < h->nlobby_removed; i++)
     send_event(h, listeners, n, "removed", json_pack("{s:I}", "id", (json_int_t)h->lobby_removed[i]));
   for (int i = 0; i < h->nlobby_dirty; i++) {
@@ -135,4 +177,113 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
   free(rows);
   hub_send_json(h, c->id, json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games",
                                     list, "next", next));
+}
+
+/* ---- the other servers' tables (several servers with a bus) ---- */
+
+/* The position of a remote row, or -1. */
+static int remote_find(const srv_hub *h, int64_t id) {
+  const int at = remote_after(h, id - 1);
+  return at < h->nremote_rows && h->remote_rows[at].id == id ? at : -1;
+}
+
+static void remote_remove(srv_hub *h, int at) {
+  json_decref(h->remote_rows[at].row);
+  memmove(&h->remote_rows[at], &h->remote_rows[at + 1], (size_t)(h->nremote_rows - at - 1) * sizeof *h->remote_rows);
+  h->nremote_rows--;
+}
+
+/* Keeps a row of another server's table (the row is borrowed); returns false when out of memory. */
+static bool remote_upsert(srv_hub *h, const char *node, json_t *row) {
+  const int64_t id = (int64_t)json_integer_value(json_object_get(row, "id"));
+  int at = remote_find(h, id);
+  if (at < 0) {
+    if (h->nremote_rows == h->capremote_rows) {
+      const int cap = h->capremote_rows ? 2 * h->capremote_rows : 64;
+      hub_remote_row *grown = realloc(h->remote_rows, (size_t)cap * sizeof *grown);
+      if (!grown) return false;
+      h->remote_rows = grown;
+      h->capremote_rows = cap;
+    }
+    at = remote_after(h, id);
+    memmove(&h->remote_rows[at + 1], &h->remote_rows[at], (size_t)(h->nremote_rows - at) * sizeof *h->remote_rows);
+    h->nremote_rows++;
+    h->remote_rows[at] = (hub_remote_row){.id = id};
+  } else {
+    json_decref(h->remote_rows[at].row);
+  }
+  hub_remote_row *r = &h->remote_rows[at];
+  r->row = json_incref(row);
+  r->stale = false;
+  snprintf(r->node, sizeof r->node, "%s", node);
+  return true;
+}
+
+void hub_lobby_remote(srv_hub *h, const char *node, const char *event, json_t *row) {
+  const json_int_t id = json_integer_value(json_object_get(row, "id"));
+  if (!event || id <= 0 || hub_table_get(h, (int64_t)id)) return; /* (a table this server holds is its own to tell) */
+  const bool removed = strcmp(event, "removed") == 0;
+  if (removed) {
+    const int at = remote_find(h, (int64_t)id);
+    if (at < 0) return;
+    remote_remove(h, at);
+  } else if (!remote_upsert(h, node, row)) {
+    return;
+  }
+  int n;
+  uint64_t *listeners = lobby_listeners(h, &n);
+  send_listeners(h, listeners, n, removed ? "removed" : event, row);
+  free(listeners);
+}
+
+void hub_lobby_remote_rows(srv_hub *h, const char *node, json_t *rows, bool first, bool last) {
+  if (first)
+    for (int i = 0; i < h->nremote_rows; i++) h->remote_rows[i].stale |= strcmp(h->remote_rows[i].node, node) == 0;
+  size_t i;
+  json_t *row;
+  json_array_foreach(rows, i, row) hub_lobby_remote(h, node, "changed", row);
+  if (!last) return;
+  int n;
+  uint64_t *listeners = lobby_listeners(h, &n);
+  for (int at = h->nremote_rows - 1; at >= 0; at--) {
+    if (!h->remote_rows[at].stale || strcmp(h->remote_rows[at].node, node) != 0) continue;
+    json_t *gone = json_pack("{s:I}", "id", (json_int_t)h->remote_rows[at].id);
+    remote_remove(h, at);
+    if (gone) send_listeners(h, listeners, n, "removed", gone);
+    json_decref(gone);
+  }
+  free(listeners);
+}
+
+/* Rows go over the bus this many a message, well under NATS's 1 MB. */
+#define ROWS_PER_MESSAGE 100
+
+void hub_lobby_publish_all(srv_hub *h, const char *node) {
+  if (!hub_bus_on(h)) return;
+  int i = 0;
+  bool first = true;
+  do {
+    json_t *rows = json_array();
+    for (int n = 0; i < h->ntables && n < ROWS_PER_MESSAGE; i++)
+      if (hub_table_listed(h->tables[i])) {
+        json_array_append_new(rows, table_row(h->tables[i]));
+        n++;
+      }
+    while (i < h->ntables && !hub_table_listed(h->tables[i])) i++;
+    hub_bus_publish(h, node, json_pack("{s:s, s:s, s:o, s:b, s:b}", "kind", "rows", "node", h->options.node,
+                                       "tables", rows, "first", first, "last", i >= h->ntables));
+    first = false;
+  } while (i < h->ntables);
+}
+
+void hub_lobby_remote_forget(srv_hub *h, int64_t table) {
+  const int at = remote_find(h, table);
+  if (at >= 0) remote_remove(h, at);
+}
+
+void hub_lobby_remote_free(srv_hub *h) {
+  for (int i = 0; i < h->nremote_rows; i++) json_decref(h->remote_rows[i].row);
+  free(h->remote_rows);
+  h->remote_rows = NULL;
+  h->nremote_rows = 0;
 }

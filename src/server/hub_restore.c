@@ -131,6 +131,7 @@ static void take_over_table(void *arg, const srv_table_row *row) {
   if (!t) return;
   if (t->status == SRV_PLAYING && t->game.over) hub_finish_game(c->h, t);
   hub_schedule(c->h, t, false);
+  hub_lobby_remote_forget(c->h, t->id); /* the lobby's row of it is this server's now */
   hub_lobby_touch(c->h, t);
 }
 

@@ -242,8 +242,8 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", srv_store_error(h->store));
   char *msg = srv_message_error(NULL, text);
   for (int s = 0; s < players_of(t) && msg; s++)
-    if (t->seats[s].client) h->io.send(h->io.ctx, t->seats[s].client, msg, strlen(msg));
-  for (int i = 0; i < t->nwatchers && msg; i++) h->io.send(h->io.ctx, t->watchers[i], msg, strlen(msg));
+    if (t->seats[s].client) hub_send_raw(h, t->seats[s].client, msg, strlen(msg));
+  for (int i = 0; i < t->nwatchers && msg; i++) hub_send_raw(h, t->watchers[i], msg, strlen(msg));
   free(msg);
 }
 

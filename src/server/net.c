@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bots.h"
+#include "bus.h"
 #include "net_handshake.h"
 #include "net_metrics.h"
 #include "net_listen.h"
@@ -60,6 +61,7 @@ typedef struct server {
   srv_store *store;
   srv_hub *hub;
   srv_bots *bots;
+  srv_bus *bus; /* NULL without --bus */
   srv_listener *listener;
   srv_net_limits limits;
   srv_metrics metrics; /* for /metrics */
@@ -198,6 +200,23 @@ static void collect_bot_moves(server *s) {
       else
         srv_hub_bot_move(s->hub, answers[i].table, answers[i].version, answers[i].move);
     }
+}
+
+static int hub_publish(void *ctx, const char *subject, const char *text, size_t len) {
+  server *s = ctx;
+  return s->bus ? srv_bus_publish(s->bus, subject, text, len) : -1;
+}
+
+/* Takes what the message bus received, and its connection's changes, on the loop's thread. */
+static void collect_bus_events(server *s) {
+  srv_bus_event e;
+  while (srv_bus_next(s->bus, &e)) {
+    if (e.kind == SRV_BUS_MESSAGE)
+      srv_hub_bus_message(s->hub, e.subject, e.data, e.len);
+    else
+      srv_hub_bus_state(s->hub, e.kind == SRV_BUS_UP);
+    srv_bus_event_free(&e);
+  }
 }
 
 static void on_tick(lws_sorted_usec_list_t *sul) {
@@ -343,6 +362,7 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
     break;
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
     if (s && s->hub) collect_bot_moves(s);
+    if (s && s->hub && s->bus) collect_bus_events(s);
     break;
   default:
     break;
@@ -396,9 +416,9 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
   lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
   unsigned status = HTTP_STATUS_OK;
   if (strcmp(uri, "/healthz") == 0)
-    d->body = srv_health_text(s->store, &status);
+    d->body = srv_health_text(s->store, s->bus, &status);
   else if (strcmp(uri, "/metrics") == 0)
-    d->body = srv_metrics_text(&s->metrics, s->hub, s->store);
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, s->bus);
   else
     return start_download(s, wsi, d, path);
   if (!d->body) return -1;
@@ -510,6 +530,33 @@ static int join_cluster(srv_store *store, const srv_serve_options *o, srv_hub_op
   return srv_store_node(store, o->node ? o->node : "goita", o->lease_ms);
 }
 
+/* A server's name goes into the bus's subjects (goita.node.NAME), where a dot, a space or a
+ * wildcard would mean something else. */
+static bool subject_safe(const char *name) {
+  for (const char *p = name; *p; p++)
+    if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') && *p != '-' && *p != '_')
+      return false;
+  return *name != '\0';
+}
+
+/* Connects to the message bus of --bus, listening to the lobby's subject and this server's own. */
+static int open_bus(server *s, const srv_serve_options *o, char *err, size_t errsize) {
+  if (!o->bus) return 0;
+  const char *node = o->node ? o->node : "goita";
+  if (!srv_store_is_postgresql(o->db_path)) {
+    snprintf(err, errsize, "--bus needs a PostgreSQL database: a SQLite file serves one server");
+    return -1;
+  }
+  if (!subject_safe(node)) {
+    snprintf(err, errsize, "--node %s: with --bus a server's name has only letters, digits, - and _", node);
+    return -1;
+  }
+  char own[96];
+  snprintf(own, sizeof own, "goita.node.%s", node);
+  const char *subjects[] = {"goita.lobby", own};
+  return srv_bus_open(&s->bus, o->bus, node, subjects, 2, wake_loop, s, err, errsize);
+}
+
 /* The security headers of every HTTP answer: libwebsockets' "best practices" set, with one
  * word added to its Content-Security-Policy: 'wasm-unsafe-eval' lets the page's worker compile
  * the WebAssembly build of the library (web/worker.js); it allows no evaluation of script
@@ -600,10 +647,19 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
-  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password};
+  if (o->bus) hub.node = o->node ? o->node : "goita";
+  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
+    srv_store_close(s.store);
+    srv_listener_close(s.listener);
+    return -1;
+  }
+  if (open_bus(&s, o, err, errsize) != 0) {
+    srv_bots_stop(s.bots);
+    lws_context_destroy(s.context);
+    srv_hub_free(s.hub);
     srv_store_close(s.store);
     srv_listener_close(s.listener);
     return -1;
@@ -619,6 +675,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   }
   signal_context = NULL;
   srv_bots_stop(s.bots); /* before the hub: no answer arrives after it is gone */
+  srv_bus_close(s.bus);
+  s.bus = NULL;
   lws_context_destroy(s.context); /* closes every connection (their CLOSED callbacks use the hub) */
   srv_hub_free(s.hub);
   srv_store_close(s.store);

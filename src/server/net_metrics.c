@@ -57,7 +57,7 @@ static void metric(text *t, const char *name, const char *type, const char *help
   add(t, "# HELP %s %s\n# TYPE %s %s\n%s %lld\n", name, help, name, type, name, value);
 }
 
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store) {
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_bus *bus) {
   srv_hub_stats st;
   srv_hub_stats_get(hub, &st);
   text t = {0};
@@ -67,6 +67,12 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   metric(&t, "goita_moves_total", "counter", "Moves played at this server's tables (rate() gives moves/s).",
          st.moves);
   metric(&t, "goita_store_errors_total", "counter", "Database calls that failed.", srv_store_failures(store));
+  if (bus) {
+    metric(&t, "goita_bus_connected", "gauge", "1 while the message bus between the servers is connected, else 0.",
+           srv_bus_connected(bus));
+    metric(&t, "goita_bus_errors_total", "counter",
+           "Messages the bus could not take and connections to it lost.", srv_bus_errors(bus));
+  }
   add(&t, "# HELP goita_move_seconds From a person's move arriving to its state being sent to the table.\n"
           "# TYPE goita_move_seconds histogram\n");
   long long cumulative = 0;
@@ -83,7 +89,7 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   return t.buf;
 }
 
-char *srv_health_text(const srv_store *store, unsigned *status) {
+char *srv_health_text(const srv_store *store, const srv_bus *bus, unsigned *status) {
   text t = {0};
   if (srv_store_failing(store)) {
     *status = 503;
@@ -92,6 +98,10 @@ char *srv_health_text(const srv_store *store, unsigned *status) {
     *status = 200;
     add(&t, "ok\n");
   }
+  if (bus && srv_bus_connected(bus))
+    add(&t, "bus: connected\n");
+  else if (bus)
+    add(&t, "bus: unreachable: %s\n", srv_bus_error(bus));
   if (t.failed) {
     free(t.buf);
     return NULL;

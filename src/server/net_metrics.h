@@ -4,6 +4,7 @@
 #ifndef GOITA_SERVER_NET_METRICS_H
 #define GOITA_SERVER_NET_METRICS_H
 
+#include "bus.h"
 #include "hub.h"
 #include "store.h"
 
@@ -18,10 +19,12 @@ typedef struct srv_metrics {
 
 /* Counts one move that took `seconds` from its arrival to its broadcast. */
 void srv_metrics_move(srv_metrics *m, double seconds);
-/* The /metrics page (malloc'd, NULL when out of memory). */
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store);
+/* The /metrics page (malloc'd, NULL when out of memory); bus is NULL for a server without one. */
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_bus *bus);
 /* The /healthz page (malloc'd) and its HTTP status: 200 while the last database call
- * succeeded, 503 with the database's error otherwise. */
-char *srv_health_text(const srv_store *store, unsigned *status);
+ * succeeded, 503 with the database's error otherwise. A second line tells how the message bus
+ * is; it does not change the status, since a server without the bus still serves its own
+ * tables. */
+char *srv_health_text(const srv_store *store, const srv_bus *bus, unsigned *status);
 
 #endif

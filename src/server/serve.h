@@ -36,6 +36,8 @@ typedef struct srv_serve_options {
    * how long its lease on its tables lasts unless renewed (docs/SERVER.md "Several servers"). */
   const char *node;
   int lease_ms;
+  /* The message bus between them (nats://HOST:PORT), NULL for none. */
+  const char *bus;
 } srv_serve_options;
 
 /* Runs the server until SIGINT or SIGTERM. Writes one line to stdout when it listens

@@ -36,6 +36,12 @@ int srv_store_limit_bytes(srv_store *s, long long bytes) { return counted(s, s->
 
 int srv_store_node(srv_store *s, const char *name, int lease_ms) { return counted(s, s->ops->node(s, name, lease_ms)); }
 
+int srv_store_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
+                          bool *found) {
+  *found = false;
+  return counted(s, s->ops->table_owner(s, kind, key, table, node, found));
+}
+
 int srv_store_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   return counted(s, s->ops->lease_renew(s, fn, ctx));
 }

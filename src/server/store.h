@@ -69,6 +69,15 @@ int srv_store_node(srv_store *store, const char *name, int lease_ms);
  * calling fn with each one it claimed (as srv_store_tables_open does). Does nothing without
  * srv_store_node. */
 int srv_store_lease_renew(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+/* How a table is named to srv_store_table_owner: by its number, by the hash of one of its seat
+ * tokens, or by its invite code. */
+typedef enum srv_table_key { SRV_KEY_ID = 0, SRV_KEY_SEAT_TOKEN = 1, SRV_KEY_INVITE = 2 } srv_table_key;
+#define SRV_NODE_SIZE 64
+/* Several servers: the open table named by key (its number as decimal text, a seat token's
+ * hash, or an invite code) and the server that owns it ("" for none). *found is false when no
+ * open table has that key. A SQLite file (one server) refuses. */
+int srv_store_table_owner(srv_store *store, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
+                          bool *found);
 /* The last error, for the caller to show. */
 const char *srv_store_error(const srv_store *store);
 /* How many calls have failed since the store was opened, and whether the last one did (for

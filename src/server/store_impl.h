@@ -12,6 +12,7 @@ typedef struct srv_store_ops {
   int (*limit_bytes)(srv_store *store, long long bytes);
   int (*node)(srv_store *store, const char *name, int lease_ms);
   int (*lease_renew)(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+  int (*table_owner)(srv_store *store, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE], bool *found);
   int (*player_by_token)(srv_store *store, const char *token_hash, srv_player *out, bool *found);
   int (*player_create)(srv_store *store, const char *name, const char *token_hash, srv_player *out);
   int (*player_rename)(srv_store *store, int64_t id, const char *name);

@@ -365,11 +365,21 @@ static int pg_table_create(srv_store *s, srv_table_row *row) {
   return end(s, status);
 }
 
+/* Saves a table's status and seats. With several servers, only at a table this server still
+ * owns, as a move (pg_move_add): the same update checks it, so it costs no round trip more. */
 static int pg_table_update(srv_store *s, const srv_table_row *row) {
   if (begin(s) != 0) return -1;
   char b[2][32];
-  const char *params[] = {num(b[0], row->status), num(b[1], row->id)};
-  int status = run(s, "saving a table", "UPDATE tables SET status = $1 WHERE id = $2", 2, params);
+  const char *params[] = {num(b[0], row->status), num(b[1], row->id), PG(s)->node};
+  PGresult *r = query(s, "saving a table",
+                      "UPDATE tables SET status = $1 WHERE id = $2 AND ($3::text = '' OR node = $3::text)", 3, params);
+  int status = r ? 0 : -1;
+  if (r && strcmp(PQcmdTuples(r), "1") != 0) {
+    snprintf(s->error, sizeof s->error, "saving a table: table %lld is served by another server now",
+             (long long)row->id);
+    status = -1;
+  }
+  PQclear(r);
   if (status == 0) status = write_seats(s, row);
   return end(s, status);
 }
@@ -633,8 +643,28 @@ static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text)
   return status;
 }
 
+static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
+                          bool *found) {
+  static const char *const sql[] = {
+      "SELECT id, COALESCE(node, '') FROM tables WHERE id = $1::bigint AND status != 2",
+      "SELECT t.id, COALESCE(t.node, '') FROM seats s JOIN tables t ON t.id = s.table_id "
+      "WHERE s.token = $1 AND t.status != 2",
+      "SELECT id, COALESCE(node, '') FROM tables WHERE invite = $1 AND status != 2"};
+  if (kind < 0 || kind > SRV_KEY_INVITE) return fail(s, "finding a table", NULL);
+  const char *params[] = {key};
+  PGresult *r = query(s, "finding a table", sql[kind], 1, params);
+  if (!r) return -1;
+  *found = PQntuples(r) > 0;
+  if (*found) {
+    *table = int_at(r, 0, 0);
+    text_at(r, 0, 1, node, SRV_NODE_SIZE);
+  }
+  PQclear(r);
+  return 0;
+}
+
 static const srv_store_ops pg_ops = {
-    pg_close,       pg_limit_bytes,  pg_node, pg_lease_renew,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
+    pg_close,       pg_limit_bytes,  pg_node, pg_lease_renew,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,

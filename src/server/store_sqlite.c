@@ -568,8 +568,19 @@ static int lite_game_text(srv_store *s, int64_t game, bool histories, char **tex
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a game");
 }
 
+/* One server owns every table: no other server to find. */
+static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
+                            bool *found) {
+  (void)kind;
+  (void)key;
+  (void)table;
+  (void)node;
+  (void)found;
+  return lite_node(s, "", 0);
+}
+
 static const srv_store_ops sqlite_ops = {
-    lite_close,      lite_limit_bytes, lite_node, lite_lease_renew, lite_player_by_token, lite_player_create, lite_player_rename,
+    lite_close,      lite_limit_bytes, lite_node, lite_lease_renew, lite_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,

@@ -12,6 +12,10 @@ e2e=$(cd "$(dirname "$0")/../e2e" && pwd)
 grep -q -- "--port must be from 1 to 65535" "$tmp/err" || fail "--port 0: $(cat "$tmp/err")"
 "$goita" serve --colour 2>"$tmp/err" && fail "an unknown option accepted"
 grep -q 'unknown option "--colour"' "$tmp/err" || fail "unknown option: $(cat "$tmp/err")"
+"$goita" serve --db "$tmp/x.db" --bus nats://127.0.0.1:4222 2>"$tmp/err" && fail "--bus on SQLite accepted"
+grep -q -- "--bus needs a PostgreSQL database" "$tmp/err" || fail "--bus on SQLite: $(cat "$tmp/err")"
+"$goita" serve --db postgresql:///x --bus redis://127.0.0.1:6379 2>"$tmp/err" && fail "a bus that is not NATS accepted"
+grep -q -- '--bus "redis://127.0.0.1:6379": expected nats://HOST:PORT' "$tmp/err" || fail "--bus redis: $(cat "$tmp/err")"
 mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
 if [ "$(id -u)" != 0 ]; then # root writes anywhere
   "$goita" serve --db "$tmp/ro/x.db" --port "$(node "$e2e/free-port.js")" 2>"$tmp/err" && fail "an unwritable database accepted"

@@ -16,6 +16,7 @@ class Client {
     this.waiters = [];
     this.onState = null;
     this.errors = [];
+    this.received = []; // every message, for the hidden-information scans
   }
 
   open() {
@@ -28,6 +29,7 @@ class Client {
   }
 
   receive(msg) {
+    this.received.push(msg);
     if (msg.type === 'state') {
       this.state = msg;
       if (this.onState) this.onState(msg);

@@ -1,0 +1,418 @@
+/* Several servers over a message bus (docs/SERVER.md "Several servers"): a client connected to
+ * one server reaches a table another owns through it. Its requests naming that table go to
+ * the owner (subject goita.node.OWNER) with this server's name, the client's id here and its
+ * player; the owner serves it as a client of its own, a "remote client", and every message it
+ * would send that client, built from that seat's view as for any other, comes back (subject
+ * goita.node.THIS) to be passed on. Nothing else about a table crosses the bus. When the owner
+ * dies and another takes its tables over, the clients here are sent there again by their seat
+ * tokens. The hub only publishes through io.publish and takes what the network layer gives it,
+ * so it has no network in it. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub_internal.h"
+#include "secret.h"
+
+/* The ids of remote clients have their top bit set; the network layer's never do. */
+#define REMOTE_ID_BIT (UINT64_C(1) << 63)
+
+/* A server heard on the bus. */
+typedef struct hub_peer {
+  char node[SRV_NODE_SIZE];
+  uint64_t boot;
+  int64_t heard_ms;
+  bool dead; /* not heard for too long: its remote clients were let go */
+} hub_peer;
+
+bool hub_bus_on(const srv_hub *h) { return h->io.publish && h->options.node && h->options.lease_renew_ms > 0; }
+
+/* A server is called dead when not heard for a lease: by then its tables are being taken over. */
+static int64_t dead_after_ms(const srv_hub *h) { return 3 * (int64_t)h->options.lease_renew_ms; }
+
+int hub_bus_publish(srv_hub *h, const char *node, json_t *msg) {
+  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  json_decref(msg);
+  if (!text) return -1;
+  char subject[SRV_NODE_SIZE + 16];
+  snprintf(subject, sizeof subject, "%s%s", node ? SRV_BUS_NODE : SRV_BUS_LOBBY, node ? node : "");
+  const int rc = h->io.publish(h->io.ctx, subject, text, strlen(text));
+  free(text);
+  return rc;
+}
+
+/* The key of another server's client in remote_index. */
+static uint64_t remote_key(const char *node, uint64_t id) {
+  uint64_t k = UINT64_C(1469598103934665603);
+  for (const char *p = node; *p; p++) k = (k ^ (unsigned char)*p) * UINT64_C(1099511628211);
+  return k ^ (id * UINT64_C(0x9E3779B97F4A7C15));
+}
+
+/* The client here standing for a client of another server, made when missing (create). */
+static hub_client *remote_client(srv_hub *h, const char *node, uint64_t remote_id, bool create) {
+  const uint64_t key = remote_key(node, remote_id);
+  uint64_t local;
+  if (hub_map_get(&h->remote_index, key, &local)) {
+    hub_client *c = hub_client_get(h, local);
+    if (c && c->remote_id == remote_id && strcmp(c->node, node) == 0) return c;
+  }
+  if (!create) return NULL;
+  const uint64_t id = REMOTE_ID_BIT | ++h->remote_serial;
+  srv_hub_connect(h, id);
+  hub_client *c = hub_client_get(h, id);
+  if (!c || hub_map_put(&h->remote_index, key, id) != 0) {
+    if (c) srv_hub_disconnect(h, id);
+    return NULL;
+  }
+  snprintf(c->node, sizeof c->node, "%s", node);
+  c->remote_id = remote_id;
+  return c;
+}
+
+static void drop_remote_client(srv_hub *h, hub_client *c) {
+  hub_map_del(&h->remote_index, remote_key(c->node, c->remote_id));
+  srv_hub_disconnect(h, c->id);
+}
+
+/* Lets every client of a server go (it restarted, or died): their seats wait for their tokens. */
+static void drop_clients_of(srv_hub *h, const char *node) {
+  for (int i = h->nclients - 1; i >= 0; i--)
+    if (strcmp(h->clients[i].node, node) == 0) drop_remote_client(h, &h->clients[i]);
+}
+
+void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
+  if (!(client & REMOTE_ID_BIT)) {
+    h->io.send(h->io.ctx, client, text, len);
+    return;
+  }
+  hub_client *c = hub_client_get(h, client);
+  if (!c || !c->node[0]) return;
+  char id[24];
+  snprintf(id, sizeof id, "%" PRIu64, c->remote_id);
+  /* lost when the bus is away: the client's server sends it here again once it is back */
+  hub_bus_publish(h, c->node, json_pack("{s:s, s:s, s:s, s:s%}", "kind", "send", "node", h->options.node, "client",
+                                        id, "text", text, len));
+}
+
+static hub_peer *peer_get(srv_hub *h, const char *node, bool create) {
+  for (int i = 0; i < h->npeers; i++)
+    if (strcmp(h->peers[i].node, node) == 0) return &h->peers[i];
+  if (!create) return NULL;
+  if (h->npeers == h->cappeers) {
+    const int cap = h->cappeers ? 2 * h->cappeers : 8;
+    hub_peer *grown = realloc(h->peers, (size_t)cap * sizeof *grown);
+    if (!grown) return NULL;
+    h->peers = grown;
+    h->cappeers = cap;
+  }
+  hub_peer *p = &h->peers[h->npeers++];
+  memset(p, 0, sizeof *p);
+  snprintf(p->node, sizeof p->node, "%s", node);
+  return p;
+}
+
+/* Whether a server answers on the bus: heard lately, or never heard of (a new one). */
+static bool peer_alive(srv_hub *h, const char *node) {
+  const hub_peer *p = peer_get(h, node, false);
+  return !p || !p->dead;
+}
+
+/* ---- this server's clients at other servers' tables ---- */
+
+/* Clears where a client's table requests go, wiping its seat token. */
+static void via_clear(hub_client *c) {
+  c->via[0] = '\0';
+  c->via_table = 0;
+  srv_secret_wipe(c->via_token, sizeof c->via_token);
+  c->via_invite[0] = '\0';
+}
+
+/* Sends a request of a client here to the server that owns its table. */
+static int send_request(srv_hub *h, const hub_client *c, const char *node, const char *text, size_t len) {
+  char id[24];
+  snprintf(id, sizeof id, "%" PRIu64, c->id);
+  return hub_bus_publish(h, node, json_pack("{s:s, s:s, s:s, s:I, s:s, s:s%}", "kind", "request", "node",
+                                            h->options.node, "client", id, "player", (json_int_t)c->player, "name",
+                                            c->name, "text", text, len));
+}
+
+/* Tells the server a client's table is at that the client is gone from there. */
+static void send_close(srv_hub *h, const hub_client *c) {
+  char id[24];
+  snprintf(id, sizeof id, "%" PRIu64, c->id);
+  hub_bus_publish(h, c->via, json_pack("{s:s, s:s, s:s}", "kind", "close", "node", h->options.node, "client", id));
+}
+
+void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
+  if (hub_bus_on(h) && c->via[0]) send_close(h, c);
+}
+
+/* Where a request naming a table goes: the table's number, or its key in the store. Returns
+ * false when it is none of the bus's business (a table of this server, or no table named). */
+static bool request_key(srv_hub *h, const hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
+  uint64_t id;
+  switch (r->type) {
+  case SRV_SIT:
+  case SRV_WATCH:
+  case SRV_BOT:
+  case SRV_START:
+  case SRV_MOVE:
+  case SRV_CHAT:
+  case SRV_REMATCH:
+    if (hub_table_get(h, r->table)) return false;
+    *kind = SRV_KEY_ID;
+    snprintf(key, SRV_TOKEN_HASH_SIZE, "%lld", (long long)r->table);
+    return true;
+  case SRV_LEAVE:
+    return c->via[0] && !c->table;
+  case SRV_RESUME:
+    srv_token_hash(r->token, key);
+    *kind = SRV_KEY_SEAT_TOKEN;
+    return !hub_map_get(&h->seat_index, hub_token_key(key), &id);
+  case SRV_JOIN:
+    *kind = SRV_KEY_INVITE;
+    snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
+    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id);
+  default:
+    return false;
+  }
+}
+
+static const char *request_name(int type) {
+  switch (type) {
+  case SRV_SIT: return "sit";
+  case SRV_WATCH: return "watch";
+  case SRV_BOT: return "bot";
+  case SRV_START: return "start";
+  case SRV_MOVE: return "move";
+  case SRV_CHAT: return "chat";
+  case SRV_REMATCH: return "rematch";
+  case SRV_LEAVE: return "leave";
+  case SRV_RESUME: return "resume";
+  default: return "join";
+  }
+}
+
+/* The server that owns the table a request names, and the table: the one the client is at
+ * already when it names that, else the store's answer. Returns false after an error reply, or
+ * with node "" when the table is this server's or no open table has the key. */
+static bool find_owner(srv_hub *h, hub_client *c, const srv_request *r, int kind, const char *key,
+                       char node[SRV_NODE_SIZE], int64_t *table) {
+  node[0] = '\0';
+  if (c->via[0] && (r->type == SRV_LEAVE || (kind == SRV_KEY_ID && r->table == c->via_table))) {
+    snprintf(node, SRV_NODE_SIZE, "%s", c->via);
+    *table = c->via_table;
+    return true;
+  }
+  bool found = false;
+  if (srv_store_table_owner(h->store, kind, key, table, node, &found) != 0) {
+    hub_send_error(h, c->id, request_name(r->type), "%s", srv_store_error(h->store));
+    return false;
+  }
+  if (!found || strcmp(node, h->options.node) == 0) node[0] = '\0';
+  return true;
+}
+
+bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
+  int kind = SRV_KEY_ID;
+  char key[SRV_TOKEN_HASH_SIZE] = "", node[SRV_NODE_SIZE];
+  int64_t table = 0;
+  if (!hub_bus_on(h) || c->node[0] || !request_key(h, c, r, &kind, key)) return false;
+  if (!find_owner(h, c, r, kind, key, node, &table)) return true;
+  if (!node[0]) return false; /* this server's, or none: answered here */
+  const char *name = request_name(r->type);
+  if (!peer_alive(h, node)) {
+    hub_send_error(h, c->id, name,
+                   "table %lld is served by server %s, which is not answering: another server takes its tables "
+                   "over within %d s; try again then",
+                   (long long)table, node, (int)(dead_after_ms(h) / 1000) + 1);
+    return true;
+  }
+  if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
+    hub_send_error(h, c->id, name,
+                   "table %lld is served by server %s, and the servers' message bus is unreachable: try again in "
+                   "a moment",
+                   (long long)table, node);
+    return true;
+  }
+  if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
+  if (c->table && r->type != SRV_MOVE && r->type != SRV_CHAT) hub_detach(h, c); /* it goes to the other table */
+  if (strcmp(c->via, node) != 0 || c->via_table != table) via_clear(c);
+  snprintf(c->via, sizeof c->via, "%s", node);
+  c->via_table = table;
+  if (r->type == SRV_RESUME) snprintf(c->via_token, sizeof c->via_token, "%s", r->token);
+  if (r->type == SRV_JOIN) snprintf(c->via_invite, sizeof c->via_invite, "%s", r->invite);
+  if (r->type == SRV_WATCH || r->type == SRV_JOIN) srv_secret_wipe(c->via_token, sizeof c->via_token);
+  return true;
+}
+
+/* Sends a client here to the table it was at, now at server node (this one, or another): by its
+ * seat token, its invite, or as a spectator. */
+static void send_again(srv_hub *h, hub_client *c, const char *node) {
+  srv_request r;
+  memset(&r, 0, sizeof r);
+  char text[128];
+  if (c->via_token[0]) {
+    r.type = SRV_RESUME;
+    snprintf(r.token, sizeof r.token, "%s", c->via_token);
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", c->via_token);
+  } else if (c->via_invite[0]) {
+    r.type = SRV_JOIN;
+    snprintf(r.invite, sizeof r.invite, "%s", c->via_invite);
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"invite\":\"%s\"}", c->via_invite);
+  } else {
+    r.type = SRV_WATCH;
+    r.table = c->via_table;
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"table\":%lld}", (long long)c->via_table);
+  }
+  if (strcmp(node, h->options.node) != 0) {
+    if (strcmp(c->via, node) != 0) send_close(h, c);
+    snprintf(c->via, sizeof c->via, "%s", node);
+    send_request(h, c, node, text, strlen(text)); /* lost if the bus went: sent again when it is back */
+    return;
+  }
+  via_clear(c); /* the table is here now */
+  if (r.type == SRV_RESUME)
+    hub_do_resume(h, c, &r);
+  else if (r.type == SRV_JOIN)
+    hub_do_join(h, c, &r);
+  else
+    hub_do_watch(h, c, &r);
+  srv_secret_wipe(r.token, sizeof r.token);
+}
+
+/* Looks up where the table of each client here at another server's table is now, and sends it
+ * there again: all of them (after the bus was away), or those whose server is dead. */
+static void rehome(srv_hub *h, bool all) {
+  for (int i = 0; i < h->nclients; i++) {
+    hub_client *c = &h->clients[i];
+    if (!c->via[0] || (!all && peer_alive(h, c->via))) continue;
+    char key[24], node[SRV_NODE_SIZE] = "";
+    snprintf(key, sizeof key, "%lld", (long long)c->via_table);
+    int64_t table = 0;
+    bool found = false;
+    if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &table, node, &found) != 0) return; /* next time */
+    if (!found) {
+      via_clear(c); /* over: nothing to go back to */
+    } else if (node[0] && (all || strcmp(node, c->via) != 0) && (strcmp(node, h->options.node) == 0 || peer_alive(h, node))) {
+      send_again(h, c, node); /* (it connects and disconnects no client: the array stays as it is) */
+    }
+  }
+}
+
+void hub_bus_tick(srv_hub *h, int64_t now) {
+  if (!hub_bus_on(h) || now < h->beat_at_ms) return;
+  h->beat_at_ms = now + h->options.lease_renew_ms;
+  if (!h->bus_up) return;
+  char boot[24];
+  snprintf(boot, sizeof boot, "%" PRIx64, h->boot);
+  hub_bus_publish(h, NULL, json_pack("{s:s, s:s, s:s}", "kind", "alive", "node", h->options.node, "boot", boot));
+  if (now - h->bus_up_ms < dead_after_ms(h)) return; /* give the others time to be heard */
+  for (int i = 0; i < h->npeers; i++) {
+    hub_peer *p = &h->peers[i];
+    if (!p->dead && now - p->heard_ms > dead_after_ms(h)) {
+      p->dead = true;
+      drop_clients_of(h, p->node);
+    }
+  }
+  rehome(h, false);
+}
+
+/* ---- messages from the bus ---- */
+
+static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
+  const uint64_t boot = strtoull(boot_text ? boot_text : "0", NULL, 16);
+  hub_peer *p = peer_get(h, node, true);
+  if (!p) return;
+  if (p->boot && p->boot != boot) drop_clients_of(h, node); /* it restarted: its clients are gone */
+  p->boot = boot;
+  p->dead = false;
+  p->heard_ms = h->io.now_ms(h->io.ctx);
+}
+
+/* A message for a client here from the server its table is at: passed on as it is, after
+ * noting the seat token of a `seated` (to send the client there again after a takeover). */
+static void on_send(srv_hub *h, const char *node, uint64_t client, const char *text, size_t len) {
+  hub_client *c = hub_client_get(h, client);
+  if (!c || c->node[0]) return;
+  static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"";
+  if (strncmp(text, seated, sizeof seated - 1) == 0) {
+    json_t *msg = json_loadb(text, len, 0, NULL);
+    const char *token = json_string_value(json_object_get(msg, "seat_token"));
+    if (strcmp(c->via, node) != 0) via_clear(c);
+    snprintf(c->via, sizeof c->via, "%s", node);
+    c->via_table = (int64_t)json_integer_value(json_object_get(msg, "table"));
+    snprintf(c->via_token, sizeof c->via_token, "%s", token ? token : "");
+    json_decref(msg);
+  } else if (strncmp(text, left, sizeof left - 1) == 0) {
+    via_clear(c);
+  }
+  h->io.send(h->io.ctx, client, text, len);
+}
+
+/* A request from a client of another server, served here as from a client of this one. */
+static void on_request(srv_hub *h, const char *node, uint64_t client, json_t *msg) {
+  json_t *text = json_object_get(msg, "text");
+  const char *name = json_string_value(json_object_get(msg, "name"));
+  if (!json_is_string(text)) return;
+  hub_client *c = remote_client(h, node, client, true);
+  if (!c) return;
+  c->player = (int64_t)json_integer_value(json_object_get(msg, "player")); /* the servers trust each other */
+  snprintf(c->name, sizeof c->name, "%s", name ? name : "");
+  srv_hub_receive(h, c->id, json_string_value(text), json_string_length(text));
+}
+
+void srv_hub_bus_message(srv_hub *h, const char *subject, const char *text, size_t len) {
+  if (!hub_bus_on(h)) return;
+  json_t *msg = json_loadb(text, len, 0, NULL);
+  const char *kind = json_string_value(json_object_get(msg, "kind")),
+             *node = json_string_value(json_object_get(msg, "node")),
+             *client_text = json_string_value(json_object_get(msg, "client"));
+  if (!kind || !node || strcmp(node, h->options.node) == 0 || strlen(node) >= SRV_NODE_SIZE) {
+    json_decref(msg); /* not a message of this protocol, or this server's own on the lobby's subject */
+    return;
+  }
+  const uint64_t client = client_text ? strtoull(client_text, NULL, 10) : 0;
+  (void)subject;
+  if (strcmp(kind, "alive") == 0) {
+    on_alive(h, node, json_string_value(json_object_get(msg, "boot")));
+  } else if (strcmp(kind, "request") == 0) {
+    on_request(h, node, client, msg);
+  } else if (strcmp(kind, "send") == 0) {
+    json_t *t = json_object_get(msg, "text");
+    if (json_is_string(t)) on_send(h, node, client, json_string_value(t), json_string_length(t));
+  } else if (strcmp(kind, "close") == 0) {
+    hub_client *c = remote_client(h, node, client, false);
+    if (c) drop_remote_client(h, c);
+  } else if (strcmp(kind, "lobby") == 0) {
+    hub_lobby_remote(h, node, json_string_value(json_object_get(msg, "event")), json_object_get(msg, "table"));
+  } else if (strcmp(kind, "rows") == 0) {
+    hub_lobby_remote_rows(h, node, json_object_get(msg, "tables"), json_is_true(json_object_get(msg, "first")),
+                          json_is_true(json_object_get(msg, "last")));
+  } else if (strcmp(kind, "sync") == 0) {
+    hub_lobby_publish_all(h, node);
+  }
+  json_decref(msg);
+}
+
+void srv_hub_bus_state(srv_hub *h, bool up) {
+  if (!hub_bus_on(h)) return;
+  h->bus_up = up;
+  if (!up) return;
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  h->bus_up_ms = now;
+  for (int i = 0; i < h->npeers; i++) h->peers[i].heard_ms = now; /* nobody was heard while it was away */
+  if (!h->boot) h->io.random(h->io.ctx, &h->boot, sizeof h->boot);
+  h->beat_at_ms = 0; /* say it is alive at the next tick */
+  /* what was missed while away: every server's rows, and each client's table sent again */
+  hub_bus_publish(h, NULL, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
+  hub_lobby_publish_all(h, NULL);
+  rehome(h, true);
+}
+
+void hub_bus_free(srv_hub *h) {
+  hub_lobby_remote_free(h);
+  free(h->peers);
+  hub_map_free(&h->remote_index);
+}
