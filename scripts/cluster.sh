@@ -126,8 +126,7 @@ up() {
   # Several nodes need PostgreSQL: a SQLite node is one server alone, with no name, lease or bus.
   cluster=()
   if [ "$STORE" = postgresql ]; then
-    cluster=(--lease "$LEASE")
-    "$goita" serve --help 2>&1 | grep -q -- '--bus' && cluster+=(--bus "nats://127.0.0.1:$nats_port")
+    cluster=(--lease "$LEASE" --bus "nats://127.0.0.1:$nats_port")
   fi
 
   for n in $(seq "$NODES"); do
@@ -163,7 +162,7 @@ report() {
 # Reports piece $1 by GET /healthz on port $2: healthy when it answers 200.
 report_healthz() {
   local line healthy=0
-  line=$(http_get "$2" /healthz 2>/dev/null | awk 'NR <= 2' | paste -sd ' ') || true
+  line=$(http_get "$2" /healthz 2>/dev/null | paste -sd ' ') || true
   [[ $line == 200* ]] || healthy=1
   report "$1" "$healthy" "/healthz ${line:-no answer}"
 }

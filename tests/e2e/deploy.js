@@ -2,8 +2,9 @@
 // the page comes through the proxy; new WebSockets are spread over the three nodes (leastconn)
 // and ?node=NAME reaches that node; a player (sending a browser's Origin) plays a game against
 // three computer players on node n2 through the proxy; node n3 is killed with SIGKILL mid-game
-// and every new connection through the proxy still works at once (retried on another node)
-// while HAProxy's checks take n3 out of the pool; the game goes on to its end and its stored
+// with a connection in its accept queue, and that one and every new connection through the
+// proxy still work at once (retried on another node) while HAProxy's checks take n3 out of the
+// pool; the game goes on to its end and its stored
 // record replays with `goita replay --check`. Then PostgreSQL is stopped: every node's /healthz
 // fails, HAProxy takes them out of the pool, and puts them back once it runs again.
 // Usage: node deploy.js GOITA CLUSTER_SH DIR
@@ -101,12 +102,20 @@ async function playToEnd(player) {
   player.send({ type: 'start', table });
   await started;
 
-  // 4. n3 (not the table's owner) killed: new connections through the proxy work at once, and
-  // HAProxy takes n3 out of the pool (status: n3 failing, HAProxy sees it DOWN)
-  process.kill(Number(fs.readFileSync(path.join(dir, 'n3.pid'), 'utf8')), 'SIGKILL');
+  // 4. n3 (not the table's owner) killed, with a connection waiting in its accept queue (n3
+  // stopped first, so that it never answers): that connection is sent on to another node, new
+  // connections through the proxy work at once, and HAProxy takes n3 out of the pool (status:
+  // n3 failing, HAProxy sees it DOWN)
+  const n3 = Number(fs.readFileSync(path.join(dir, 'n3.pid'), 'utf8'));
+  process.kill(n3, 'SIGSTOP');
+  const queued = connect('?node=n3');
+  queued.catch(() => {});
+  await sleep(300);
+  process.kill(n3, 'SIGKILL');
   const killed = Date.now();
-  const after = [];
+  const after = [await queued.catch((e) => fail(`a connection queued at n3 as it died: ${e.message}`))];
   for (let i = 0; i < 6; i++) after.push(await connect().catch((e) => fail(`a new connection after n3 died: ${e.message}`)));
+  after.push(await connect('?node=n3').catch((e) => fail(`?node=n3 after n3 died: ${e.message}`)));
   if (after.some((p) => p.node === 'n3')) fail('a connection went to the killed node');
   for (const p of after) p.ws.terminate();
   const down = await waitStatus((st) => /n3 DOWN/.test(st.text), 'HAProxy did not take n3 out of the pool', 8000);
