@@ -3,12 +3,14 @@
 # scripts/cluster.sh starts a throwaway PostgreSQL, NATS, NODES nodes (--node n1 ... nN) and
 # HAProxy, and one goita-load plays TABLES tables of four clients, dealt over the nodes in turn
 # (table i on node i mod NODES), at full speed (or paced by THINK_MS), no listeners, no flood.
-# With PROXY=1 every client connects through HAProxy (ws://PROXY/?node=nK: a table's players
-# reach the node that owns it), else straight to its node. NODES=0 runs one node on a SQLite
-# file instead, for comparison. Prints the generator's summary, the CPU each piece used over the
-# generator's run (set-up included), and the PostgreSQL transactions per move (pg_stat_database's
+# VIA says how the clients connect: direct (the default), each straight to its table's node;
+# proxy, through HAProxy to the table's node (ws://PROXY/?node=nK); spread, through HAProxy to
+# whichever node leastconn picks (ws://PROXY/), so that a table's four players are on different
+# nodes and the bus forwards their requests to the table's owner (its creator's node). NODES=0 runs one node on a SQLite
+# file instead, for comparison. Prints the generator's summary, the CPU each piece (the nodes
+# together, HAProxy, PostgreSQL, NATS) used over the generator's run (set-up included), and the PostgreSQL transactions per move (pg_stat_database's
 # xact_commit over the run, divided by the window's moves).
-# Usage: [PROXY=1] scripts/loadtest-cluster.sh [NODES=3] [TABLES=60] [SECONDS=20] [THINK_MS=0]
+# Usage: [VIA=direct|proxy|spread] scripts/loadtest-cluster.sh [NODES=3] [TABLES=60] [SECONDS=20] [THINK_MS=0]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-3}
@@ -47,10 +49,14 @@ cpu() {
 node_pids=() urls=()
 for n in $(seq "$count"); do
   node_pids+=("$(cat "$cluster/n$n.pid")")
-  if [ "${PROXY:-0}" = 1 ]; then urls+=("ws://127.0.0.1:$(cat "$cluster/haproxy.port")/?node=n$n")
-  else urls+=("ws://127.0.0.1:$(cat "$cluster/n$n.port")/"); fi
+  case ${VIA:-direct} in
+    direct) urls+=("ws://127.0.0.1:$(cat "$cluster/n$n.port")/") ;;
+    proxy) urls+=("ws://127.0.0.1:$(cat "$cluster/haproxy.port")/?node=n$n") ;;
+    spread) urls=("ws://127.0.0.1:$(cat "$cluster/haproxy.port")/") ;;
+    *) echo "loadtest-cluster: VIA is direct, proxy or spread, not $VIA" >&2; exit 2 ;;
+  esac
 done
-haproxy_pid=$(cat "$cluster/haproxy.pid")
+haproxy_pid=$(cat "$cluster/haproxy.pid") nats_pid=$(cat "$cluster/nats.pid")
 pg_pids=()
 if [ "$store" = postgresql ]; then
   postmaster=$(head -1 "$cluster/pg/data/postmaster.pid")
@@ -60,18 +66,18 @@ fi
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the run"
 echo "+ $build/goita-load --tables $tables --seconds $seconds --listeners 0 --flood 0 --think-ms $think --threads $count ${urls[*]}"
 before=$(commits)
-cpu0=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")")
+cpu0=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")" "$(cpu "$nats_pid")")
 start=$(date +%s.%N)
 status=0
 "$build/goita-load" --tables "$tables" --seconds "$seconds" --listeners 0 --flood 0 --think-ms "$think" \
   --threads "$count" --server-pid "${node_pids[0]}" "${urls[@]}" >"$tmp/load.out" 2>&1 || status=1
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
-cpu1=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")")
+cpu1=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")" "$(cpu "$nats_pid")")
 after=$(commits)
 line=$(grep '^summary' "$tmp/load.out") || { cat "$tmp/load.out" >&2; exit 1; }
 echo "$line"
 cores() { awk -v a="$1" -v b="$2" -v t="$elapsed" 'BEGIN { printf "%.2f", (b - a) / t }'; }
-echo "cpu over ${elapsed%.*} s, in cores: nodes $(cores "${cpu0[0]}" "${cpu1[0]}"), haproxy $(cores "${cpu0[1]}" "${cpu1[1]}"), postgresql $(cores "${cpu0[2]}" "${cpu1[2]}")"
+echo "cpu over ${elapsed%.*} s, in cores: nodes $(cores "${cpu0[0]}" "${cpu1[0]}"), haproxy $(cores "${cpu0[1]}" "${cpu1[1]}"), postgresql $(cores "${cpu0[2]}" "${cpu1[2]}"), nats $(cores "${cpu0[3]}" "${cpu1[3]}")"
 moves=$(($(sed -E 's/.*moves_per_s=([0-9]+).*/\1/' <<<"$line") * seconds))
 [ "$store" = postgresql ] && echo "postgresql: $((after - before)) transactions for about $moves moves:" \
   "$(awk -v t=$((after - before)) -v m=$moves 'BEGIN { printf "%.2f", m ? t / m : 0 }') a move"
