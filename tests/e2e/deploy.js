@@ -1,15 +1,17 @@
 // The cluster of scripts/cluster.sh, used through its HAProxy (tests/cli/deploy.sh starts it):
-// the page comes through the proxy; new WebSockets are spread over the three nodes (leastconn)
-// and ?node=NAME reaches that node; a player (sending a browser's Origin) plays a game against
-// three computer players on node n2 through the proxy; node n3 is killed with SIGKILL mid-game
-// with a connection in its accept queue, and that one and every new connection through the
-// proxy still work at once (retried on another node) while HAProxy's checks take n3 out of the
-// pool; the game goes on to its end and its stored
-// record replays with `goita replay --check`. Then PostgreSQL is stopped: every node's /healthz
-// fails, HAProxy takes them out of the pool, and puts them back once it runs again.
+// the page comes through the proxy; new WebSockets are spread over the three nodes (leastconn),
+// ?node=NAME reaches that node, and the page's node cookie sends WebSockets to the page's node.
+// A player (sending a browser's Origin) plays a game against three computer players on node n2
+// through the proxy; node n3 is killed with SIGKILL mid-game with a connection in its accept
+// queue, and that one and every new connection through the proxy still work at once (retried
+// on another node) while HAProxy's checks take n3 out of the pool; the game goes on to its end
+// and its stored record replays with `goita replay --check`. Then PostgreSQL is stopped: every
+// node's /healthz fails, HAProxy takes them out of the pool, and puts them back once it runs
+// again.
 // Usage: node deploy.js GOITA CLUSTER_SH DIR
 'use strict';
 const path = require('path');
+const http = require('http');
 const fs = require('fs');
 const { execFileSync } = require('child_process');
 const WebSocket = require(path.join(__dirname, '../../tools/e2e/node_modules/ws'));
@@ -22,10 +24,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Opens a WebSocket through the proxy and says hello; resolves with the socket and the node
 // that HAProxy chose (its X-Goita-Node header on the 101 answer).
-function connect(query = '') {
+function connect(query = '', headers = {}) {
   return new Promise((resolve, reject) => {
     let node = null;
-    const ws = new WebSocket(`ws://127.0.0.1:${proxy}/${query}`, 'goita');
+    const ws = new WebSocket(`ws://127.0.0.1:${proxy}/${query}`, 'goita', { headers });
     ws.on('upgrade', (res) => { node = res.headers['x-goita-node']; });
     ws.on('error', reject);
     ws.on('unexpected-response', (req, res) => reject(new Error(`HTTP ${res.statusCode} through the proxy`)));
@@ -80,6 +82,20 @@ async function playToEnd(player) {
   if (spread !== 'n1 n1 n2 n2 n3 n3') fail(`six connections were not spread over the three nodes: ${spread}`);
   const pinned = await connect('?node=n2');
   if (pinned.node !== 'n2') fail(`?node=n2 went to ${pinned.node}`);
+  // the page's answer names its node in a cookie, which sends the page's WebSockets there
+  const pageNode = await new Promise((resolve, reject) => {
+    http.get(`http://127.0.0.1:${proxy}/`, (res) => {
+      res.resume();
+      resolve({ node: res.headers['x-goita-node'], cookie: (res.headers['set-cookie'] || []).join(';') });
+    }).on('error', reject);
+  });
+  const jar = /goita_node=(n[0-9])/.exec(pageNode.cookie);
+  if (!jar || jar[1] !== pageNode.node) fail(`the page from ${pageNode.node} set no cookie naming it: ${pageNode.cookie}`);
+  for (let i = 0; i < 3; i++) {
+    const sticky = await connect('', { Cookie: `goita_node=${jar[1]}` });
+    if (sticky.node !== jar[1]) fail(`a WebSocket with the cookie of ${jar[1]} went to ${sticky.node}`);
+    probes.push(sticky);
+  }
   for (const p of [...probes, pinned]) p.ws.terminate();
 
   // 3. a player with a browser's Origin, on n2 through the proxy, against three computers
