@@ -10,6 +10,7 @@
 # file instead, for comparison. Prints the generator's summary, the CPU each piece (the nodes
 # together, HAProxy, PostgreSQL, NATS) used over the generator's run (set-up included), and the PostgreSQL transactions per move (pg_stat_database's
 # xact_commit over the run, divided by the window's moves).
+# LOAD_ARGS adds goita-load options (--setup-seconds 20, say).
 # Usage: [VIA=direct|proxy|spread] scripts/loadtest-cluster.sh [NODES=3] [TABLES=60] [SECONDS=20] [THINK_MS=0]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,8 +70,9 @@ before=$(commits)
 cpu0=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")" "$(cpu "$nats_pid")")
 start=$(date +%s.%N)
 status=0
+# shellcheck disable=SC2086 # LOAD_ARGS is a list of options
 "$build/goita-load" --tables "$tables" --seconds "$seconds" --listeners 0 --flood 0 --think-ms "$think" \
-  --threads "$count" --server-pid "${node_pids[0]}" "${urls[@]}" >"$tmp/load.out" 2>&1 || status=1
+  --threads "$count" --server-pid "${node_pids[0]}" ${LOAD_ARGS:-} "${urls[@]}" >"$tmp/load.out" 2>&1 || status=1
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 cpu1=("$(cpu "${node_pids[@]}")" "$(cpu "$haproxy_pid")" "$(cpu "${pg_pids[@]}")" "$(cpu "$nats_pid")")
 after=$(commits)
