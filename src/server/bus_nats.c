@@ -32,7 +32,7 @@ struct srv_bus {
   long long errors;
   void (*wake)(void *ctx);
   void *ctx;
-  char error[256]; /* the loop thread's own: written by srv_bus_next and srv_bus_publish */
+  char error[512]; /* the loop thread's own: written by srv_bus_next and srv_bus_publish */
 };
 
 bool srv_bus_url_valid(const char *url) {

@@ -23,7 +23,8 @@ typedef struct hub_peer {
   char node[SRV_NODE_SIZE];
   uint64_t boot;
   int64_t heard_ms;
-  bool dead; /* not heard for too long: its remote clients were let go */
+  bool dead;   /* not heard for too long: its remote clients were let go */
+  bool missed; /* this server's bus was away since it was last heard: it may have missed things */
 } hub_peer;
 
 bool hub_bus_on(const srv_hub *h) { return h->io.publish && h->options.node && h->options.lease_renew_ms > 0; }
@@ -148,9 +149,21 @@ void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
   if (hub_bus_on(h) && c->via[0]) send_close(h, c);
 }
 
+static void send_again(srv_hub *h, hub_client *c, const char *node);
+
+/* A client going to a table of this server leaves the other server's table it was at. */
+static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
+  const bool entering = r->type == SRV_SIT || r->type == SRV_WATCH || r->type == SRV_RESUME || r->type == SRV_JOIN;
+  if (entering && c->via[0]) {
+    send_close(h, c);
+    via_clear(c);
+  }
+  return false;
+}
+
 /* Where a request naming a table goes: the table's number, or its key in the store. Returns
  * false when it is none of the bus's business (a table of this server, or no table named). */
-static bool request_key(srv_hub *h, const hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
+static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
   uint64_t id;
   switch (r->type) {
   case SRV_SIT:
@@ -160,7 +173,11 @@ static bool request_key(srv_hub *h, const hub_client *c, const srv_request *r, i
   case SRV_MOVE:
   case SRV_CHAT:
   case SRV_REMATCH:
-    if (hub_table_get(h, r->table)) return false;
+    if (hub_table_get(h, r->table)) {
+      /* taken over by this server since: the client gets its seat here first */
+      if (c->via[0] && c->via_table == r->table) send_again(h, c, h->options.node);
+      return stay_here(h, c, r);
+    }
     *kind = SRV_KEY_ID;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%lld", (long long)r->table);
     return true;
@@ -169,11 +186,11 @@ static bool request_key(srv_hub *h, const hub_client *c, const srv_request *r, i
   case SRV_RESUME:
     srv_token_hash(r->token, key);
     *kind = SRV_KEY_SEAT_TOKEN;
-    return !hub_map_get(&h->seat_index, hub_token_key(key), &id);
+    return !hub_map_get(&h->seat_index, hub_token_key(key), &id) || stay_here(h, c, r);
   case SRV_JOIN:
     *kind = SRV_KEY_INVITE;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
-    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id);
+    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) || stay_here(h, c, r);
   default:
     return false;
   }
@@ -220,7 +237,7 @@ bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char
   int64_t table = 0;
   if (!hub_bus_on(h) || c->node[0] || !request_key(h, c, r, &kind, key)) return false;
   if (!find_owner(h, c, r, kind, key, node, &table)) return true;
-  if (!node[0]) return false; /* this server's, or none: answered here */
+  if (!node[0]) return stay_here(h, c, r); /* this server's, or none: answered here */
   const char *name = request_name(r->type);
   if (!peer_alive(h, node)) {
     hub_send_error(h, c->id, name,
@@ -283,11 +300,12 @@ static void send_again(srv_hub *h, hub_client *c, const char *node) {
 }
 
 /* Looks up where the table of each client here at another server's table is now, and sends it
- * there again: all of them (after the bus was away), or those whose server is dead. */
-static void rehome(srv_hub *h, bool all) {
+ * there again: those at server `all` (heard again after the bus was away), or those whose server
+ * is dead (all NULL). */
+static void rehome(srv_hub *h, const char *all) {
   for (int i = 0; i < h->nclients; i++) {
     hub_client *c = &h->clients[i];
-    if (!c->via[0] || (!all && peer_alive(h, c->via))) continue;
+    if (!c->via[0] || (all ? strcmp(c->via, all) != 0 : peer_alive(h, c->via))) continue;
     char key[24], node[SRV_NODE_SIZE] = "";
     snprintf(key, sizeof key, "%lld", (long long)c->via_table);
     int64_t table = 0;
@@ -299,6 +317,11 @@ static void rehome(srv_hub *h, bool all) {
       send_again(h, c, node); /* (it connects and disconnects no client: the array stays as it is) */
     }
   }
+}
+
+void hub_bus_table_here(srv_hub *h, const hub_table *t) {
+  for (int i = 0; hub_bus_on(h) && i < h->nclients; i++)
+    if (h->clients[i].via[0] && h->clients[i].via_table == t->id) send_again(h, &h->clients[i], h->options.node);
 }
 
 void hub_bus_tick(srv_hub *h, int64_t now) {
@@ -316,7 +339,7 @@ void hub_bus_tick(srv_hub *h, int64_t now) {
       drop_clients_of(h, p->node);
     }
   }
-  rehome(h, false);
+  rehome(h, NULL);
 }
 
 /* ---- messages from the bus ---- */
@@ -329,6 +352,11 @@ static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
   p->boot = boot;
   p->dead = false;
   p->heard_ms = h->io.now_ms(h->io.ctx);
+  if (p->missed) { /* both are on the bus again: what either missed is sent again */
+    p->missed = false;
+    hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
+    rehome(h, node);
+  }
 }
 
 /* A message for a client here from the server its table is at: passed on as it is, after
@@ -402,13 +430,17 @@ void srv_hub_bus_state(srv_hub *h, bool up) {
   if (!up) return;
   const int64_t now = h->io.now_ms(h->io.ctx);
   h->bus_up_ms = now;
-  for (int i = 0; i < h->npeers; i++) h->peers[i].heard_ms = now; /* nobody was heard while it was away */
+  for (int i = 0; i < h->npeers; i++) { /* nobody was heard while it was away */
+    h->peers[i].heard_ms = now;
+    h->peers[i].missed = true;
+  }
   if (!h->boot) h->io.random(h->io.ctx, &h->boot, sizeof h->boot);
   h->beat_at_ms = 0; /* say it is alive at the next tick */
-  /* what was missed while away: every server's rows, and each client's table sent again */
+  /* What was missed while away: every server's rows now, and from each server as soon as it is
+   * heard (it may come back to the bus later than this one) its rows again, and this server's
+   * clients at its tables sent there again. */
   hub_bus_publish(h, NULL, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
   hub_lobby_publish_all(h, NULL);
-  rehome(h, true);
 }
 
 void hub_bus_free(srv_hub *h) {

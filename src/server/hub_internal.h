@@ -216,6 +216,9 @@ bool hub_bus_on(const srv_hub *h);
 /* Forwards a request naming a table of another server to it; returns whether it was (or was
  * refused with an error), false when it is this server's to handle. */
 bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len);
+/* A table of another server this one has taken over: this server's clients at it get their
+ * seats (or their places as spectators) here. */
+void hub_bus_table_here(srv_hub *h, const hub_table *t);
 /* A client connected here has gone: the server its table is at is told. */
 void hub_bus_client_gone(srv_hub *h, const hub_client *c);
 /* Says this server is alive, notices servers that are not, and sends clients at a table that

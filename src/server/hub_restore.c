@@ -133,6 +133,7 @@ static void take_over_table(void *arg, const srv_table_row *row) {
   hub_schedule(c->h, t, false);
   hub_lobby_remote_forget(c->h, t->id); /* the lobby's row of it is this server's now */
   hub_lobby_touch(c->h, t);
+  hub_bus_table_here(c->h, t);
 }
 
 void hub_lease_tick(srv_hub *h, int64_t now) {

@@ -125,6 +125,14 @@ const srv_migration srv_migrations[] = {
       "ALTER TABLE tables ADD COLUMN node TEXT;"
       "CREATE INDEX tables_node ON tables(node) WHERE status != 2;"
     },
+    /* 6 (the message bus): a server finds another's table by a seat token's hash or an invite
+     * (srv_store_table_owner) without reading every seat ever made */
+    {
+      "CREATE INDEX seats_token ON seats(token);"
+      "CREATE INDEX tables_invite ON tables(invite);",
+      "CREATE INDEX seats_token ON seats(token);"
+      "CREATE INDEX tables_invite ON tables(invite);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

@@ -1,0 +1,341 @@
+/* Several hubs in one process, each on its own connection to one PostgreSQL database (named by
+ * GOITA_TEST_DB; tests/cli/store_postgresql.sh starts one) and joined by a message bus kept in
+ * memory here: what is published is queued and delivered by pump() to the hubs that listen to
+ * its subject, as NATS would (docs/SERVER.md "Several servers"). Without GOITA_TEST_DB the
+ * tests say so and pass: several servers need PostgreSQL. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub.h"
+#include "store.h"
+
+#define HUBS 3
+#define CLIENTS 8
+#define MAX_QUEUED 4096
+
+typedef struct client_log {
+  json_t *last_state;
+  char seat_token[SRV_TOKEN_SIZE];
+  char last_error[512];
+  int errors, states, seated, lobby_events;
+  json_t *last_tables;
+  bool hand_seen_by_spectator;
+  char invite[SRV_TOKEN_SIZE]; /* from "created" */
+  int joined;
+} client_log;
+
+typedef struct bus_msg {
+  char *subject, *text;
+} bus_msg;
+
+static struct {
+  const char *db;
+  srv_store *stores[HUBS];
+  srv_hub *hubs[HUBS];
+  client_log clients[HUBS][CLIENTS + 1];
+  bus_msg queue[MAX_QUEUED];
+  int head, tail;
+  bool bus_down;
+  int64_t now;
+  uint64_t rng;
+} w;
+
+static const char *const names[HUBS] = {"a", "b", "c"};
+
+static int hub_of(void *ctx) { return (int)(intptr_t)ctx; }
+
+static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
+  cr_assert_leq(client, CLIENTS, "hub %s sent to client %llu, not one of its own", names[hub_of(ctx)],
+                (unsigned long long)client);
+  client_log *c = &w.clients[hub_of(ctx)][client];
+  json_t *msg = json_loadb(text, len, 0, NULL);
+  cr_assert(msg, "not JSON: %.*s", (int)len, text);
+  const char *type = json_string_value(json_object_get(msg, "type"));
+  if (strcmp(type, "state") == 0) {
+    c->states++;
+    json_t *game = json_object_get(msg, "game");
+    if (game && json_integer_value(json_object_get(msg, "seat")) < 0 && json_object_get(game, "hand"))
+      c->hand_seen_by_spectator = true;
+    json_decref(c->last_state);
+    c->last_state = json_incref(msg);
+  } else if (strcmp(type, "seated") == 0) {
+    c->seated++;
+    snprintf(c->seat_token, sizeof c->seat_token, "%s", json_string_value(json_object_get(msg, "seat_token")));
+  } else if (strcmp(type, "error") == 0) {
+    c->errors++;
+    snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
+  } else if (strcmp(type, "lobby") == 0) {
+    c->lobby_events++;
+  } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
+    snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
+  } else if (strcmp(type, "joined") == 0) {
+    c->joined++;
+  } else if (strcmp(type, "tables") == 0) {
+    json_decref(c->last_tables);
+    c->last_tables = json_incref(msg);
+  }
+  json_decref(msg);
+}
+
+static void fake_think(void *ctx, const srv_think_job *job) {
+  (void)ctx;
+  (void)job; /* the tests seat no computer whose turn comes */
+}
+
+static void fake_random(void *ctx, void *buf, size_t len) {
+  (void)ctx;
+  unsigned char *p = buf;
+  for (size_t i = 0; i < len; i++) {
+    w.rng = w.rng * 6364136223846793005u + 1442695040888963407u;
+    p[i] = (unsigned char)(w.rng >> 56);
+  }
+}
+
+static int64_t fake_now(void *ctx) {
+  (void)ctx;
+  return w.now;
+}
+
+static void fake_password(void *ctx, const srv_password_job *job) {
+  (void)ctx;
+  (void)job;
+}
+
+/* The bus in memory: a message waits until pump(); nothing is taken while the bus is down. */
+static int fake_publish(void *ctx, const char *subject, const char *text, size_t len) {
+  (void)ctx;
+  if (w.bus_down) return -1;
+  cr_assert_lt(w.tail - w.head, MAX_QUEUED);
+  bus_msg *m = &w.queue[w.tail++ % MAX_QUEUED];
+  m->subject = strdup(subject);
+  m->text = strndup(text, len);
+  return 0;
+}
+
+/* Delivers what was published, and what that makes the hubs publish, to the hubs that listen. */
+static void pump(void) {
+  while (w.head < w.tail) {
+    bus_msg m = w.queue[w.head++ % MAX_QUEUED];
+    for (int i = 0; i < HUBS; i++) {
+      char own[32];
+      snprintf(own, sizeof own, SRV_BUS_NODE "%s", names[i]);
+      if (strcmp(m.subject, SRV_BUS_LOBBY) == 0 || strcmp(m.subject, own) == 0)
+        srv_hub_bus_message(w.hubs[i], m.subject, m.text, strlen(m.text));
+    }
+    free(m.subject);
+    free(m.text);
+  }
+}
+
+/* Time passes: every hub ticks every 100 ms and the bus carries everything at once. */
+static void run(int ms) {
+  for (int t = 0; t < ms; t += 100) {
+    w.now += 100;
+    for (int i = 0; i < HUBS; i++) srv_hub_tick(w.hubs[i]);
+    pump();
+  }
+}
+
+static void bus_state(bool up) {
+  w.bus_down = !up;
+  for (int i = 0; i < HUBS; i++) srv_hub_bus_state(w.hubs[i], up);
+  pump();
+}
+
+static void setup(void) {
+  memset(&w, 0, sizeof w);
+  w.db = getenv("GOITA_TEST_DB");
+  w.now = 1000;
+  w.rng = 7;
+  if (!w.db || !srv_store_is_postgresql(w.db)) return;
+  PGconn *conn = PQconnectdb(w.db);
+  PQclear(PQexec(conn, "SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public"));
+  PQfinish(conn);
+  for (int i = 0; i < HUBS; i++) {
+    cr_assert_eq(srv_store_open(&w.stores[i], w.db), 0, "%s", srv_store_error(w.stores[i]));
+    cr_assert_eq(srv_store_node(w.stores[i], names[i], 3000), 0, "%s", srv_store_error(w.stores[i]));
+    srv_hub_options o;
+    srv_hub_options_default(&o);
+    o.round_pause_ms = 0;
+    o.player_rate_per_second = 0;
+    o.lease_renew_ms = 1000;
+    o.node = names[i];
+    const srv_hub_io io = {(void *)(intptr_t)i, fake_send, fake_think, fake_random, fake_now, fake_password,
+                           fake_publish};
+    char err[256];
+    cr_assert_eq(srv_hub_new(&w.hubs[i], w.stores[i], &io, &o, err, sizeof err), 0, "%s", err);
+    for (uint64_t c = 1; c <= CLIENTS; c++) srv_hub_connect(w.hubs[i], c);
+  }
+  bus_state(true);
+  run(1500); /* every hub hears the others */
+}
+
+static void teardown(void) {
+  pump();
+  for (int i = 0; i < HUBS; i++) {
+    srv_hub_free(w.hubs[i]);
+    srv_store_close(w.stores[i]);
+    for (int c = 0; c <= CLIENTS; c++) {
+      json_decref(w.clients[i][c].last_state);
+      json_decref(w.clients[i][c].last_tables);
+    }
+  }
+}
+
+TestSuite(cluster, .init = setup, .fini = teardown);
+
+static void say(int hub, uint64_t client, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(int hub, uint64_t client, const char *fmt, ...) {
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  srv_hub_receive(w.hubs[hub], client, text, strlen(text));
+  pump();
+}
+
+static bool skipped(void) {
+  if (w.hubs[0]) return false;
+  cr_log_warn("GOITA_TEST_DB names no PostgreSQL database: several servers need one (tests/cli/store_postgresql.sh)");
+  return true;
+}
+
+static json_int_t state_int(const client_log *c, const char *field) {
+  return json_integer_value(json_object_get(c->last_state, field));
+}
+
+static json_t *game_of(const client_log *c) { return json_object_get(c->last_state, "game"); }
+
+/* A table of hub a with client 1 of a in seat 0, client 1 of b in seat 1 and computers in 2
+ * and 3 (their turns never come in these tests), started. Returns its id. */
+static int64_t shared_table(void) {
+  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  say(0, 1, "{\"type\":\"create\",\"rules\":\"\"}");
+  run(200);
+  say(0, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":0}");
+  say(1, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":1}");
+  cr_assert_eq(w.clients[1][1].seated, 1, "b's client is not seated at a's table: %s", w.clients[1][1].last_error);
+  say(1, 1, "{\"type\":\"bot\",\"table\":1,\"seat\":2,\"level\":\"rules\"}");
+  say(1, 1, "{\"type\":\"bot\",\"table\":1,\"seat\":3,\"level\":\"rules\"}");
+  say(1, 1, "{\"type\":\"start\",\"table\":1}");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[0][1].last_state, "status")), "playing");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1][1].last_state, "status")), "playing");
+  return 1;
+}
+
+Test(cluster, the_lobby_of_each_server_shows_every_table) {
+  if (skipped()) return;
+  say(2, 1, "{\"type\":\"list\"}");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[2][1].last_tables, "total")), 0);
+  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  say(0, 1, "{\"type\":\"create\",\"rules\":\"\"}");
+  say(1, 1, "{\"type\":\"create\",\"rules\":\"\"}");
+  run(200);
+  cr_expect_eq(w.clients[2][1].lobby_events, 2, "c's listener heard of the tables of a and b");
+  say(2, 1, "{\"type\":\"list\"}");
+  json_t *page = w.clients[2][1].last_tables, *rows = json_object_get(page, "tables");
+  cr_assert_eq(json_integer_value(json_object_get(page, "total")), 2);
+  cr_assert_eq(json_array_size(rows), 2);
+  cr_expect_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "id")), 1, "in id order");
+  cr_expect_eq(json_integer_value(json_object_get(json_array_get(rows, 1), "id")), 2);
+  say(2, 1, "{\"type\":\"list\",\"after\":1,\"limit\":1}");
+  cr_expect_eq(json_array_size(json_object_get(w.clients[2][1].last_tables, "tables")), 1, "the cursor pages them");
+  /* a seat taken at a's table changes its row in c's lobby */
+  const int before = w.clients[2][1].lobby_events;
+  say(0, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":0}");
+  run(200);
+  cr_expect_eq(w.clients[2][1].lobby_events, before + 1);
+  say(2, 1, "{\"type\":\"list\",\"limit\":1}");
+  json_t *seat0 = json_array_get(json_object_get(json_array_get(json_object_get(w.clients[2][1].last_tables, "tables"), 0), "seats"), 0);
+  cr_expect_str_eq(json_string_value(json_object_get(seat0, "name")), "Ann");
+}
+
+Test(cluster, a_table_of_another_server_is_played_and_watched_through_the_bus) {
+  if (skipped()) return;
+  shared_table();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1], *spectator = &w.clients[2][2];
+  say(2, 2, "{\"type\":\"watch\",\"table\":1}");
+  cr_assert_eq(state_int(spectator, "seat"), -1);
+  cr_expect(!json_object_get(game_of(spectator), "hand"), "a spectator on c gets no hand");
+  cr_expect_eq(state_int(ben, "seat"), 1);
+  cr_expect_eq(json_string_length(json_object_get(game_of(ben), "hand")),
+               (size_t)json_integer_value(json_array_get(json_object_get(game_of(ben), "sizes"), 1)),
+               "b's client gets seat 2's own hand");
+  cr_expect_str_neq(json_string_value(json_object_get(game_of(ben), "hand")),
+                    json_string_value(json_object_get(game_of(ann), "hand")));
+  /* the players of a and b play until a computer's turn; everyone sees every move */
+  for (int moves = 0; moves < 4; moves++) {
+    const json_int_t turn = json_integer_value(json_object_get(game_of(ann), "turn"));
+    if (turn > 1) break;
+    const int hub = (int)turn;
+    client_log *mover = &w.clients[hub][1];
+    const char *move = json_string_value(json_array_get(json_object_get(game_of(mover), "legal"), 0));
+    cr_assert(move, "seat %d has no legal move", (int)turn + 1);
+    const size_t logged = json_array_size(json_object_get(game_of(spectator), "log"));
+    say(hub, 1, "{\"type\":\"move\",\"table\":1,\"move\":\"%s\"}", move);
+    cr_assert_eq(mover->errors, 0, "%s", mover->last_error);
+    cr_expect_eq(json_array_size(json_object_get(game_of(spectator), "log")), logged + 1, "the spectator on c saw it");
+    cr_expect_eq(json_array_size(json_object_get(game_of(ann), "log")), json_array_size(json_object_get(game_of(ben), "log")));
+  }
+  cr_expect(!spectator->hand_seen_by_spectator);
+  /* chat from b reaches a */
+  say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"hello from b\"}");
+  cr_expect_eq(ben->errors, 0, "%s", ben->last_error);
+  /* b's client goes: a shows its seat disconnected */
+  srv_hub_disconnect(w.hubs[1], 1);
+  pump();
+  json_t *seat1 = json_array_get(json_object_get(ann->last_state, "seats"), 1);
+  cr_expect(json_is_false(json_object_get(seat1, "connected")), "a still shows b's player connected");
+}
+
+Test(cluster, while_the_bus_is_away_forwarded_requests_are_refused_and_then_resent) {
+  if (skipped()) return;
+  shared_table();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
+  bus_state(false);
+  say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"anyone?\"}");
+  cr_assert_eq(ben->errors, 1);
+  cr_expect(strstr(ben->last_error, "message bus is unreachable") != NULL, "%s", ben->last_error);
+  /* a's own client plays on at a's table (when it is its turn) */
+  if (json_integer_value(json_object_get(game_of(ann), "turn")) == 0) {
+    const char *move = json_string_value(json_array_get(json_object_get(game_of(ann), "legal"), 0));
+    say(0, 1, "{\"type\":\"move\",\"table\":1,\"move\":\"%s\"}", move);
+    cr_expect_eq(ann->errors, 0, "%s", ann->last_error);
+  }
+  const int seated = ben->seated;
+  bus_state(true);
+  run(1500); /* b hears a again and sends its client there again */
+  cr_expect_gt(ben->seated, seated, "b's client was not seated again after the bus came back");
+  cr_expect_eq(json_array_size(json_object_get(game_of(ann), "log")), json_array_size(json_object_get(game_of(ben), "log")),
+               "b's client has the table as it is now");
+}
+
+Test(cluster, a_private_table_of_another_server_is_joined_by_its_invite_and_resumed_by_its_token) {
+  if (skipped()) return;
+  say(0, 1, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  say(2, 1, "{\"type\":\"list\"}");
+  say(0, 1, "{\"type\":\"create\",\"rules\":\"\",\"private\":true}");
+  run(200);
+  cr_expect_eq(w.clients[2][1].lobby_events, 0, "a private table is in no server's lobby");
+  client_log *ben = &w.clients[1][1];
+  cr_assert_str_neq(w.clients[0][1].invite, "");
+  say(1, 1, "{\"type\":\"join\",\"invite\":\"%s\"}", w.clients[0][1].invite);
+  cr_assert_eq(ben->joined, 1, "b's client did not join a's private table: %s", ben->last_error);
+  say(1, 1, "{\"type\":\"sit\",\"table\":1,\"seat\":1}");
+  cr_assert_eq(ben->seated, 1, "%s", ben->last_error);
+  /* the same player on c, with the seat token: c finds the table in the database and a seats it */
+  client_log *again = &w.clients[2][3];
+  say(2, 3, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ben->seat_token);
+  cr_assert_eq(again->seated, 1, "the seat token did not bring its seat back through c: %s", again->last_error);
+  cr_expect_eq(state_int(again, "seat"), 1);
+  cr_expect(strstr(ben->last_error, "taken back") != NULL, "b's client was not told: %s", ben->last_error);
+}
