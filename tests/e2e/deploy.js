@@ -2,7 +2,7 @@
 // the page comes through the proxy; new WebSockets are spread over the three nodes (leastconn),
 // ?node=NAME reaches that node, and the page's node cookie sends WebSockets to the page's node.
 // A player (sending a browser's Origin) plays a game against three computer players on node n2
-// through the proxy; node n3 is killed with SIGKILL mid-game with a connection in its accept
+// through the proxy, watched by a spectator on n1 (through the bus) to its end; node n3 is killed with SIGKILL mid-game with a connection in its accept
 // queue, and that one and every new connection through the proxy still work at once (retried
 // on another node) while HAProxy's checks take n3 out of the pool; the game goes on to its end
 // and its stored record replays with `goita replay --check`. Then PostgreSQL is stopped: every
@@ -117,6 +117,11 @@ async function playToEnd(player) {
   const started = player.wait((m) => m.type === 'state' && m.status === 'playing', 'the start');
   player.send({ type: 'start', table });
   await started;
+  // a spectator on n1 through the proxy watches n2's table (the bus forwards)
+  const spectator = new Client(`ws://127.0.0.1:${proxy}/?node=n1`, 'Spectator');
+  await spectator.open();
+  await spectator.request({ type: 'hello', name: 'Spectator' }, 'welcome');
+  await spectator.request({ type: 'watch', table }, 'state');
 
   // 4. n3 (not the table's owner) killed, with a connection waiting in its accept queue (n3
   // stopped first, so that it never answers): that connection is sent on to another node, new
@@ -143,7 +148,12 @@ async function playToEnd(player) {
   const gameId = player.state.game_id || fail('no game id at the end');
   const check = replayCheck(goita, await downloadRecord(proxy, `${gameId}`));
   if (!/^ok/.test(check)) fail('the stored record does not replay: ' + check);
+  if (spectator.state.status !== 'over') {
+    await spectator.wait((m) => m.type === 'state' && m.status === 'over', "the game's end on n1", 5000)
+      .catch((e) => fail(`the spectator on n1 did not follow the game to its end: ${e.message}`));
+  }
   player.close();
+  spectator.close();
 
   // 6. PostgreSQL stopped: the nodes' /healthz fail and HAProxy takes them out; started again,
   // they are back in the pool
