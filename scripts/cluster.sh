@@ -22,14 +22,17 @@ command=${1:-}
 dir=${2:-}
 usage() { echo "usage: scripts/cluster.sh up [DIR] | status DIR | down DIR" >&2; exit 2; }
 
-# Prints a TCP port of 127.0.0.1 that nothing uses now: random, and absent from the kernel's
-# socket tables (no listener and no connection on it).
+# Prints a TCP port of 127.0.0.1 that nothing uses now: random, absent from the kernel's socket
+# tables (no listener and no connection on it) and not given before by this run (in DIR/ports).
 free_port() {
   local port hex
   while :; do
     port=$((20000 + RANDOM % 40000))
     hex=$(printf ':%04X ' "$port")
-    grep -qF "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return; }
+    grep -qF "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null && continue
+    grep -qx "$port" "$dir/ports" 2>/dev/null && continue
+    echo "$port" | tee -a "$dir/ports"
+    return
   done
 }
 
@@ -116,6 +119,7 @@ up() {
     db=$("$root/scripts/postgres.sh" start "$dir/pg")
   fi
   echo "STORE=$STORE NODES=$NODES" >"$dir/cluster.env"
+  : >"$dir/ports"
   echo "$db" >"$dir/db" # the nodes' --db: for psql, or another node started by hand
 
   nats_port=$(free_port) nats_http=$(free_port)
