@@ -103,7 +103,7 @@ up() {
   [ -x "$goita" ] || { echo "cluster.sh: no $goita: build it first (or say GOITA=...)" >&2; exit 1; }
   for program in haproxy nats-server; do
     command -v "$program" >/dev/null ||
-      { echo "cluster.sh: $program is not installed (Debian package ${program%-server}${program#haproxy})" >&2; exit 1; }
+      { echo "cluster.sh: $program is not installed (Debian package $program)" >&2; exit 1; }
   done
   [ -n "$dir" ] || dir=$(mktemp -d)
   mkdir -p "$dir"
