@@ -7,10 +7,11 @@
 #   scripts/postgres.sh start DIR   # prints the database URI, e.g. postgresql:///goita?host=DIR/run&user=...
 #   scripts/postgres.sh stop DIR    # stops it (the folder stays: start again on the same data,
 #                                   # or remove it yourself)
+#   scripts/postgres.sh status DIR  # whether it accepts connections (pg_isready); exit status 1 if not
 set -euo pipefail
 command=${1:-}
 dir=${2:-}
-[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop DIR" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: scripts/postgres.sh start|stop|status DIR" >&2; exit 2; }
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin/initdb" ] || { echo "postgres.sh: PostgreSQL is not installed (Debian postgresql-15)" >&2; exit 1; }
 as_owner() {
@@ -39,6 +40,11 @@ case $command in
       grep -q 1 || as_owner "$bin/createdb" -h "$run" -U "$owner" goita
     echo "$uri" ;;
   stop)
-    [ -d "$data" ] && as_owner "$bin/pg_ctl" -D "$data" -m fast -w -t 30 stop >/dev/null || true ;;
-  *) echo "usage: scripts/postgres.sh start|stop DIR" >&2; exit 2 ;;
+    # (quietly nothing when it is not running)
+    if [ -d "$data" ] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+      as_owner "$bin/pg_ctl" -D "$data" -m fast -w -t 30 stop >/dev/null
+    fi ;;
+  status)
+    as_owner "$bin/pg_isready" -h "$run" -U "$owner" -d goita ;;
+  *) echo "usage: scripts/postgres.sh start|stop|status DIR" >&2; exit 2 ;;
 esac

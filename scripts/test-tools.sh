@@ -5,13 +5,14 @@
 # playwright-core (the server's restart, browser and load tests; no browser download), and
 # Debian's Chromium for the browser test, python3-pytest for the Python binding's tests and
 # PostgreSQL for the store tests on PostgreSQL (a server started per test run, never the system's), the
-# NATS server of the several-servers test (started likewise), and
+# NATS server of the several-servers test (started likewise), HAProxy for the cluster of
+# scripts/cluster.sh (Debian's packages also install system services, which the tests never use), and
 # emscripten for the WebAssembly build of the browser client's offline play (scripts/wasm.sh).
 # ./run.sh never needs any of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/packages.sh
-ensure_packages chromium python3-pytest postgresql-15 nats-server emscripten
+ensure_packages chromium python3-pytest postgresql-15 nats-server haproxy emscripten
 command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
 for tool in goita-core goita-ai-sample e2e; do
   case $tool in

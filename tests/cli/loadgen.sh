@@ -29,4 +29,20 @@ grep -Eq '^move -> broadcast: .*\([1-9][0-9]* samples' "$tmp/out" || fail "no mo
 grep -Eq '^lobby update: .* [1-9][0-9]* messages' "$tmp/out" || fail "the listeners got no lobby messages"
 grep -Eq '^flood: [1-9][0-9]* creates sent, [1-9][0-9]* created' "$tmp/out" || fail "the flooder created nothing"
 kill -0 $server || fail "the server died"
+
+# Two URLs: the tables are dealt over both servers, so each makes moves.
+port2=$(node "$e2e/free-port.js")
+"$goita" serve --port "$port2" --db "$tmp/load2.db" --round-pause 0 >"$tmp/serve2.out" 2>&1 &
+server2=$!
+trap 'kill $server $server2 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do grep -q "goita serve: http" "$tmp/serve2.out" && break; sleep 0.1; done
+moves() { # a server's goita_moves_total
+  node -e "require('$e2e/client').httpGet($1, '/metrics').then((r) => console.log(r.body))" |
+    awk '$1 == "goita_moves_total" { print $2 }'
+}
+before=$(moves "$port") before2=$(moves "$port2")
+"$load" --tables 4 --listeners 0 --seconds 2 "ws://127.0.0.1:$port/" "ws://127.0.0.1:$port2/" >"$tmp/out2" 2>&1 ||
+  fail "the run over two servers failed: $(cat "$tmp/out2")"
+[ "$(moves "$port")" -gt "$before" ] || fail "no moves on the first of two servers"
+[ "$(moves "$port2")" -gt "$before2" ] || fail "no moves on the second of two servers: $(cat "$tmp/out2")"
 finish loadgen

@@ -13,9 +13,14 @@
 /* The run's phases, set by the main thread and read by the workers. */
 enum { PHASE_SETUP, PHASE_MEASURE, PHASE_STOP };
 
+/* The most servers (URLs) one run spreads its tables over: as many operands as the command line
+ * takes. */
+#define LOAD_MAX_TARGETS 8
+
 /* What the whole run shares: the options, the phase and the counters the main thread waits on. */
 typedef struct load_run {
-  ws_target target;
+  ws_target targets[LOAD_MAX_TARGETS]; /* table i plays on targets[i % ntargets]; the lobby's on [0] */
+  int ntargets;
   int tables, listeners, threads;
   uint64_t flood_rate; /* create messages a second from the flooder, 0 for none */
   int64_t think_us;    /* a client's mean wait before its move, 0 for at once */

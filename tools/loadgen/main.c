@@ -137,12 +137,15 @@ int main(int argc, char **argv) {
   const cli_command c = {
       .program = "goita-load",
       .name = NULL,
-      .operands = "URL",
+      .operands = "URL...",
       .about = "A load generator for goita serve: 4 x TABLES clients play at full speed, LISTENERS follow the\n"
                "lobby, and one client may flood create messages. Prints moves per second, the latency from a\n"
                "move to each seat's state (p50, p99, max), the lobby's update latency and the CPU used.\n",
-      .notes = "URL is the server's WebSocket address, ws://HOST:PORT/. The exit status is 0 when moves were\n"
-               "measured, 1 when none were or the clients could not be set up.\n",
+      .notes = "URL is the server's WebSocket address, ws://HOST:PORT/. With several (at most 8), the tables are\n"
+               "dealt over them in turn (table i plays on URL i mod n) and the lobby's clients use the first:\n"
+               "one run over several servers, or over the nodes behind one proxy (ws://PROXY/?node=n1 ...).\n"
+               "The exit status is 0 when moves were measured, 1 when none were or the clients could not be\n"
+               "set up.\n",
       .examples = "goita-load --tables 250 --listeners 50 --flood 2000 --server-pid 1234 ws://127.0.0.1:8080/\n",
       .options = options,
       .noptions = sizeof options / sizeof *options,
@@ -150,19 +153,20 @@ int main(int argc, char **argv) {
   cli_operands operands;
   const int parsed = cli_parse(&c, argc - 1, argv + 1, &operands);
   if (parsed >= 0) return parsed;
-  if (operands.n != 1) return cli_usage_error(&c, "name one URL (ws://HOST:PORT/)");
-  char host[256], port[16], path[256], origin_buf[300], why[200];
-  if (split_url(operands.arg[0], host, sizeof host, port, sizeof port, path, sizeof path) != 0)
-    return cli_usage_error(&c, "\"%s\" is not a ws://HOST:PORT/ address", operands.arg[0]);
-  if (!origin) {
-    snprintf(origin_buf, sizeof origin_buf, "http://%s:%s", host, port);
-    origin = origin_buf;
-  }
+  if (operands.n < 1 || operands.n > LOAD_MAX_TARGETS)
+    return cli_usage_error(&c, "name one to %d URLs (ws://HOST:PORT/), not %d", LOAD_MAX_TARGETS, operands.n);
   static load_run run; /* shared with the workers until they are joined */
-  if (ws_target_init(&run.target, host, port, path, "goita", origin, why, sizeof why) != 0) {
-    fprintf(stderr, "goita-load: %s\n", why);
-    return 1;
+  for (int i = 0; i < operands.n; i++) {
+    char host[256], port[16], path[256], origin_buf[300], why[200];
+    if (split_url(operands.arg[i], host, sizeof host, port, sizeof port, path, sizeof path) != 0)
+      return cli_usage_error(&c, "\"%s\" is not a ws://HOST:PORT/ address", operands.arg[i]);
+    snprintf(origin_buf, sizeof origin_buf, "http://%s:%s", host, port);
+    if (ws_target_init(&run.targets[i], host, port, path, "goita", origin ? origin : origin_buf, why, sizeof why) != 0) {
+      fprintf(stderr, "goita-load: %s\n", why);
+      return 1;
+    }
   }
+  run.ntargets = operands.n;
   run.tables = (int)tables;
   run.listeners = (int)listeners;
   run.threads = (int)threads;

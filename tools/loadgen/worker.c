@@ -333,13 +333,16 @@ static void on_message(void *user, ws_conn *c, char *text, size_t len) {
   }
 }
 
-/* Connects a peer and says hello (queued until the upgrade is answered). */
+/* Connects a peer and says hello (queued until the upgrade is answered): a player to its
+ * table's server (the run's tables are dealt over its servers in turn), the others to the first. */
 static void peer_connect(worker *w, peer *p) {
   memset(&p->ws, 0, sizeof p->ws);
   p->welcomed = false;
   p->connected = true;
   w->connecting++;
-  if (ws_connect(&p->ws, &w->run->target, w->epfd, p, w->rng ^ (uint64_t)(p - w->peers) << 20) != 0) {
+  const int table_index = p->role == ROLE_PLAYER ? w->a->table_from + (int)(p->table - w->tables) : 0;
+  const ws_target *target = &w->run->targets[table_index % w->run->ntargets];
+  if (ws_connect(&p->ws, target, w->epfd, p, w->rng ^ (uint64_t)(p - w->peers) << 20) != 0) {
     char why[160];
     snprintf(why, sizeof why, "cannot connect: %s", p->ws.close_reason);
     give_up(w, why);
