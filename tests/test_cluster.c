@@ -412,3 +412,35 @@ Test(cluster, a_game_of_people_on_two_servers_ends_and_its_rematch_is_made_throu
   say((int)(turn % 2), turn < 2 ? 1 : 2, "{\"type\":\"chat\",\"table\":2,\"text\":\"again\"}");
   cr_expect_eq(w.clients[(int)(turn % 2)][turn < 2 ? 1 : 2].errors, 0, "%s", w.clients[(int)(turn % 2)][turn < 2 ? 1 : 2].last_error);
 }
+
+/* Players asking for a quick match on different servers wait in one queue (kept by the live
+ * server whose name sorts first, a) and are seated together at a table of a; one who cancels
+ * on c leaves that queue. */
+Test(cluster, players_on_two_servers_are_matched_by_one_quick_match_queue) {
+  if (skipped()) return;
+  client_log *ben = &w.clients[1][1], *cat = &w.clients[2][1], *dan = &w.clients[2][2];
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  say(2, 1, "{\"type\":\"hello\",\"name\":\"Cat\"}");
+  say(2, 2, "{\"type\":\"hello\",\"name\":\"Dan\"}");
+  say(1, 1, "{\"type\":\"quick\",\"rules\":\"\",\"wait_seconds\":2,\"level\":\"rules\"}");
+  say(2, 1, "{\"type\":\"quick\",\"rules\":\"\",\"wait_seconds\":2,\"level\":\"rules\"}");
+  say(2, 2, "{\"type\":\"quick\",\"rules\":\"\",\"wait_seconds\":2,\"level\":\"rules\"}");
+  say(2, 2, "{\"type\":\"quick_cancel\"}");
+  cr_assert_eq(ben->errors + cat->errors + dan->errors, 0, "%s%s%s", ben->last_error, cat->last_error, dan->last_error);
+  run(2500); /* the wait ends: computers take the seats nobody took */
+  cr_assert_eq(ben->seated, 1, "Ben on b was not seated: %s", ben->last_error);
+  cr_assert_eq(cat->seated, 1, "Cat on c was not seated: %s", cat->last_error);
+  cr_expect_eq(dan->seated, 0, "Dan cancelled, yet was seated");
+  cr_assert_eq(state_int(ben, "table"), state_int(cat, "table"), "b's and c's players were matched apart");
+  json_t *seats = json_object_get(cat->last_state, "seats");
+  int people = 0;
+  for (size_t i = 0; i < json_array_size(seats); i++)
+    people += strcmp(json_string_value(json_object_get(json_array_get(seats, i), "bot")), "") == 0;
+  cr_expect_eq(people, 2, "Ben and Cat, and computers in the other seats");
+  char key[24], node[SRV_NODE_SIZE] = "";
+  snprintf(key, sizeof key, "%lld", (long long)state_int(cat, "table"));
+  int64_t table = 0;
+  bool found = false;
+  cr_assert_eq(srv_store_table_owner(w.stores[0], SRV_KEY_ID, key, &table, node, &found), 0);
+  cr_expect(found && strcmp(node, "a") == 0, "the quick match's table is served by %s, not by a", node);
+}

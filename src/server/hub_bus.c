@@ -242,11 +242,44 @@ static bool find_owner(srv_hub *h, hub_client *c, const srv_request *r, int kind
   return true;
 }
 
+/* The server that keeps the quick-match queue of all of them: the live one (this one included)
+ * whose name sorts first, so that players asking on different servers wait in one queue. */
+static const char *matchmaker(const srv_hub *h) {
+  const char *best = h->options.node;
+  for (int i = 0; i < h->npeers; i++)
+    if (!h->peers[i].dead && strcmp(h->peers[i].node, best) < 0) best = h->peers[i].node;
+  return best;
+}
+
+/* Sends quick and quick_cancel to the matchmaker, unless it is this server. A client queued
+ * there is "at" that server with no table yet (via_table 0) until its `seated` comes back. */
+static bool forward_quick(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
+  const bool cancel = r->type == SRV_QUICK_CANCEL;
+  const char *node = cancel && c->via[0] && c->via_table == 0 ? c->via : matchmaker(h);
+  if (strcmp(node, h->options.node) == 0) return false;
+  if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
+    hub_send_error(h, c->id, cancel ? "quick_cancel" : "quick",
+                   "the quick-match queue is kept by server %s, and the servers' message bus is unreachable: try "
+                   "again in a moment",
+                   node);
+    return true;
+  }
+  if (!cancel) {
+    hub_quick_forget(h, c->id); /* a place it had in this server's queue moves there */
+    if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
+    via_clear(c);
+    snprintf(c->via, sizeof c->via, "%s", node);
+  }
+  return true;
+}
+
 bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
   int kind = SRV_KEY_ID;
   char key[SRV_TOKEN_HASH_SIZE] = "", node[SRV_NODE_SIZE];
   int64_t table = 0;
-  if (!hub_bus_on(h) || c->node[0] || !request_key(h, c, r, &kind, key)) return false;
+  if (!hub_bus_on(h) || c->node[0]) return false;
+  if (r->type == SRV_QUICK || r->type == SRV_QUICK_CANCEL) return forward_quick(h, c, r, text, len);
+  if (!request_key(h, c, r, &kind, key)) return false;
   if (!find_owner(h, c, r, kind, key, node, &table)) return true;
   if (!node[0]) return stay_here(h, c, r); /* this server's, or none: answered here */
   const char *name = request_name(r->type);
@@ -317,6 +350,16 @@ static void rehome(srv_hub *h, const char *all) {
   for (int i = 0; i < h->nclients; i++) {
     hub_client *c = &h->clients[i];
     if (!c->via[0] || (all ? strcmp(c->via, all) != 0 : peer_alive(h, c->via))) continue;
+    if (c->via_table == 0) { /* waiting in the quick-match queue of a server now dead, or cut off by the bus */
+      if (all) send_close(h, c); /* what it missed is unknown: its place there goes, and the client asks again */
+      hub_send_error(h, c->id, "quick",
+                     all ? "the servers' message bus was away, so your place in the quick-match queue (kept by server "
+                           "%s) was given up: ask for a quick match again"
+                         : "server %s, which kept the quick-match queue, stopped answering: ask for a quick match again",
+                     c->via);
+      via_clear(c);
+      continue;
+    }
     char key[24], node[SRV_NODE_SIZE] = "";
     snprintf(key, sizeof key, "%lld", (long long)c->via_table);
     int64_t table = 0;
@@ -388,14 +431,16 @@ static void on_send(srv_hub *h, const char *node, uint64_t client, const char *t
     send_close_to(h, c, node);
     return;
   }
-  static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"";
+  static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"",
+                    cancelled[] = "{\"type\":\"quick_cancelled\"";
   if (strncmp(text, seated, sizeof seated - 1) == 0) {
     json_t *msg = json_loadb(text, len, 0, NULL);
     const char *token = json_string_value(json_object_get(msg, "seat_token"));
     c->via_table = (int64_t)json_integer_value(json_object_get(msg, "table"));
     snprintf(c->via_token, sizeof c->via_token, "%s", token ? token : "");
     json_decref(msg);
-  } else if (strncmp(text, left, sizeof left - 1) == 0) {
+  } else if (strncmp(text, left, sizeof left - 1) == 0 ||
+             (c->via_table == 0 && strncmp(text, cancelled, sizeof cancelled - 1) == 0)) {
     via_clear(c);
   }
   h->io.send(h->io.ctx, client, text, len);
