@@ -3,8 +3,11 @@
  * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
  * Values come from the solver once few pieces are left, from playouts of the learned policy
- * before. The budget counts work (playout moves and solver nodes), not time, so a choice
- * depends only on the view and the seed, whatever the machine's load. */
+ * before. Deals are weighed by what the others' moves say of them (inference): the master draws
+ * 4 deals for each one it values, keeps one in proportion to the learned policy's likelihood of
+ * the others' moves raised to the power 0.5, and weighs it by their mean. The budget counts
+ * work (playout moves, likelihoods and solver nodes), not time, so a choice depends only on the
+ * view and the seed, whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +35,7 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, 
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 0, 1);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 5, 4);
 static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
