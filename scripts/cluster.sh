@@ -10,6 +10,10 @@
 #   scripts/cluster.sh status DIR   # each piece's health; exit status 1 if one is not healthy
 #   scripts/cluster.sh down DIR     # stops everything it started; DIR (logs, database) stays,
 #                                   # and `up DIR` again goes on with the same database
+#   scripts/cluster.sh proxy DIR NAME:PORT...
+#                                   # HAProxy alone, in front of nodes started otherwise (named
+#                                   # by their --node, on 127.0.0.1:PORT); prints its port.
+#                                   # `down DIR` stops it. tests/e2e/cluster.js uses it.
 #
 # Environment: NODES (3), STORE (postgresql, or sqlite for one node on a SQLite file in DIR,
 # to compare), LEASE (each node's --lease, 10 s), SERVE_ARGS (more goita serve options, e.g.
@@ -20,7 +24,7 @@ set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 command=${1:-}
 dir=${2:-}
-usage() { echo "usage: scripts/cluster.sh up [DIR] | status DIR | down DIR" >&2; exit 2; }
+usage() { echo "usage: scripts/cluster.sh up [DIR] | status DIR | down DIR | proxy DIR NAME:PORT..." >&2; exit 2; }
 
 # Prints a TCP port of 127.0.0.1 that nothing uses now: random, absent from the kernel's socket
 # tables (no listener and no connection on it) and not given before by this run (in DIR/ports).
@@ -77,9 +81,9 @@ start_daemon() {
 # client here comes from 127.0.0.1; maxconn within what ulimit -n allows, two descriptors each).
 write_haproxy_config() {
   local servers="" routes="" n
-  for n in $(seq "$NODES"); do
-    routes+="    use-server n$n if { urlp(node) -m str n$n }"$'\n'
-    servers+="    server n$n 127.0.0.1:$(cat "$dir/n$n.port") cookie n$n"$'\n'
+  for n in "${node_names[@]}"; do
+    routes+="    use-server $n if { urlp(node) -m str $n }"$'\n'
+    servers+="    server $n 127.0.0.1:$(cat "$dir/$n.port") cookie $n"$'\n'
   done
   local fds
   fds=$(ulimit -Hn)
@@ -143,6 +147,17 @@ up() {
     wait_for_log "$(cat "$dir/n$n.pid")" "$dir/n$n.log" "goita serve: http"
   done
 
+  node_names=($(seq -f 'n%g' "$NODES"))
+  start_haproxy
+  trap - ERR
+  echo "cluster in $dir: $NODES node(s) on $STORE; NATS at nats://127.0.0.1:$nats_port"
+  echo "open http://127.0.0.1:$proxy_port/ (HAProxy; its view of the nodes: http://127.0.0.1:$stats_port/stats)"
+  echo "stop it with: scripts/cluster.sh down $dir"
+}
+
+# Writes HAProxy's configuration for the nodes in node_names (each on the port in DIR/NAME.port),
+# starts it and waits until it answers for them.
+start_haproxy() {
   proxy_port=$(free_port) stats_port=$(free_port)
   echo "$proxy_port" >"$dir/haproxy.port"
   echo "$stats_port" >"$dir/haproxy.stats-port"
@@ -151,10 +166,23 @@ up() {
   start_daemon haproxy haproxy -db -f "$dir/haproxy.cfg"
   for _ in $(seq 50); do [ "$(http_get "$proxy_port" /healthz 2>/dev/null | head -1)" = 200 ] && break; sleep 0.2; done
   [ "$(http_get "$proxy_port" /healthz 2>/dev/null | head -1)" = 200 ] || { echo "cluster.sh: HAProxy does not answer" >&2; cat "$dir/haproxy.log" >&2; false; }
-  trap - ERR
-  echo "cluster in $dir: $NODES node(s) on $STORE; NATS at nats://127.0.0.1:$nats_port"
-  echo "open http://127.0.0.1:$proxy_port/ (HAProxy; its view of the nodes: http://127.0.0.1:$stats_port/stats)"
-  echo "stop it with: scripts/cluster.sh down $dir"
+}
+
+# HAProxy alone in DIR in front of the nodes NAME:PORT given: prints its port.
+proxy() {
+  local arg
+  command -v haproxy >/dev/null || { echo "cluster.sh: haproxy is not installed (Debian package haproxy)" >&2; exit 1; }
+  [ $# -gt 0 ] || usage
+  : >>"$dir/ports"
+  node_names=()
+  for arg in "$@"; do
+    [[ $arg =~ ^[A-Za-z0-9_-]+:[0-9]+$ ]] || { echo "cluster.sh: proxy wants NAME:PORT, not $arg" >&2; exit 2; }
+    node_names+=("${arg%%:*}")
+    echo "${arg#*:}" >"$dir/${arg%%:*}.port"
+    echo "${arg#*:}" >>"$dir/ports"
+  done
+  start_haproxy
+  echo "$proxy_port"
 }
 
 # Prints "NAME ok|FAILING DETAIL" for piece $1 (healthy when $2 is 0), and notes a failing one.
@@ -216,7 +244,7 @@ down() {
 [ -n "$command" ] || usage
 case $command in
   up) ;;
-  status | down)
+  status | down | proxy)
     if [ -z "$dir" ] || [ ! -d "$dir" ]; then usage; fi
     dir=$(cd "$dir" && pwd) ;;
   *) usage ;;
@@ -225,4 +253,4 @@ NODES=${NODES:-3} STORE=${STORE:-postgresql} LEASE=${LEASE:-10}
 # shellcheck source=/dev/null # status and down read what up chose
 [ "$command" = up ] || [ ! -e "$dir/cluster.env" ] || . "$dir/cluster.env"
 case $STORE in postgresql | sqlite) ;; *) echo "cluster.sh: STORE is postgresql or sqlite, not $STORE" >&2; exit 2 ;; esac
-"$command"
+"$command" "${@:3}"

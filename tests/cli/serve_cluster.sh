@@ -2,7 +2,8 @@
 # Several goita serve nodes with a message bus (docs/SERVER.md "Several servers"): a real
 # PostgreSQL (scripts/postgres.sh, under the scratch folder) and a real NATS server (Debian
 # nats-server, started by tests/e2e/cluster.js as the current user on a free loopback port), three
-# nodes, the bus stopped and started again mid-game, the owning node killed mid-round.
+# nodes behind HAProxy (scripts/cluster.sh proxy), the bus stopped and started again mid-game,
+# the owning node killed mid-round.
 # Usage: serve_cluster.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)

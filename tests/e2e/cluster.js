@@ -1,12 +1,14 @@
 // Three goita serve nodes (a, b, c) on one PostgreSQL and one NATS server (--bus), a short
-// --lease. Players on a and b play one table of a; a spectator and a lobby listener are on c.
+// --lease, and HAProxy in front of them (scripts/cluster.sh proxy: deploy/haproxy.cfg's
+// configuration); every client connects through it, sent to its node by ?node=NAME. Players on
+// a and b play one table of a; a spectator and a lobby listener are on c.
 // - The lobby of c shows a's table as soon as it is made, and its seats as they fill.
 // - The bus goes away mid-game (nats-server stopped): a move forwarded from b is refused with
 //   the bus's reason, a move on a (the owner) is played, /healthz and /metrics say so; once it
 //   is back the nodes reconnect by themselves, b's players get the table's state again, and the
 //   game goes on.
 // - a is killed with SIGKILL mid-round: its table is taken over by b or c; a's players come back
-//   through b and c with their seat tokens, b's players and c's spectator are sent to the new
+//   through the proxy (no node named: it sends them to a live one) with their seat tokens, b's players and c's spectator are sent to the new
 //   owner by their nodes, all within the lease and a few seconds, with the same seats.
 // - The game goes on to its end; its stored record replays with `goita replay --check`.
 // - Every message every client received on every node passes the hidden-information scan.
@@ -19,6 +21,7 @@ const path = require('path');
 const { Client, downloadRecord, startServer, killServer, replayCheck, httpGet } = require('./client');
 
 const [goita, db, natsServer, lease] = process.argv.slice(2);
+const clusterSh = path.join(__dirname, '..', '..', 'scripts', 'cluster.sh');
 let phase = 'starting';
 const fail = (why) => { console.error(`cluster (${phase}): ${why}`); process.exit(1); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -41,7 +44,15 @@ function startNats() {
 function stopNats() {
   return new Promise((resolve) => { nats.removeAllListeners('exit'); nats.on('exit', resolve); nats.kill('SIGTERM'); });
 }
-process.on('exit', () => { if (nats) nats.kill('SIGKILL'); fs.rmSync(natsDir, { recursive: true, force: true }); });
+// HAProxy, in a folder of its own, started and stopped by scripts/cluster.sh.
+const proxyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'goita-proxy-'));
+let proxyPort = null;
+process.on('exit', () => {
+  if (nats) nats.kill('SIGKILL');
+  fs.rmSync(natsDir, { recursive: true, force: true });
+  if (proxyPort) execFileSync(clusterSh, ['down', proxyDir], { stdio: 'ignore' });
+  fs.rmSync(proxyDir, { recursive: true, force: true });
+});
 
 // Waits until test() holds, checking every 50 ms; fails after ms with what.
 async function until(test, ms, what) {
@@ -75,9 +86,10 @@ async function play(players, n) {
   return true;
 }
 
-// A client of a node, hello said (with a player token when given).
-async function connect(port, name, token) {
-  const c = new Client(`ws://127.0.0.1:${port}/`, name);
+// A client through the proxy, of node `node` (any live one when null), hello said (with a
+// player token when given).
+async function connect(node, name, token) {
+  const c = new Client(`ws://127.0.0.1:${proxyPort}/${node ? `?node=${node}` : ''}`, name);
   await c.open();
   c.player = (await c.request(token ? { type: 'hello', player_token: token } : { type: 'hello', name }, 'welcome')).player_token;
   return c;
@@ -139,13 +151,14 @@ function within(some, all) {
     return all.every((h) => /bus: connected/.test(h.body));
   }, 5000, 'every node on the bus');
   await sleep(Number(lease) * 400); // the nodes hear each other once
+  proxyPort = execFileSync(clusterSh, ['proxy', proxyDir, ...Object.entries(ports).map(([n, p]) => `${n}:${p}`)]).toString().trim();
 
   phase = 'the lobby and the first moves';
   // 1. a lobby listener on c; players on a (seats 1, 3) and b (seats 2, 4); a table of a's
-  const listener = await connect(ports.c, 'Lou');
+  const listener = await connect('c', 'Lou');
   await listener.request({ type: 'list' }, 'tables');
   const seen = {};
-  const players = [await connect(ports.a, 'Ann'), await connect(ports.b, 'Ben'), await connect(ports.a, 'Cho'), await connect(ports.b, 'Dai')];
+  const players = [await connect('a', 'Ann'), await connect('b', 'Ben'), await connect('a', 'Cho'), await connect('b', 'Dai')];
   const created = (await players[0].request({ type: 'create' }, 'created')).table;
   await until(() => listener.received.some((m) => m.type === 'lobby' && m.event === 'created' && m.table.id === created), 3000, 'the table of a in c\'s lobby');
   for (let s = 0; s < 4; s++) {
@@ -158,7 +171,7 @@ function within(some, all) {
   if (!page.tables.some((t) => t.id === created) || page.total < 1) fail(`c's page does not list a's table: ${JSON.stringify(page)}`);
   players[0].send({ type: 'start', table: created });
   await until(() => players.every((c) => c.state && c.state.status === 'playing'), 5000, 'the game started for every player');
-  const spectator = await connect(ports.c, 'Sam');
+  const spectator = await connect('c', 'Sam');
   spectator.table = created;
   await spectator.request({ type: 'watch', table: created }, 'state');
   await play(players, 8);
@@ -206,10 +219,10 @@ function within(some, all) {
   const killed = Date.now();
   await killServer(nodes.a);
   const rehomed = [];
-  for (const [s, port] of [[0, ports.b], [2, ports.c]]) { // a's players come back through b and c
+  for (const s of [0, 2]) { // a's players come back through the proxy, to whichever node lives
     const old = players[s];
     for (;;) {
-      const c = await connect(port, old.name, old.player);
+      const c = await connect(null, old.name, old.player);
       const reply = c.wait((m) => m.type === 'seated' || m.type === 'error', 'seated', 1500);
       c.send({ type: 'resume', seat_token: old.seatToken });
       const answer = await reply.then((m) => (m.type === 'seated' ? null : m.error), (e) => e.message);
@@ -239,7 +252,7 @@ function within(some, all) {
   // 4. the game goes on to its end at the new owner; its record replays
   while (await play(players, 40)) { /* until the game is over */ }
   await until(() => players.every((c) => c.state.game_id), 5000, 'the game saved');
-  const record = await downloadRecord(ports.b, players[0].state.game_id);
+  const record = await downloadRecord(proxyPort, players[0].state.game_id);
   const check = replayCheck(goita, record);
   if (!/^ok/.test(check)) fail('the stored record does not replay: ' + check);
 
