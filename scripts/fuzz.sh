@@ -12,7 +12,10 @@ targets=("$@")
 
 . scripts/packages.sh
 ensure_packages clang libclang-rt-14-dev
-CC=clang scripts/setup.sh build-fuzz -DGOITA_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# the build's output only when it fails (a compiler error goes to ninja's standard output)
+mkdir -p build-fuzz
+CC=clang scripts/setup.sh build-fuzz -DGOITA_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >build-fuzz/build.log 2>&1 ||
+  { cat build-fuzz/build.log >&2; echo "fuzz: the clang build failed (above)" >&2; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in "${targets[@]}"; do

@@ -648,8 +648,8 @@ static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *tabl
                           bool *found) {
   static const char *const sql[] = {
       "SELECT id, COALESCE(node, '') FROM tables WHERE id = $1::bigint AND status != 2",
-      "SELECT t.id, COALESCE(t.node, '') FROM seats s JOIN tables t ON t.id = s.table_id "
-      "WHERE s.token = $1 AND t.status != 2",
+      ("SELECT t.id, COALESCE(t.node, '') FROM seats s JOIN tables t ON t.id = s.table_id "
+       "WHERE s.token = $1 AND t.status != 2"),
       "SELECT id, COALESCE(node, '') FROM tables WHERE invite = $1 AND status != 2"};
   if (kind < 0 || kind > SRV_KEY_INVITE) return fail(s, "finding a table", NULL);
   const char *params[] = {key};
