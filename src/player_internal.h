@@ -8,7 +8,7 @@
 #include "goita/goita.h"
 #include "policy.h"
 
-#define GOITA__MAX_PARAMS 12
+#define GOITA__MAX_PARAMS 16
 
 /* One parameter of a level: an integer in [min, max], or one of names (its index). */
 typedef struct goita__param {

@@ -15,10 +15,13 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS };
+enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS, P_MODEL, P_PLAYOUT, P_CRN };
+
+/* The models of the others' play that inference can weigh deals by (policy.h). */
+static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals)                            \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn)                            \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -32,11 +35,14 @@ enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, 
     {"infer", 0, 20, infer, "weight deals by the others' moves' likelihood to this power, in tenths (0: off)", \
      NULL},                                                                                            \
     {"proposals", 1, 64, proposals, "with infer: deals drawn for each one valued, picked by likelihood", NULL}, \
+    {"model", 0, 1, model, "with infer: the model of the others' play (learned: the playouts' policy)", model_names}, \
+    {"playout", 0, 1, playout, "the policy that plays the playouts out", model_names},                \
+    {"crn", 0, 1, crn, "every candidate's playouts in a deal draw the same random numbers", goita__on_off}, \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 5, 4);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -67,7 +73,7 @@ static int budgeted_init(goita_player *p, goita_error *err) {
     return goita_error_set(err, st, -1, "out of memory for the %s player (a %d MiB solver table)", p->level->name,
                            p->param[P_TT_MB]);
   }
-  b->playout = goita__learned_policy;
+  b->playout = p->param[P_PLAYOUT] ? goita__inference_policy : goita__learned_policy;
   if (p->param[P_TEMP]) b->playout.temperature = p->param[P_TEMP] / 10.0;
   b->own = b->playout;
   if (p->param[P_OWN_TEMP]) b->own.temperature = p->param[P_OWN_TEMP] / 10.0;
@@ -122,15 +128,15 @@ static void set_weights(budgeted *b, int done) {
  * proportion to its likelihood to the power beta, and weighs their mean likelihood (importance
  * resampling: the valuing, the costly part, goes to the likely deals). Adds the deals drawn to
  * *drawn and the likelihoods' work to *work. */
-static int draw_deal(const goita_view *v, double beta, int proposals, goita_rng *rng, goita_round *deal,
-                     double *logweight, uint64_t *work, int *drawn) {
+static int draw_deal(const goita_view *v, const goita__policy *model, double beta, int proposals, goita_rng *rng,
+                     goita_round *deal, double *logweight, uint64_t *work, int *drawn) {
   if (beta <= 0) proposals = 1;
   double total = -INFINITY; /* log of the proposals' summed weights */
   for (int k = 0; k < proposals; k++) {
     goita_round candidate;
     if (goita_view_sample(v, rng, &candidate, NULL) != GOITA_OK) return k > 0 ? GOITA_OK : GOITA_EINVAL;
     ++*drawn;
-    const double lw = beta > 0 ? beta * goita__log_likelihood(&goita__learned_policy, &candidate, v->seat, work) : 0;
+    const double lw = beta > 0 ? beta * goita__log_likelihood(model, &candidate, v->seat, work) : 0;
     const double hi = fmax(total, lw);
     total = hi + log(exp(total - hi) + exp(lw - hi));
     /* a one-item weighted reservoir: the k-th replaces the kept one with its share of the total */
@@ -190,13 +196,20 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   double spent = 0, last = 0;
   while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
-    if (draw_deal(v, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK) break;
+    if (draw_deal(v, p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK) break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
     if (exact) {
       goita__value_exact(b->solver, &deal, moves, n, row, &nodes);
     } else {
       for (int j = 0; j < n; j++) row[j] = NAN;
-      for (int c = 0; c < ncand; c++) row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], rng, &steps, &nodes);
+      /* common random numbers: every candidate's playouts draw from the same stream, so the
+       * paired differences between candidates carry less of the playouts' luck */
+      goita_rng stream = {{0}};
+      if (p->param[P_CRN]) goita_rng_seed(&stream, goita_rng_next(rng));
+      for (int c = 0; c < ncand; c++) {
+        goita_rng same = stream;
+        row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], p->param[P_CRN] ? &same : rng, &steps, &nodes);
+      }
     }
     done++;
     const double now = (double)steps + (double)nodes * NODE_UNITS + drawn * DEAL_UNITS;

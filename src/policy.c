@@ -67,9 +67,16 @@ static void decision_features(const goita_view *v, goita_move m, double *f) {
   f[F_GO_STRENGTH] = hand_strength(v->hand);
 }
 
+/* The pieces of the hand that could answer the attack on the table. */
+static int blockers(const goita_view *v) {
+  const bool king_blocks = v->attack >= GOITA_KNIGHT && v->attack <= GOITA_ROOK;
+  return v->hand[v->attack] + (king_blocks ? v->hand[GOITA_KING] : 0);
+}
+
 static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   if (v->attacker == k->partner) {
     f[F_PASS_PARTNER] = 1;
+    f[F_PASS_PARTNER_COULD_BLOCK] = blockers(v) > 0;
     return;
   }
   /* Letting an opponent lead again; worst when it is about to finish. */
@@ -78,6 +85,9 @@ static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   f[F_PASS_OPPONENT_SMALL] = size <= 4;
   f[F_PASS_OPPONENT_ATTACK_VALUE] = value10(v->attack);
   f[F_PASS_COULD_BLOCK] = v->hand[v->attack] > 0;
+  f[F_PASS_BLOCKERS] = blockers(v);
+  f[F_PASS_KING_ONLY] = v->hand[v->attack] == 0 && blockers(v) > 0;
+  f[F_PASS_KINGS_HELD] = v->hand[GOITA_KING];
 }
 
 static void play_features(const goita_view *v, const knowledge *k, goita_move m, double *f) {
@@ -110,6 +120,10 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   if (left >= 4) f[F_STRONG_ATTACK_EARLY] = value10(a) - 1.0;
   f[F_KING_ATTACK] = a == GOITA_KING;
   f[F_BREAKS_PAIR] = v->hand[a] == 2 && a != b; /* a pair kept for a doubled finish */
+  f[F_ATTACK_COUNT] = v->hand[a] - (a == b);
+  f[F_ATTACK_SINGLE] = after[a] == 0;
+  f[F_BLOCK_COUNT] = v->hand[b];
+  f[F_HIGH_AFTER] = after[GOITA_BISHOP] + after[GOITA_ROOK] + after[GOITA_KING];
   if (left == 2) {
     int x = 0, y = 0;
     for (int kind = GOITA_PAWN; kind <= GOITA_KING; kind++)
@@ -132,6 +146,7 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   } else {
     if (b == GOITA_KING) {
       f[F_KING_BLOCK] = 1;
+      f[F_KING_BLOCK_HAVING_KIND] = v->hand[v->attack] > 0;
       f[F_KING_BLOCK_ATTACK_VALUE] = value10(v->attack);
     }
     if (v->attacker == k->partner) {
@@ -179,6 +194,9 @@ const char *const goita__feature_names[GOITA__FEATURES] = {
     NAME(F_DEFEND_PARTNER_EARLY), NAME(F_DEFEND_PARTNER_LATE), NAME(F_DEFEND_OPPONENT), NAME(F_DEFEND_SMALL_HAND),
     NAME(F_PASS_PARTNER), NAME(F_PASS_OPPONENT_FINISHING), NAME(F_PASS_OPPONENT), NAME(F_PASS_OPPONENT_SMALL),
     NAME(F_PASS_OPPONENT_ATTACK_VALUE), NAME(F_PASS_COULD_BLOCK), NAME(F_GO), NAME(F_GO_STRENGTH),
+    NAME(F_PASS_BLOCKERS), NAME(F_PASS_KING_ONLY), NAME(F_PASS_PARTNER_COULD_BLOCK), NAME(F_PASS_KINGS_HELD),
+    NAME(F_ATTACK_COUNT), NAME(F_ATTACK_SINGLE), NAME(F_KING_BLOCK_HAVING_KIND), NAME(F_BLOCK_COUNT),
+    NAME(F_HIGH_AFTER),
 #undef NAME
 };
 

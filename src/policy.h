@@ -21,6 +21,18 @@ enum goita__feature {
   F_PASS_PARTNER, F_PASS_OPPONENT_FINISHING, F_PASS_OPPONENT, F_PASS_OPPONENT_SMALL,
   F_PASS_OPPONENT_ATTACK_VALUE, F_PASS_COULD_BLOCK,
   F_GO, F_GO_STRENGTH,                                /* the 5-pawn decision to play on */
+  /* Features only the inference model weighs (the playout policy keeps them at 0): what the
+   * mover's hand makes of a pass or a play, the signs that tell hands apart. */
+  F_INFERENCE_FIRST,
+  F_PASS_BLOCKERS = F_INFERENCE_FIRST,                /* pieces that could answer the pass's attack */
+  F_PASS_KING_ONLY,                                   /* only a king could have answered */
+  F_PASS_PARTNER_COULD_BLOCK,                         /* declined to take the partner's lead */
+  F_PASS_KINGS_HELD,
+  F_ATTACK_COUNT,                                     /* pieces of the attack's kind held before */
+  F_ATTACK_SINGLE,                                    /* the attack is the last of its kind */
+  F_KING_BLOCK_HAVING_KIND,                           /* a king used while the kind was held */
+  F_BLOCK_COUNT,                                      /* pieces of the blocking kind held before */
+  F_HIGH_AFTER,                                       /* bishops, rooks and kings kept */
   GOITA__FEATURES
 };
 
@@ -32,6 +44,9 @@ typedef struct goita__policy {
 extern const char *const goita__feature_names[GOITA__FEATURES];
 extern const goita__policy goita__rules_policy;   /* set by hand */
 extern const goita__policy goita__learned_policy; /* trained by goita train (policy_learned.c) */
+/* how strong players move, for inference: fitted by goita-train --model inference to the moves
+ * of the master's self-play (policy_inference.c) */
+extern const goita__policy goita__inference_policy;
 
 /* Fills f[i] with the features of moves[i] for the view's seat. */
 void goita__policy_features(const goita_view *view, const goita_move *moves, int n,

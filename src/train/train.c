@@ -1,12 +1,15 @@
-/* goita-train: learns the weights of the playout and inference policy by self-play (expert
- * iteration). A sampling player (the teacher) plays whole games against itself; at every
- * choice it values each legal move by search. The policy, a softmax over weighted features
- * of the moves (policy.c), is then fitted to the teacher's values (cross-entropy to a softmax
- * of them), and the next iteration's teacher plays out with the fitted policy. The result is
- * written as C source for src/policy_learned.c.
+/* goita-train: learns policies, softmaxes over weighted features of the moves (policy.c), by
+ * self-play. Two models:
+ *  - playout (expert iteration): a sampling player (the teacher) plays whole games against
+ *    itself and values each legal move by search at every choice; the policy is fitted to the
+ *    teacher's values (cross-entropy to a softmax of them), and the next iteration's teacher
+ *    plays out with the fitted policy. Written as C source for src/policy_learned.c.
+ *  - inference: any level plays against itself and the policy is fitted to the moves it chose
+ *    (maximum likelihood), a model of how a strong player moves with a given hand, which the
+ *    master weighs deals by. Written for src/policy_inference.c.
  *
- * usage: goita-train [--games N] [--iterations K] [--seed S] [--teacher SPEC] [--jobs J]
- *                    [--out FILE] */
+ * usage: goita-train [--model playout|inference] [--games N] [--iterations K] [--seed S]
+ *                    [--teacher SPEC] [--jobs J] [--out FILE] */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +37,7 @@ typedef struct dataset {
 } dataset;
 
 typedef struct job {
+  bool imitate; /* the inference model: targets are the moves chosen, not the values */
   const char *teacher;
   const goita__policy *policy;
   uint64_t seed;
@@ -75,13 +79,14 @@ static int self_play(job *j, goita_player *teacher, long g, dataset *out) {
       goita_move move;
       goita_player_info info;
       if (goita_player_choose(teacher, &v, &move, &info) != GOITA_OK) st = -1;
-      if (st == 0 && info.nmoves >= 2 && info.has_values) {
+      if (st == 0 && info.nmoves >= 2 && (info.has_values || j->imitate)) {
         double f[GOITA_MAX_LEGAL][F];
         goita__policy_features(&v, info.moves, info.nmoves, f);
         c->n = info.nmoves;
         for (int i = 0; i < c->n; i++) {
           for (int k = 0; k < F; k++) c->f[i][k] = (float)f[i][k];
-          c->value[i] = (float)info.value[i];
+          /* imitation: the chosen move is worth 1 and the target is that move alone */
+          c->value[i] = j->imitate ? (float)goita_move_equal(info.moves[i], move) : (float)info.value[i];
         }
         st = push(out, c);
       }
@@ -115,7 +120,7 @@ static void *worker(void *arg) {
 
 /* Cross-entropy of the policy w against the teacher's targets over the chosen items, its
  * gradient (when grad is not NULL), and how often the policy's best move is the teacher's. */
-static double loss(const dataset *d, const double *w, double temperature, bool holdout, double *grad,
+static double loss(const dataset *d, const double *w, double temperature, bool imitate, bool holdout, double *grad,
                    double *agree) {
   double total = 0;
   long count = 0, same = 0;
@@ -133,7 +138,10 @@ static double loss(const dataset *d, const double *w, double temperature, bool h
       if (c->value[m] > c->value[best_v]) best_v = m;
     }
     goita__policy_probabilities(s, c->n, temperature, p);
-    goita__policy_probabilities(v, c->n, temperature, t);
+    if (imitate)
+      for (int m = 0; m < c->n; m++) t[m] = c->value[m];
+    else
+      goita__policy_probabilities(v, c->n, temperature, t);
     for (int m = 0; m < c->n; m++) {
       total -= t[m] * log(p[m] + 1e-12);
       if (grad)
@@ -149,12 +157,13 @@ static double loss(const dataset *d, const double *w, double temperature, bool h
 }
 
 /* Fits the weights with Adam from their current values. */
-static void fit(const dataset *d, goita__policy *policy) {
+static void fit(const dataset *d, goita__policy *policy, bool imitate) {
   double m[F] = {0}, v[F] = {0}, g[F];
   const double rate = 0.05, b1 = 0.9, b2 = 0.999;
   for (int step = 1; step <= 400; step++) {
-    loss(d, policy->weight, policy->temperature, false, g, NULL);
-    for (int k = 0; k < F; k++) {
+    loss(d, policy->weight, policy->temperature, imitate, false, g, NULL);
+    /* the playout policy leaves the inference model's own features at 0 */
+    for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++) {
       g[k] += 1e-4 * policy->weight[k]; /* a little weight decay */
       m[k] = b1 * m[k] + (1 - b1) * g[k];
       v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k];
@@ -164,29 +173,45 @@ static void fit(const dataset *d, goita__policy *policy) {
   }
 }
 
-static int write_weights(const char *path, const goita__policy *policy, const char *command) {
+static int write_weights(const char *path, const goita__policy *policy, bool imitate, const char *command) {
   FILE *out = fopen(path, "w");
   if (!out) {
     perror(path);
     return -1;
   }
-  fprintf(out,
-          "/* The learned policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
-          " * sampling player, the policy fitted to its move values. Made by:\n"
-          " *   %s\n"
-          " * Do not edit by hand; run it again. */\n"
-          "#include \"policy.h\"\n\n"
-          "const goita__policy goita__learned_policy = {\n    %.1f,\n    {\n",
-          command, policy->temperature);
-  for (int k = 0; k < F; k++) fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
+  if (imitate)
+    fprintf(out,
+            "/* The inference policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
+            " * strong level, the policy fitted to the moves it chose. Made by:\n"
+            " *   %s\n"
+            " * Do not edit by hand; run it again. */\n"
+            "#include \"policy.h\"\n\n"
+            "const goita__policy goita__inference_policy = {\n    %.1f,\n    {\n",
+            command, policy->temperature);
+  else
+    fprintf(out,
+            "/* The learned policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
+            " * sampling player, the policy fitted to its move values. Made by:\n"
+            " *   %s\n"
+            " * Do not edit by hand; run it again. */\n"
+            "#include \"policy.h\"\n\n"
+            "const goita__policy goita__learned_policy = {\n    %.1f,\n    {\n",
+            command, policy->temperature);
+  for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++)
+    fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
   fprintf(out, "    },\n};\n");
   return fclose(out) == 0 ? 0 : -1;
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: goita-train [--model playout|inference] [--games N] [--iterations K] [--seed S] "
+                  "[--teacher SPEC] [--jobs J] [--out FILE]\n");
 }
 
 int main(int argc, char **argv) {
   long games = 200, iterations = 2, jobs = 2;
   uint64_t seed = 1;
-  const char *teacher = "sampler", *out = "src/policy_learned.c";
+  const char *teacher = NULL, *out = NULL, *model = "playout";
   for (int i = 1; i < argc; i += 2) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
@@ -202,9 +227,17 @@ int main(int argc, char **argv) {
       out = v;
       continue;
     }
+    if (strcmp(argv[i], "--model") == 0) {
+      if (strcmp(v, "playout") && strcmp(v, "inference")) {
+        fprintf(stderr, "goita-train: --model: \"%s\" is neither playout nor inference\n", v);
+        return 2;
+      }
+      model = v;
+      continue;
+    }
     if (strcmp(argv[i], "--games") && strcmp(argv[i], "--iterations") && strcmp(argv[i], "--jobs") &&
         strcmp(argv[i], "--seed")) {
-      fprintf(stderr, "usage: goita-train [--games N] [--iterations K] [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
+      usage();
       return 2;
     }
     const long long number = strtoll(v, &end, 10);
@@ -221,12 +254,24 @@ int main(int argc, char **argv) {
     fprintf(stderr, "goita-train: --games, --iterations and --jobs must be positive (jobs at most 64)\n");
     return 2;
   }
+  const bool imitate = strcmp(model, "inference") == 0;
+  if (!teacher) teacher = imitate ? "master" : "sampler";
+  if (!out) out = imitate ? "src/policy_inference.c" : "src/policy_learned.c";
   char command[512];
-  snprintf(command, sizeof command, "goita-train --games %ld --iterations %ld --seed %llu --teacher %s", games,
-           iterations, (unsigned long long)seed, teacher);
-  goita__policy policy = goita__rules_policy;
+  if (imitate)
+    snprintf(command, sizeof command, "goita-train --model inference --games %ld --iterations %ld --seed %llu --teacher %s",
+             games, iterations, (unsigned long long)seed, teacher);
+  else
+    snprintf(command, sizeof command, "goita-train --games %ld --iterations %ld --seed %llu --teacher %s", games,
+             iterations, (unsigned long long)seed, teacher);
+  /* the inference model starts from the learned policy at its temperature, refitted at 1 */
+  goita__policy policy = imitate ? goita__learned_policy : goita__rules_policy;
+  if (imitate) {
+    for (int k = 0; k < F; k++) policy.weight[k] /= policy.temperature;
+    policy.temperature = 1.0;
+  }
   for (long it = 1; it <= iterations; it++) {
-    job j = {teacher, &policy, seed + (uint64_t)it * 1000003ULL, games, 0, calloc((size_t)games, sizeof(dataset)),
+    job j = {imitate, teacher, &policy, seed + (uint64_t)it * 1000003ULL, games, 0, calloc((size_t)games, sizeof(dataset)),
              PTHREAD_MUTEX_INITIALIZER, 0};
     goita__policy teacher_policy = policy; /* the teacher plays with a copy while we fit */
     j.policy = &teacher_policy;
@@ -245,17 +290,17 @@ int main(int argc, char **argv) {
     }
     free(j.per_game);
     double agree_before, agree_after, agree_train;
-    const double before = loss(&all, policy.weight, policy.temperature, true, NULL, &agree_before);
-    fit(&all, &policy);
-    const double train = loss(&all, policy.weight, policy.temperature, false, NULL, &agree_train);
-    const double after = loss(&all, policy.weight, policy.temperature, true, NULL, &agree_after);
+    const double before = loss(&all, policy.weight, policy.temperature, imitate, true, NULL, &agree_before);
+    fit(&all, &policy, imitate);
+    const double train = loss(&all, policy.weight, policy.temperature, imitate, false, NULL, &agree_train);
+    const double after = loss(&all, policy.weight, policy.temperature, imitate, true, NULL, &agree_after);
     printf("iteration %ld: %zu choices; held-out cross-entropy %.4f -> %.4f, teacher's best move %.1f%% -> %.1f%% "
            "(fitted part %.4f, %.1f%%)\n",
            it, all.n, before, after, 100 * agree_before, 100 * agree_after, train, 100 * agree_train);
     fflush(stdout);
     free(all.items);
   }
-  if (write_weights(out, &policy, command) != 0) return 1;
+  if (write_weights(out, &policy, imitate, command) != 0) return 1;
   printf("weights written to %s\n", out);
   return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# goita-train: a short self-play and fit must lower the held-out cross-entropy of the policy
+# goita-train: for both models, a short self-play and fit must lower the held-out cross-entropy of the policy
 # (the loss the fit minimises), and the same command must write the same weights twice (the
 # committed weights are reproduced by the command src/policy_learned.c names).
 # Usage: train.sh PATH_TO_GOITA_TRAIN
@@ -14,4 +14,16 @@ grep -q '^weights written' "$tmp/out" || fail "no weights written: $(cat "$tmp/o
 
 "$train" --games 4 --iterations 1 --seed 3 --out "$tmp/b.c" >/dev/null 2>&1 || fail "goita-train, second run"
 cmp -s "$tmp/a.c" "$tmp/b.c" || fail "the same command wrote other weights: $(diff "$tmp/a.c" "$tmp/b.c" | head -5)"
+# The inference model: fitted to the moves a (short-budget) master chose in self-play.
+"$train" --model inference --games 15 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
+  --out "$tmp/i.c" >"$tmp/out" 2>&1 || fail "goita-train --model inference: $(cat "$tmp/out")"
+line=$(grep -m1 '^iteration 1: ' "$tmp/out") || fail "no iteration line: $(cat "$tmp/out")"
+read -r before after < <(printf '%s\n' "$line" | sed -E 's/.*held-out cross-entropy ([0-9.]+) -> ([0-9.]+).*/\1 \2/')
+awk -v b="$before" -v a="$after" 'BEGIN { exit !(a < b) }' || fail "the inference model's held-out loss did not fall: $line"
+grep -q 'goita__inference_policy' "$tmp/i.c" || fail "the inference model was not written: $(head -12 "$tmp/i.c")"
+grep -q 'F_PASS_BLOCKERS' "$tmp/i.c" || fail "the inference model lacks its own features"
+! grep -q 'F_PASS_BLOCKERS' "$tmp/a.c" || fail "the playout policy was given the inference model's features"
+"$train" --model inference --games 15 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
+  --out "$tmp/j.c" >/dev/null 2>&1 || fail "goita-train --model inference, second run"
+cmp -s "$tmp/i.c" "$tmp/j.c" || fail "the same command wrote another inference model"
 finish train

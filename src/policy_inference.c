@@ -1,0 +1,52 @@
+/* The inference policy's weights, written by goita-train (src/train/train.c): self-play of a
+ * strong level, the policy fitted to the moves it chose. Made by:
+ *   goita-train --model inference --games 300 --iterations 1 --seed 1 --teacher master:ms=30,model=learned
+ * Do not edit by hand; run it again. */
+#include "policy.h"
+
+const goita__policy goita__inference_policy = {
+    1.0,
+    {
+        [F_FINISH] = 5.8280,
+        [F_FINISH_POINTS] = 1.7762,
+        [F_UNANSWERABLE] = 0.9008,
+        [F_ANSWER_INVERSE] = 0.4049,
+        [F_PASSED_OPPONENTS] = 0.6815,
+        [F_NEXT_PASSED] = 0.1452,
+        [F_ATTACK_VALUE] = 0.2380,
+        [F_KEEP_ATTACK_KIND] = 3.2370,
+        [F_UNSEEN_ATTACK_KIND] = -2.0538,
+        [F_KINGS_AFTER] = 1.0698,
+        [F_STRONG_ATTACK_EARLY] = -0.2276,
+        [F_KING_ATTACK] = -0.4778,
+        [F_BREAKS_PAIR] = -0.6944,
+        [F_LAST_PAIR_VALUE] = 0.8278,
+        [F_LAST_HIGH_VALUE] = 0.2167,
+        [F_LEAD_BLOCK_VALUE] = -0.2509,
+        [F_LEAD_BREAKS_PAIR] = 0.7448,
+        [F_LEAD_BLOCK_PAWN] = 1.3556,
+        [F_KING_BLOCK] = -0.9673,
+        [F_KING_BLOCK_ATTACK_VALUE] = -0.2052,
+        [F_DEFEND_PARTNER_EARLY] = 2.6176,
+        [F_DEFEND_PARTNER_LATE] = 2.9904,
+        [F_DEFEND_OPPONENT] = 3.0976,
+        [F_DEFEND_SMALL_HAND] = -0.4179,
+        [F_PASS_PARTNER] = 5.8737,
+        [F_PASS_OPPONENT_FINISHING] = 1.3770,
+        [F_PASS_OPPONENT] = 5.1563,
+        [F_PASS_OPPONENT_SMALL] = -0.1660,
+        [F_PASS_OPPONENT_ATTACK_VALUE] = -0.7688,
+        [F_PASS_COULD_BLOCK] = 1.8388,
+        [F_GO] = -3.0305,
+        [F_GO_STRENGTH] = 0.3279,
+        [F_PASS_BLOCKERS] = 0.2032,
+        [F_PASS_KING_ONLY] = 2.9772,
+        [F_PASS_PARTNER_COULD_BLOCK] = 2.9411,
+        [F_PASS_KINGS_HELD] = 0.6002,
+        [F_ATTACK_COUNT] = 0.1069,
+        [F_ATTACK_SINGLE] = 1.0145,
+        [F_KING_BLOCK_HAVING_KIND] = -1.1678,
+        [F_BLOCK_COUNT] = 0.9212,
+        [F_HIGH_AFTER] = 0.2178,
+    },
+};
