@@ -3,11 +3,12 @@
  * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
  * Values come from the solver once few pieces are left, from playouts of the learned policy
- * before. Deals are weighed by what the others' moves say of them (inference): the master draws
- * 4 deals for each one it values, keeps one in proportion to the learned policy's likelihood of
- * the others' moves raised to the power 0.5, and weighs it by their mean. The budget counts
- * work (playout moves, likelihoods and solver nodes), not time, so a choice depends only on the
- * view and the seed, whatever the machine's load. */
+ * before, every candidate's playouts in a deal drawing the same random numbers. Deals are
+ * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
+ * one it values, keeps one in proportion to the inference model's likelihood of the others'
+ * moves raised to the power 0.5, and weighs it by their mean. The budget counts work (playout
+ * moves, likelihoods and solver nodes), not time, so a choice depends only on the view and the
+ * seed, whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
