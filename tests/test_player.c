@@ -235,12 +235,16 @@ Test(player, inference_reads_a_pass) {
   goita_error err;
   cr_assert_eq(goita_history_parse(&a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
   cr_assert_eq(goita_history_parse(&b, &rules, without, &err), GOITA_OK, "%s", err.message);
-  uint64_t work = 0;
-  const double ll_a = goita__log_likelihood(&goita__learned_policy, &a, 0, &work);
-  const double ll_b = goita__log_likelihood(&goita__learned_policy, &b, 0, &work);
-  cr_assert(ll_a < ll_b - 0.1, "a pass holding two lances: %g, with none: %g", ll_a, ll_b);
-  cr_assert_gt(work, 0);
-  /* seen from seat 2, the pass is the viewer's own and says nothing; seat 1's lead had choices */
-  cr_assert_float_eq(goita__log_likelihood(&goita__learned_policy, &a, 1, &work),
-                     goita__log_likelihood(&goita__learned_policy, &b, 1, &work), 1e-12);
+  /* both models of the others' play: the playout policy and the fitted inference model */
+  const goita__policy *const models[] = {&goita__learned_policy, &goita__inference_policy};
+  for (int m = 0; m < 2; m++) {
+    uint64_t work = 0;
+    const double ll_a = goita__log_likelihood(models[m], &a, 0, &work);
+    const double ll_b = goita__log_likelihood(models[m], &b, 0, &work);
+    cr_assert(ll_a < ll_b - 0.1, "model %d: a pass holding two lances: %g, with none: %g", m, ll_a, ll_b);
+    cr_assert_gt(work, 0);
+    /* seen from seat 2, the pass is the viewer's own and says nothing; seat 1's lead had choices */
+    cr_assert_float_eq(goita__log_likelihood(models[m], &a, 1, &work), goita__log_likelihood(models[m], &b, 1, &work),
+                       1e-12);
+  }
 }
