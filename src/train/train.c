@@ -203,9 +203,9 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
   return fclose(out) == 0 ? 0 : -1;
 }
 
-static void usage(void) {
-  fprintf(stderr, "usage: goita-train [--model playout|inference] [--games N] [--iterations K] [--seed S] "
-                  "[--teacher SPEC] [--jobs J] [--out FILE]\n");
+static void usage(FILE *to) {
+  fprintf(to, "usage: goita-train [--model playout|inference] [--games N] [--iterations K]\n"
+                  "                   [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
 }
 
 int main(int argc, char **argv) {
@@ -213,6 +213,10 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   const char *teacher = NULL, *out = NULL, *model = "playout";
   for (int i = 1; i < argc; i += 2) {
+    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
       fprintf(stderr, "goita-train: %s needs a value\n", argv[i]);
@@ -237,7 +241,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--games") && strcmp(argv[i], "--iterations") && strcmp(argv[i], "--jobs") &&
         strcmp(argv[i], "--seed")) {
-      usage();
+      usage(stderr);
       return 2;
     }
     const long long number = strtoll(v, &end, 10);
