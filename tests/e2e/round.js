@@ -54,7 +54,7 @@ const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
 
   let seed = 7;
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  let reloaded = false, steps = 0;
+  let reloaded = false, shot = false, steps = 0;
   const roundOver = async () => (await pages[0].locator('#center .result').count()) > 0;
   while (!(await roundOver())) {
     if (++steps > 400) fail('the round did not end');
@@ -62,11 +62,13 @@ const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
     for (let i = 0; i < 4 && !acted; i++) acted = await act(pages[i], rng, fail);
     if (!acted) { await pages[0].waitForTimeout(100); continue; }
     await pages[0].waitForTimeout(60);
-    if (screenshot && steps === 9) {
+    if (screenshot && !shot && steps >= 9) {
+      shot = true;
       await pages[0].screenshot({ path: `${screenshot}-desktop.png` });
       await pages[1].screenshot({ path: `${screenshot}-phone.png`, fullPage: true });
     }
-    if (!reloaded && steps === 6) {
+    // at the first move from the sixth step on (a step where nobody could act skips the check)
+    if (!reloaded && steps >= 6) {
       // Cho reloads mid-round: same seat, same hand, same table
       const before = await pages[2].locator('#hand .tile').count();
       const rowsBefore = await text(pages[2], '#board');
