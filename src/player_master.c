@@ -16,13 +16,16 @@
 #include "internal.h"
 #include "player_internal.h"
 
-enum { P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS, P_MODEL, P_PLAYOUT, P_CRN };
+enum {
+  P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS,
+  P_MODEL, P_PLAYOUT, P_CRN
+};
 
 /* The models of the others' play that inference can weigh deals by (policy.h). */
 static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn)                            \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn) \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -190,6 +193,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
   const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0, beta = p->param[P_INFER] / 10.0;
+  const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0, drawn = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
   uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
@@ -197,7 +201,8 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   double spent = 0, last = 0;
   while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
-    if (draw_deal(v, p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK) break;
+    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK)
+      break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
     if (exact) {
       goita__value_exact(b->solver, &deal, moves, n, row, &nodes);

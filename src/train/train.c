@@ -179,24 +179,16 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
     perror(path);
     return -1;
   }
-  if (imitate)
-    fprintf(out,
-            "/* The inference policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
-            " * strong level, the policy fitted to the moves it chose. Made by:\n"
-            " *   %s\n"
-            " * Do not edit by hand; run it again. */\n"
-            "#include \"policy.h\"\n\n"
-            "const goita__policy goita__inference_policy = {\n    %.1f,\n    {\n",
-            command, policy->temperature);
-  else
-    fprintf(out,
-            "/* The learned policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
-            " * sampling player, the policy fitted to its move values. Made by:\n"
-            " *   %s\n"
-            " * Do not edit by hand; run it again. */\n"
-            "#include \"policy.h\"\n\n"
-            "const goita__policy goita__learned_policy = {\n    %.1f,\n    {\n",
-            command, policy->temperature);
+  fprintf(out,
+          "/* The %s policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
+          " * %s, the policy fitted to %s. Made by:\n"
+          " *   %s\n"
+          " * Do not edit by hand; run it again. */\n"
+          "#include \"policy.h\"\n\n"
+          "const goita__policy goita__%s_policy = {\n    %.1f,\n    {\n",
+          imitate ? "inference" : "learned", imitate ? "strong level" : "sampling player",
+          imitate ? "the moves it chose" : "its move values", command, imitate ? "inference" : "learned",
+          policy->temperature);
   for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++)
     fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
   fprintf(out, "    },\n};\n");
@@ -205,7 +197,7 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
 
 static void usage(FILE *to) {
   fprintf(to, "usage: goita-train [--model playout|inference] [--games N] [--iterations K]\n"
-                  "                   [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
+              "                   [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
 }
 
 int main(int argc, char **argv) {
@@ -262,12 +254,8 @@ int main(int argc, char **argv) {
   if (!teacher) teacher = imitate ? "master" : "sampler";
   if (!out) out = imitate ? "src/policy_inference.c" : "src/policy_learned.c";
   char command[512];
-  if (imitate)
-    snprintf(command, sizeof command, "goita-train --model inference --games %ld --iterations %ld --seed %llu --teacher %s",
-             games, iterations, (unsigned long long)seed, teacher);
-  else
-    snprintf(command, sizeof command, "goita-train --games %ld --iterations %ld --seed %llu --teacher %s", games,
-             iterations, (unsigned long long)seed, teacher);
+  snprintf(command, sizeof command, "goita-train %s--games %ld --iterations %ld --seed %llu --teacher %s",
+           imitate ? "--model inference " : "", games, iterations, (unsigned long long)seed, teacher);
   /* the inference model starts from the learned policy at its temperature, refitted at 1 */
   goita__policy policy = imitate ? goita__learned_policy : goita__rules_policy;
   if (imitate) {
