@@ -56,33 +56,45 @@ const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   let reloaded = false, shot = false, steps = 0;
   const roundOver = async () => (await pages[0].locator('#center .result').count()) > 0;
-  while (!(await roundOver())) {
-    if (++steps > 400) fail('the round did not end');
-    let acted = false;
-    for (let i = 0; i < 4 && !acted; i++) acted = await act(pages[i], rng, fail);
-    if (!acted) { await pages[0].waitForTimeout(100); continue; }
-    await pages[0].waitForTimeout(60);
-    if (screenshot && !shot && steps >= 9) {
-      shot = true;
-      await pages[0].screenshot({ path: `${screenshot}-desktop.png` });
-      await pages[1].screenshot({ path: `${screenshot}-phone.png`, fullPage: true });
+  // A deal can end before the sixth move (six pawns in a hand, or five on both teams); the test
+  // then plays on into the next deal, so the reload always happens mid-round.
+  for (let round = 1; !reloaded; round++) {
+    if (round > 1) {
+      if (round > 4) fail(`${round - 1} rounds ended before the reload`);
+      for (const page of pages) {
+        await page.waitForFunction(() => !document.querySelector('#center .result') &&
+          document.querySelectorAll('#hand .tile').length === 8, null, { timeout: 15000 });
+      }
+      steps = 0;
     }
-    // at the first move from the sixth step on (a step where nobody could act skips the check)
-    if (!reloaded && steps >= 6) {
-      // Cho reloads mid-round: same seat, same hand, same table
-      const before = await pages[2].locator('#hand .tile').count();
-      const rowsBefore = await text(pages[2], '#board');
-      await pages[2].reload();
-      await pages[2].waitForFunction(() => document.querySelectorAll('#hand .tile').length > 0);
-      const after = await pages[2].locator('#hand .tile').count();
-      if (after !== before) fail(`after a reload the hand has ${after} pieces, not ${before}`);
-      if (!(await text(pages[2], '#t-bottom')).includes('Cho')) fail('after a reload Cho is not in her seat');
-      const rowsAfter = await text(pages[2], '#board');
-      if (rowsAfter.replace(/●/g, '') !== rowsBefore.replace(/●/g, '')) fail('after a reload the table looks different');
-      reloaded = true;
+    while (!(await roundOver())) {
+      if (++steps > 400) fail('the round did not end');
+      let acted = false;
+      for (let i = 0; i < 4 && !acted; i++) acted = await act(pages[i], rng, fail);
+      if (!acted) { await pages[0].waitForTimeout(100); continue; }
+      await pages[0].waitForTimeout(60);
+      if (screenshot && !shot && steps >= 9) {
+        shot = true;
+        await pages[0].screenshot({ path: `${screenshot}-desktop.png` });
+        await pages[1].screenshot({ path: `${screenshot}-phone.png`, fullPage: true });
+      }
+      // at the first move from the sixth step on (a step where nobody could act skips the check)
+      if (!reloaded && steps >= 6) {
+        // Cho reloads mid-round: same seat, same hand, same table
+        const before = await pages[2].locator('#hand .tile').count();
+        const rowsBefore = await text(pages[2], '#board');
+        await pages[2].reload();
+        await pages[2].waitForFunction(() => document.querySelectorAll('#hand .tile').length > 0);
+        const after = await pages[2].locator('#hand .tile').count();
+        if (after !== before) fail(`after a reload the hand has ${after} pieces, not ${before}`);
+        if (!(await text(pages[2], '#t-bottom')).includes('Cho')) fail('after a reload Cho is not in her seat');
+        const rowsAfter = await text(pages[2], '#board');
+        if (rowsAfter.replace(/●/g, '') !== rowsBefore.replace(/●/g, '')) fail('after a reload the table looks different');
+        reloaded = true;
+      }
     }
+    if (!reloaded) console.log(`e2e: round ${round} ended after ${steps} steps, before the reload: ${await text(pages[0], '#center .result')}`);
   }
-  if (!reloaded) fail('the round ended before the reload');
   // The round's result is on every screen, with the scores.
   for (const page of pages) {
     await page.waitForSelector('#center .result');
