@@ -67,6 +67,11 @@ int goita__gen_moves(const goita__turn *t, goita_move *out);
 /* Checks one play or pass of t; returns GOITA_OK or GOITA_EILLEGAL with err filled. */
 int goita__check_move(const goita__turn *t, goita_move move, goita_error *err);
 
+/* Makes the solver's next solve start a new generation of its table, even of the same deal:
+ * what it holds then counts as empty, as in a new solver (the nodes a solve takes, which
+ * budgets count, then depend on nothing solved before). */
+void goita__solver_forget_deal(goita_solver *solver);
+
 /* Reads a history string as goita_history_parse_view does (viewer may be GOITA_VIEWER_INFER,
  * and is set to the seat read) and writes one full round consistent with it into round: the
  * hidden pieces filled by goita__complete_hidden. Errors as goita_history_parse_view. */

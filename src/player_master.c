@@ -189,6 +189,10 @@ static int prune(const double *values, const double *weight, int done, int *cand
 static int budgeted_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
                            goita_move *move, goita_player_info *info) {
   budgeted *b = p->state;
+  /* The budget counts solver nodes, and a table warm from an earlier choice (of the same deal)
+   * would save some: a choice starts as if the table were empty, so that it depends only on the
+   * view and the seed. */
+  goita__solver_forget_deal(b->solver);
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];

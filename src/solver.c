@@ -54,6 +54,8 @@ void goita_solver_clear(goita_solver *s) {
   s->have_deal = 0;
 }
 
+void goita__solver_forget_deal(goita_solver *s) { s->have_deal = 0; }
+
 size_t goita_solver_table_entries(const goita_solver *s) { return s->buckets * TT_WAYS; }
 
 /* Bounds in tens as bounds in points. */

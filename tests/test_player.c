@@ -58,7 +58,8 @@ static const char *const levels_under_test[] = {"random", "rules", "sampler:samp
                                                 "expert:samples=6,rollouts=1", "fast",
                                                 "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0",
                                                 "master:ms=2,infer=10,proposals=3",
-                                                "master:ms=2,playout=inference,model=learned,crn=off"};
+                                                "master:ms=2,playout=inference,model=learned,crn=off",
+                                                "master:ms=2,solve=28"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */
