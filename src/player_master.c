@@ -45,7 +45,7 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 24, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1);
 static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
