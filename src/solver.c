@@ -49,12 +49,12 @@ void goita_solver_free(goita_solver *s) {
   free(s);
 }
 
+void goita__solver_forget_deal(goita_solver *s) { s->have_deal = 0; }
+
 void goita_solver_clear(goita_solver *s) {
   goita__tt_clear(s);
-  s->have_deal = 0;
+  goita__solver_forget_deal(s);
 }
-
-void goita__solver_forget_deal(goita_solver *s) { s->have_deal = 0; }
 
 size_t goita_solver_table_entries(const goita_solver *s) { return s->buckets * TT_WAYS; }
 

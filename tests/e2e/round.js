@@ -11,6 +11,19 @@ const url = process.argv[2];
 const screenshot = process.argv[3];
 const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
 
+// Cho reloads mid-round: she must come back to the same seat, hand and table.
+async function reloadMidRound(page) {
+  const before = await page.locator('#hand .tile').count();
+  const rowsBefore = await text(page, '#board');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('#hand .tile').length > 0);
+  const after = await page.locator('#hand .tile').count();
+  if (after !== before) fail(`after a reload the hand has ${after} pieces, not ${before}`);
+  if (!(await text(page, '#t-bottom')).includes('Cho')) fail('after a reload Cho is not in her seat');
+  const rowsAfter = await text(page, '#board');
+  if (rowsAfter.replace(/●/g, '') !== rowsBefore.replace(/●/g, '')) fail('after a reload the table looks different');
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const sizes = [{ width: 1100, height: 900 }, { width: 390, height: 844 }, { width: 1000, height: 800 }, { width: 1000, height: 800 }];
@@ -80,16 +93,7 @@ const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
       }
       // at the first move from the sixth step on (a step where nobody could act skips the check)
       if (!reloaded && steps >= 6) {
-        // Cho reloads mid-round: same seat, same hand, same table
-        const before = await pages[2].locator('#hand .tile').count();
-        const rowsBefore = await text(pages[2], '#board');
-        await pages[2].reload();
-        await pages[2].waitForFunction(() => document.querySelectorAll('#hand .tile').length > 0);
-        const after = await pages[2].locator('#hand .tile').count();
-        if (after !== before) fail(`after a reload the hand has ${after} pieces, not ${before}`);
-        if (!(await text(pages[2], '#t-bottom')).includes('Cho')) fail('after a reload Cho is not in her seat');
-        const rowsAfter = await text(pages[2], '#board');
-        if (rowsAfter.replace(/●/g, '') !== rowsBefore.replace(/●/g, '')) fail('after a reload the table looks different');
+        await reloadMidRound(pages[2]);
         reloaded = true;
       }
     }
