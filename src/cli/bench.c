@@ -85,9 +85,11 @@ static int compare_doubles(const void *a, const void *b) {
 }
 
 /* Solves count positions of each group with a table of tt_mb MiB (a new deal each time, so
- * every case starts from an empty table) and prints per-case and per-group figures. With
- * list, prints the positions' history strings instead. */
-static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, uint64_t tt_mb, bool list) {
+ * every case starts from an empty table) and prints per-case and per-group figures; with
+ * all_moves, every legal move's value too. With list, prints the positions' history strings
+ * instead. */
+static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, uint64_t tt_mb, bool all_moves,
+                       bool list) {
   goita_solver *solver = NULL;
   if (!list && goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
     fprintf(stderr, "goita bench: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
@@ -114,8 +116,11 @@ static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, 
         printf("%s\t%llu\t%s\n", group, (unsigned long long)i, history);
         continue;
       }
+      goita_solve_options o;
+      goita_solve_options_default(&o);
+      o.all_moves = all_moves;
       goita_solve_result res;
-      goita_solve(solver, &r, NULL, &res);
+      goita_solve(solver, &r, &o, &res);
       ms[i] = res.ms;
       nodes += res.nodes;
       sig = mix_into(sig, res.nodes << 8 ^ (uint64_t)(uint8_t)res.value.lower);
@@ -203,7 +208,7 @@ static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules,
 
 int cmd_bench(int argc, char **argv) {
   uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64;
-  bool list = false;
+  bool list = false, all_moves = false;
   const char *spec = "expert";
   goita_rules rules;
   goita_rules_default(&rules);
@@ -214,6 +219,8 @@ int cmd_bench(int argc, char **argv) {
       cli_rules_option(&rules),
       cli_tt_mb_option(&tt_mb),
       {"--player", CLI_TEXT, "SPEC", &spec, "player: the level to time (docs/PLAYERS.md)", .lo = 0},
+      {.name = "--all-moves", .kind = CLI_FLAG, .target = &all_moves,
+       .help = "solve: every legal move's value too, not only the position's"},
       {.name = "--list", .kind = CLI_FLAG, .target = &list,
        .help = "print the cases as history strings instead of measuring: each deal (playout), or each "
                "position with its group and number (solve)"},
@@ -229,6 +236,7 @@ int cmd_bench(int argc, char **argv) {
                "a computer player's choices in such positions (and at 28 pieces left), as CPU time.\n",
       .examples = "goita bench playout --rounds 1000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
+                  "goita bench solve --all-moves\n"
                   "goita bench solve --count 2 --list\n"
                   "goita bench player --player fast --count 50",
       .options = options,
@@ -240,7 +248,7 @@ int cmd_bench(int argc, char **argv) {
   if (operands.n > 1) return cli_usage_error(&c, "one section, please (got a second: \"%s\")", operands.arg[1]);
   const char *section = operands.n ? operands.arg[0] : "playout";
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
-  if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, list);
+  if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list);
   if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec);
   return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve, player)", section);
 }

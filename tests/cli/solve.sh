@@ -39,6 +39,15 @@ done
 grep -q "hides pieces" <("$goita" solve 11244556,12234569,1112337x,11113457,s3 2>&1) || fail "hidden message"
 grep -q "token 6" <("$goita" solve 11244556,12234569,11123378,11113457,s3,399 2>&1) || fail "illegal move message"
 
+# The solve bench with every move's value: the same positions and values, more nodes searched.
+position_only=$("$goita" bench solve --count 2 --tt-mb 8)
+every_move=$("$goita" bench solve --count 2 --tt-mb 8 --all-moves)
+values() { grep '^solve ' | awk '{print $2, $3, $5}'; }
+nodes() { grep '^signature' | awk '{print $5}'; }
+[ "$(values <<<"$position_only")" = "$(values <<<"$every_move")" ] || fail "bench --all-moves changed the values"
+[ "$(nodes <<<"$every_move")" -gt "$(nodes <<<"$position_only")" ] ||
+  fail "bench --all-moves searched no more nodes: $(nodes <<<"$every_move") against $(nodes <<<"$position_only")"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"
   exit 1
