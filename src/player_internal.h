@@ -27,7 +27,7 @@ struct goita_player {
   const goita__level *level;
   int param[GOITA__MAX_PARAMS];
   uint64_t seed;
-  char spec[160];
+  char spec[320]; /* the level and every parameter: room for the longest values */
   void *state; /* the level's own working memory */
 };
 

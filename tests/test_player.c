@@ -29,6 +29,18 @@ Test(player, specs_are_read_and_written_in_full) {
   cr_assert_str_eq(levels[0], "random");
 }
 
+/* A level's spec names every parameter, however long the values: it reads back as itself. */
+Test(player, the_longest_spec_reads_back_as_itself) {
+  const char *longest = "master:ms=60000,solve=32,rollouts=256,leaf=32,prune=100,temp=100,own_temp=100,tt_mb=1,"
+                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off";
+  goita_player *p = new_player(longest);
+  cr_assert_str_eq(goita_player_spec(p), longest);
+  goita_player *q = new_player(goita_player_spec(p));
+  cr_assert_str_eq(goita_player_spec(q), longest);
+  goita_player_free(q);
+  goita_player_free(p);
+}
+
 Test(player, bad_specs_say_what_is_wrong) {
   static const struct {
     const char *spec;
