@@ -220,7 +220,7 @@ int cmd_bench(int argc, char **argv) {
       cli_tt_mb_option(&tt_mb),
       {"--player", CLI_TEXT, "SPEC", &spec, "player: the level to time (docs/PLAYERS.md)", .lo = 0},
       {.name = "--all-moves", .kind = CLI_FLAG, .target = &all_moves,
-       .help = "solve: every legal move's value too, not only the position's"},
+       .help = "solve: every legal move's value too"},
       {.name = "--list", .kind = CLI_FLAG, .target = &list,
        .help = "print the cases as history strings instead of measuring: each deal (playout), or each "
                "position with its group and number (solve)"},
