@@ -34,7 +34,7 @@ const freePort = () => execFileSync('node', [path.join(__dirname, 'free-port.js'
     const table = (await ps[0].request({ type: 'create', rules: 'target=50' }, 'created')).table;
     rowBytes = JSON.stringify((await lob).table).length;
     for (let s = 0; s < 4; s++) { ps[s].table = table; await ps[s].request({ type: 'sit', table, seat: s }, 'seated'); }
-    const st = ps.map((c) => c.wait((m) => m.type === 'state' && m.status === 'playing', 'start'));
+    const st = ps.map((c) => c.wait((m) => m.type === 'state' && m.status !== 'waiting', 'start'));
     ps[0].send({ type: 'start', table });
     await Promise.all(st);
     for (;;) {

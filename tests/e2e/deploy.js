@@ -110,13 +110,19 @@ async function playToEnd(player) {
   };
   await player.open();
   await player.request({ type: 'hello', name: 'Ann' }, 'welcome');
-  const table = (await player.request({ type: 'create', rules: 'target=30' }, 'created')).table;
-  player.table = table;
-  await player.request({ type: 'sit', table, seat: 0 }, 'seated');
-  for (const seat of [1, 2, 3]) await player.request({ type: 'bot', table, seat, level: 'random' }, 'state');
-  const started = player.wait((m) => m.type === 'state' && m.status === 'playing', 'the start');
-  player.send({ type: 'start', table });
-  await started;
+  // A deal can end a game to 30 before anyone moves (a teyaku of 30 or more, or both partners
+  // with 5 pawns): that game is over at its start, and the player opens another table.
+  let table;
+  for (let attempt = 0; !table; attempt++) {
+    if (attempt === 5) fail('five games in a row were over at the deal');
+    const created = (await player.request({ type: 'create', rules: 'target=30' }, 'created')).table;
+    player.table = created;
+    await player.request({ type: 'sit', table: created, seat: 0 }, 'seated');
+    for (const seat of [1, 2, 3]) await player.request({ type: 'bot', table: created, seat, level: 'random' }, 'state');
+    const started = player.wait((m) => m.type === 'state' && (m.status === 'playing' || m.status === 'over'), 'the start');
+    player.send({ type: 'start', table: created });
+    if ((await started).status === 'playing') table = created;
+  }
   // a spectator on n1 through the proxy watches n2's table (the bus forwards)
   const spectator = new Client(`ws://127.0.0.1:${proxy}/?node=n1`, 'Spectator');
   await spectator.open();
