@@ -57,6 +57,15 @@ void goita__value_exact(goita_solver *solver, const goita_round *deal, const goi
  * deal, with a floor for surprising moves; adds the legal moves weighed to *work. */
 double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work);
 
+/* What a budgeted level (master, fast) believes of the hands it cannot see: draws `deals`
+ * deals from the view as it does to choose a move (weighed by its inference) and writes, for
+ * every seat and kind, the weighted share of the deals in which that seat holds the kind. For
+ * measuring how well a level reads the others' moves (goita-read); the view is the seat's own,
+ * so nothing hidden goes in. Returns GOITA_OK, GOITA_EINVAL for another level, or
+ * GOITA_ESTATE when no deal agrees with the view. */
+int goita__budgeted_beliefs(goita_player *player, const goita_view *view, int deals,
+                            double held[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]);
+
 /* Makes a sampling player use policy (the caller keeps it alive) for playouts and inference,
  * whatever its parameter says: for training a policy on its own games. */
 void goita__sampler_use_policy(goita_player *player, const goita__policy *policy);

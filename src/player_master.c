@@ -271,6 +271,38 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   return GOITA_OK;
 }
 
+int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
+                            double held[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]) {
+  memset(held, 0, sizeof(double) * GOITA_MAX_SEATS * GOITA_KIND_SLOTS);
+  if (p->level != &goita__master_level && p->level != &goita__fast_level) return GOITA_EINVAL;
+  budgeted *b = p->state;
+  goita_rng rng;
+  goita_rng_seed(&rng, p->seed);
+  const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
+  const double beta = p->param[P_INFER] / 10.0;
+  if (deals > p->param[P_MAX_SAMPLES]) deals = p->param[P_MAX_SAMPLES];
+  /* the deals are kept as the hands' kinds present, a bit per seat and kind, in b->values */
+  uint64_t work = 0;
+  int drawn = 0, done = 0;
+  for (; done < deals; done++) {
+    goita_round deal;
+    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], &rng, &deal, &b->logweight[done], &work, &drawn) != GOITA_OK)
+      break;
+    for (int s = 0; s < v->players; s++)
+      for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
+        b->values[(size_t)done * GOITA_MAX_LEGAL + (size_t)(s * GOITA_KIND_SLOTS + k)] = deal.hand[s][k] > 0;
+  }
+  if (!done) return GOITA_ESTATE;
+  set_weights(b, done);
+  double total = 0;
+  for (int i = 0; i < done; i++) total += b->weight[i];
+  for (int i = 0; i < done; i++)
+    for (int s = 0; s < v->players; s++)
+      for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
+        held[s][k] += b->weight[i] * b->values[(size_t)i * GOITA_MAX_LEGAL + (size_t)(s * GOITA_KIND_SLOTS + k)] / total;
+  return GOITA_OK;
+}
+
 const goita__level goita__master_level = {
     "master",
     "samples deals until a budget of work per move is spent (ms, about 100 ms of one "
