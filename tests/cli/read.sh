@@ -6,7 +6,7 @@
 . "$(dirname "$0")/common.sh"
 read_cmd=$goita
 
-"$read_cmd" --games 4 --seed 2 master master:infer=0 >"$tmp/out" 2>&1 || fail "goita-read: $(cat "$tmp/out")"
+"$read_cmd" --games 2 --deals 64 --seed 2 master master:infer=0 >"$tmp/out" 2>&1 || fail "goita-read: $(cat "$tmp/out")"
 grep -q '^[0-9]* choices with more than 20 pieces left' "$tmp/out" || fail "no summary line: $(cat "$tmp/out")"
 figures() { sed -nE "s/^$1: partner ([0-9.]+), opponents ([0-9.]+) nats.*/\1 \2/p" "$tmp/out"; }
 read -r reads_partner reads_opponents < <(figures master)
@@ -17,7 +17,7 @@ awk -v r="$reads_partner" -v b="$blind_partner" 'BEGIN { exit !(r < b - 0.01) }'
 awk -v r="$reads_opponents" -v b="$blind_opponents" 'BEGIN { exit !(r < b - 0.01) }' ||
   fail "reading the moves did not read the opponents better than nothing: $(cat "$tmp/out")"
 
-"$read_cmd" --games 4 --seed 2 master master:infer=0 >"$tmp/again" 2>&1 || fail "goita-read, second run"
+"$read_cmd" --games 2 --deals 64 --seed 2 master master:infer=0 >"$tmp/again" 2>&1 || fail "goita-read, second run"
 cmp -s "$tmp/out" "$tmp/again" || fail "the same command printed other figures: $(diff "$tmp/out" "$tmp/again")"
 
 "$read_cmd" --games 1 expert >"$tmp/bad" 2>&1 && fail "a reader that is not a budgeted level was accepted"
