@@ -16,6 +16,7 @@ typedef struct knowledge {
   int me, partner;           /* partner -1 without teams */
   int unseen[GOITA_KIND_SLOTS];
   unsigned passed[GOITA_MAX_SEATS];
+  bool inference;            /* the inference model's own features are wanted too */
 } knowledge;
 
 static int side_of(const goita_view *v, int seat) { return goita_rules_side_of(&v->rules, seat); }
@@ -76,7 +77,7 @@ static int blockers(const goita_view *v) {
 static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   if (v->attacker == k->partner) {
     f[F_PASS_PARTNER] = 1;
-    f[F_PASS_PARTNER_COULD_BLOCK] = blockers(v) > 0;
+    if (k->inference) f[F_PASS_PARTNER_COULD_BLOCK] = blockers(v) > 0;
     return;
   }
   /* Letting an opponent lead again; worst when it is about to finish. */
@@ -85,9 +86,11 @@ static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   f[F_PASS_OPPONENT_SMALL] = size <= 4;
   f[F_PASS_OPPONENT_ATTACK_VALUE] = value10(v->attack);
   f[F_PASS_COULD_BLOCK] = v->hand[v->attack] > 0;
+  if (!k->inference) return;
   f[F_PASS_BLOCKERS] = blockers(v);
   f[F_PASS_KING_ONLY] = v->hand[v->attack] == 0 && blockers(v) > 0;
   f[F_PASS_KINGS_HELD] = v->hand[GOITA_KING];
+  if (v->hand[v->attack] > 0) f[F_PASS_HOLDING_PAWN + v->attack - GOITA_PAWN] = 1;
 }
 
 static void play_features(const goita_view *v, const knowledge *k, goita_move m, double *f) {
@@ -120,10 +123,17 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   if (left >= 4) f[F_STRONG_ATTACK_EARLY] = value10(a) - 1.0;
   f[F_KING_ATTACK] = a == GOITA_KING;
   f[F_BREAKS_PAIR] = v->hand[a] == 2 && a != b; /* a pair kept for a doubled finish */
-  f[F_ATTACK_COUNT] = v->hand[a] - (a == b);
-  f[F_ATTACK_SINGLE] = after[a] == 0;
-  f[F_BLOCK_COUNT] = v->hand[b];
-  f[F_HIGH_AFTER] = after[GOITA_BISHOP] + after[GOITA_ROOK] + after[GOITA_KING];
+  if (k->inference) {
+    f[F_ATTACK_COUNT] = v->hand[a] - (a == b);
+    f[F_ATTACK_SINGLE] = after[a] == 0;
+    f[F_BLOCK_COUNT] = v->hand[b];
+    f[F_HIGH_AFTER] = after[GOITA_BISHOP] + after[GOITA_ROOK] + after[GOITA_KING];
+    for (int kind = GOITA_PAWN; kind <= GOITA_KING; kind++) f[F_PAIRS_AFTER] += after[kind] >= 2;
+    f[F_PAWNS_AFTER] = after[GOITA_PAWN];
+    if (a < GOITA_KING) f[F_ATTACK_IS_PAWN + a - GOITA_PAWN] = 1;
+    if (lead && b > GOITA_PAWN) f[F_LEAD_BLOCK_LANCE + b - GOITA_LANCE] = 1;
+    if (!lead && b == GOITA_KING) f[F_KING_BLOCK_HAVING_KIND] = v->hand[v->attack] > 0;
+  }
   if (left == 2) {
     int x = 0, y = 0;
     for (int kind = GOITA_PAWN; kind <= GOITA_KING; kind++)
@@ -146,7 +156,6 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   } else {
     if (b == GOITA_KING) {
       f[F_KING_BLOCK] = 1;
-      f[F_KING_BLOCK_HAVING_KIND] = v->hand[v->attack] > 0;
       f[F_KING_BLOCK_ATTACK_VALUE] = value10(v->attack);
     }
     if (v->attacker == k->partner) {
@@ -158,12 +167,17 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   }
 }
 
-void goita__policy_features(const goita_view *v, const goita_move *moves, int n, double (*f)[GOITA__FEATURES]) {
+/* Fills the features of the moves, the inference model's own too when `inference`: a playout
+ * policy weighs none of them, and playouts are most of the master's time. */
+static void features(const goita_view *v, const goita_move *moves, int n, double (*f)[GOITA__FEATURES],
+                     bool inference) {
   knowledge k;
   learn(v, &k);
+  k.inference = inference;
+  const size_t wanted = (inference ? GOITA__FEATURES : F_INFERENCE_FIRST) * sizeof f[0][0];
   for (int i = 0; i < n; i++) {
     const goita_move m = moves[i];
-    memset(f[i], 0, sizeof f[i]);
+    memset(f[i], 0, wanted);
     if (m.type == GOITA_MOVE_REDEAL || m.type == GOITA_MOVE_GO)
       decision_features(v, m, f[i]);
     else if (m.type == GOITA_MOVE_PASS)
@@ -173,13 +187,20 @@ void goita__policy_features(const goita_view *v, const goita_move *moves, int n,
   }
 }
 
+void goita__policy_features(const goita_view *v, const goita_move *moves, int n, double (*f)[GOITA__FEATURES]) {
+  features(v, moves, n, f, true);
+}
+
 void goita__policy_scores(const goita__policy *policy, const goita_view *v, const goita_move *moves, int n,
                           double *scores) {
+  /* the playout policy weighs none of the inference model's features: stop at its last weight */
+  int used = GOITA__FEATURES;
+  while (used > 0 && policy->weight[used - 1] == 0) used--;
   double f[GOITA_MAX_LEGAL][GOITA__FEATURES];
-  goita__policy_features(v, moves, n, f);
+  features(v, moves, n, f, used > F_INFERENCE_FIRST);
   for (int i = 0; i < n; i++) {
     double s = 0;
-    for (int j = 0; j < GOITA__FEATURES; j++) s += policy->weight[j] * f[i][j];
+    for (int j = 0; j < used; j++) s += policy->weight[j] * f[i][j];
     scores[i] = s;
   }
 }
@@ -196,7 +217,12 @@ const char *const goita__feature_names[GOITA__FEATURES] = {
     NAME(F_PASS_OPPONENT_ATTACK_VALUE), NAME(F_PASS_COULD_BLOCK), NAME(F_GO), NAME(F_GO_STRENGTH),
     NAME(F_PASS_BLOCKERS), NAME(F_PASS_KING_ONLY), NAME(F_PASS_PARTNER_COULD_BLOCK), NAME(F_PASS_KINGS_HELD),
     NAME(F_ATTACK_COUNT), NAME(F_ATTACK_SINGLE), NAME(F_KING_BLOCK_HAVING_KIND), NAME(F_BLOCK_COUNT),
-    NAME(F_HIGH_AFTER),
+    NAME(F_HIGH_AFTER), NAME(F_PAIRS_AFTER), NAME(F_PAWNS_AFTER), NAME(F_ATTACK_IS_PAWN), NAME(F_ATTACK_IS_LANCE),
+    NAME(F_ATTACK_IS_KNIGHT), NAME(F_ATTACK_IS_SILVER), NAME(F_ATTACK_IS_GOLD), NAME(F_ATTACK_IS_BISHOP),
+    NAME(F_ATTACK_IS_ROOK), NAME(F_LEAD_BLOCK_LANCE), NAME(F_LEAD_BLOCK_KNIGHT), NAME(F_LEAD_BLOCK_SILVER),
+    NAME(F_LEAD_BLOCK_GOLD), NAME(F_LEAD_BLOCK_BISHOP), NAME(F_LEAD_BLOCK_ROOK), NAME(F_LEAD_BLOCK_KING),
+    NAME(F_PASS_HOLDING_PAWN), NAME(F_PASS_HOLDING_LANCE), NAME(F_PASS_HOLDING_KNIGHT), NAME(F_PASS_HOLDING_SILVER),
+    NAME(F_PASS_HOLDING_GOLD), NAME(F_PASS_HOLDING_BISHOP), NAME(F_PASS_HOLDING_ROOK), NAME(F_PASS_HOLDING_KING),
 #undef NAME
 };
 

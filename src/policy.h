@@ -33,6 +33,16 @@ enum goita__feature {
   F_KING_BLOCK_HAVING_KIND,                           /* a king used while the kind was held */
   F_BLOCK_COUNT,                                      /* pieces of the blocking kind held before */
   F_HIGH_AFTER,                                       /* bishops, rooks and kings kept */
+  F_PAIRS_AFTER, F_PAWNS_AFTER,                       /* kinds kept in twos or more; pawns kept */
+  /* the attack's kind, one feature a kind (a king's is F_KING_ATTACK) */
+  F_ATTACK_IS_PAWN, F_ATTACK_IS_LANCE, F_ATTACK_IS_KNIGHT, F_ATTACK_IS_SILVER, F_ATTACK_IS_GOLD,
+  F_ATTACK_IS_BISHOP, F_ATTACK_IS_ROOK,
+  /* a lead's face-down kind (a pawn's is F_LEAD_BLOCK_PAWN) */
+  F_LEAD_BLOCK_LANCE, F_LEAD_BLOCK_KNIGHT, F_LEAD_BLOCK_SILVER, F_LEAD_BLOCK_GOLD, F_LEAD_BLOCK_BISHOP,
+  F_LEAD_BLOCK_ROOK, F_LEAD_BLOCK_KING,
+  /* a pass on an attack whose kind is held, by that kind */
+  F_PASS_HOLDING_PAWN, F_PASS_HOLDING_LANCE, F_PASS_HOLDING_KNIGHT, F_PASS_HOLDING_SILVER, F_PASS_HOLDING_GOLD,
+  F_PASS_HOLDING_BISHOP, F_PASS_HOLDING_ROOK, F_PASS_HOLDING_KING,
   GOITA__FEATURES
 };
 
