@@ -53,6 +53,10 @@ extern const goita__level goita__fast_level;
 void goita__value_exact(goita_solver *solver, const goita_round *deal, const goita_move *moves, int n, double *out,
                         uint64_t *nodes);
 
+/* A mistake floor for inference: everyone plays any legal move with some probability, so one
+ * surprising move does not rule a deal out. */
+#define GOITA__INFER_NOISE 0.1
+
 /* The log-probability, under policy, of every move the others (not viewer) made in a sampled
  * deal, with a floor for surprising moves; adds the legal moves weighed to *work. */
 double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work);

@@ -32,10 +32,6 @@ static const goita__param sampler_params[] = SAMPLER_PARAMS(48, 0, 24, 4, 0, 0);
  * and more deals and playouts (docs/STRENGTH.md measures each choice). */
 static const goita__param expert_params[] = SAMPLER_PARAMS(128, 0, 24, 8, 1, 10);
 
-/* A mistake floor for inference: everyone plays any legal move with some probability, so one
- * surprising move does not rule a deal out. */
-#define INFER_NOISE 0.1
-
 typedef struct sampler {
   const goita__policy *model; /* how the others play, for inference */
   goita__policy playout;      /* the model at the playout temperature */
@@ -101,9 +97,9 @@ double goita__log_likelihood(const goita__policy *policy, const goita_round *sam
         goita_round_view(&r, m.seat, &v);
         goita__policy_scores(policy, &v, moves, n, scores);
         goita__policy_probabilities(scores, n, policy->temperature, p);
-        double q = INFER_NOISE / n;
+        double q = GOITA__INFER_NOISE / n;
         for (int j = 0; j < n; j++)
-          if (goita_move_equal(moves[j], m)) q += (1 - INFER_NOISE) * p[j];
+          if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
         ll += log(q);
         *work += (uint64_t)n;
       }

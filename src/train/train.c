@@ -5,11 +5,13 @@
  *    teacher's values (cross-entropy to a softmax of them), and the next iteration's teacher
  *    plays out with the fitted policy. Written as C source for src/policy_learned.c.
  *  - inference: any level plays against itself and the policy is fitted to the moves it chose
- *    (maximum likelihood), a model of how a strong player moves with a given hand, which the
- *    master weighs deals by. Written for src/policy_inference.c.
+ *    (maximum likelihood), a model of how a strong player moves with a given hand; then fitted
+ *    again to tell the true hands from others the chooser's view allows (the true deal's share
+ *    of the moves' likelihoods, as the master weighs deals by). Written for
+ *    src/policy_inference.c.
  *
  * usage: goita-train [--model playout|inference] [--games N] [--iterations K] [--seed S]
- *                    [--teacher SPEC] [--jobs J] [--out FILE] */
+ *                    [--teacher SPEC] [--jobs J] [--hands-steps H] [--out FILE] */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,6 +38,87 @@ typedef struct dataset {
   size_t n, cap;
 } dataset;
 
+/* The inference model's second fit, to tell hands apart: at a position of self-play, the true
+ * deal and DECOYS other deals the chooser's view allows, each as the moves the others made in
+ * it (features of every legal move, and which was played). The fit raises the true deal's share
+ * of the deals' likelihoods: the posterior the master weighs deals by, at power 1. */
+#define DECOYS 31
+#define HANDS_MIN_LEFT 12 /* positions with fewer pieces left in hands are not kept */
+
+typedef struct observed {
+  uint32_t offset; /* into the features, n rows of F */
+  uint8_t n, played;
+} observed;
+
+typedef struct contrast {
+  float *f;
+  size_t nf, capf;
+  observed *moves;
+  size_t nmoves, capmoves;
+  uint32_t *deal_end;   /* per deal: the end of its moves */
+  size_t ndeals, capdeals;
+  uint32_t *position_end; /* per position: the end of its deals, the true deal first */
+  size_t npositions, cappositions;
+} contrast;
+
+#define GROW(ptr, n, cap)                                                  \
+  do {                                                                     \
+    if ((n) == (cap)) {                                                    \
+      const size_t grown = (cap) ? 2 * (cap) : 256;                        \
+      void *bigger = realloc((ptr), grown * sizeof *(ptr));                \
+      if (!bigger) return -1;                                              \
+      (ptr) = bigger;                                                      \
+      (cap) = grown;                                                       \
+    }                                                                      \
+  } while (0)
+
+/* Appends the moves the seats other than viewer made in deal (its hands and its log). */
+static int add_deal(contrast *c, const goita_round *deal, int viewer) {
+  goita_round r;
+  if (goita_round_setup(&r, &deal->rules, deal->dealer, (const uint8_t(*)[GOITA_MAX_HAND])deal->deal, NULL) !=
+      GOITA_OK)
+    return -1;
+  goita_move moves[GOITA_MAX_LEGAL];
+  double f[GOITA_MAX_LEGAL][F];
+  for (int i = 0; i < deal->nlog && !goita_round_over(&r); i++) {
+    const goita_move m = deal->log[i];
+    const int n = m.seat != viewer ? goita_round_legal_moves(&r, moves) : 0;
+    if (n > 1) {
+      goita_view v;
+      goita_round_view(&r, m.seat, &v);
+      goita__policy_features(&v, moves, n, f);
+      GROW(c->moves, c->nmoves, c->capmoves);
+      observed *o = &c->moves[c->nmoves++];
+      o->offset = (uint32_t)c->nf;
+      o->n = (uint8_t)n;
+      o->played = 0;
+      for (int j = 0; j < n; j++) {
+        if (goita_move_equal(moves[j], m)) o->played = (uint8_t)j;
+        for (int k = 0; k < F; k++) {
+          GROW(c->f, c->nf, c->capf);
+          c->f[c->nf++] = (float)f[j][k];
+        }
+      }
+    }
+    goita_round_apply_unchecked(&r, m);
+  }
+  GROW(c->deal_end, c->ndeals, c->capdeals);
+  c->deal_end[c->ndeals++] = (uint32_t)c->nmoves;
+  return 0;
+}
+
+/* Keeps the position the view of the true round shows: the true deal and DECOYS drawn. */
+static int add_position(contrast *c, const goita_round *truth, const goita_view *v, goita_rng *rng) {
+  if (add_deal(c, truth, v->seat) != 0) return -1;
+  for (int d = 0; d < DECOYS; d++) {
+    goita_round decoy;
+    if (goita_view_sample(v, rng, &decoy, NULL) != GOITA_OK || add_deal(c, &decoy, v->seat) != 0) return -1;
+  }
+  GROW(c->position_end, c->npositions, c->cappositions);
+  c->position_end[c->npositions++] = (uint32_t)c->ndeals;
+  return 0;
+}
+
 typedef struct job {
   bool imitate; /* the inference model: targets are the moves chosen, not the values */
   const char *teacher;
@@ -44,6 +127,7 @@ typedef struct job {
   long games;
   long next;            /* the next game to play */
   dataset *per_game;    /* each game's choices, joined in game order afterwards */
+  contrast *hands;      /* with imitate: each game's positions for the second fit */
   pthread_mutex_t lock;
   int failed;
 } job;
@@ -58,6 +142,12 @@ static int push(dataset *d, const choice *c) {
   }
   d->items[d->n++] = *c;
   return 0;
+}
+
+static int pieces_left(const goita_round *r) {
+  int left = 0;
+  for (int s = 0; s < r->players; s++) left += r->size[s];
+  return left;
 }
 
 /* Plays game g with the teacher in every seat and records its choices. */
@@ -79,6 +169,12 @@ static int self_play(job *j, goita_player *teacher, long g, dataset *out) {
       goita_move move;
       goita_player_info info;
       if (goita_player_choose(teacher, &v, &move, &info) != GOITA_OK) st = -1;
+      if (st == 0 && j->imitate && pieces_left(&game.round) >= HANDS_MIN_LEFT) {
+        goita_rng rng;
+        goita_rng_seed(&rng, goita_seed_mix(seed ^ 0x5eedULL ^ (uint64_t)game.round.nlog << 40 ^
+                                            (uint64_t)game.round_index << 48));
+        st = add_position(&j->hands[g], &game.round, &v, &rng);
+      }
       if (st == 0 && info.nmoves >= 2 && (info.has_values || j->imitate)) {
         double f[GOITA_MAX_LEGAL][F];
         goita__policy_features(&v, info.moves, info.nmoves, f);
@@ -173,6 +269,127 @@ static void fit(const dataset *d, goita__policy *policy, bool imitate) {
   }
 }
 
+/* The log-likelihood of the moves of one deal (those in [first, end)) under weights w at
+ * temperature 1 with the master's mistake floor (player_sampler.c); its gradient is written to
+ * grad when grad is not NULL. */
+static double deal_loglik(const contrast *c, uint32_t first, uint32_t end, const double *w, double *grad) {
+  double ll = 0;
+  if (grad) memset(grad, 0, F * sizeof *grad);
+  for (uint32_t i = first; i < end; i++) {
+    const observed *o = &c->moves[i];
+    const float *f = c->f + o->offset;
+    double s[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
+    for (int m = 0; m < o->n; m++) {
+      s[m] = 0;
+      for (int k = 0; k < F; k++) s[m] += w[k] * f[m * F + k];
+    }
+    goita__policy_probabilities(s, o->n, 1.0, p);
+    const double q = GOITA__INFER_NOISE / o->n + (1 - GOITA__INFER_NOISE) * p[o->played];
+    ll += log(q);
+    if (grad) {
+      /* d log q = (1 - noise) p_played (f_played - E_p f) / q */
+      const double a = (1 - GOITA__INFER_NOISE) * p[o->played] / q;
+      for (int m = 0; m < o->n; m++) {
+        const double coef = a * ((m == o->played) - p[m]);
+        if (coef != 0)
+          for (int k = 0; k < F; k++) grad[k] += coef * f[m * F + k];
+      }
+    }
+  }
+  return ll;
+}
+
+/* The hands fit's loss is summed in this many parts of the games, in order, so that the sum
+ * does not depend on how many threads did it. */
+#define HAND_PARTS 8
+
+typedef struct hands_part {
+  const contrast *games;
+  long from, to; /* games */
+  const double *w;
+  double beta;
+  bool holdout, want_grad;
+  double total, grad[F];
+  long count;
+} hands_part;
+
+static void *hands_part_loss(void *arg) {
+  hands_part *h = arg;
+  double ll[DECOYS + 1], gd[DECOYS + 1][F];
+  h->total = 0;
+  h->count = 0;
+  memset(h->grad, 0, sizeof h->grad);
+  for (long g = h->from; g < h->to; g++) {
+    const contrast *c = &h->games[g];
+    uint32_t deal = 0;
+    for (size_t pos = 0; pos < c->npositions; pos++) {
+      const uint32_t deals_end = c->position_end[pos], first_deal = deal;
+      deal = deals_end;
+      if ((((size_t)g + pos) % HOLDOUT_EVERY == 0) != h->holdout) continue;
+      double top = -INFINITY, sum = 0;
+      for (uint32_t d = first_deal; d < deals_end; d++) {
+        const uint32_t i = d - first_deal;
+        ll[i] = h->beta * deal_loglik(c, d ? c->deal_end[d - 1] : 0, c->deal_end[d], h->w, h->want_grad ? gd[i] : NULL);
+        top = fmax(top, ll[i]);
+      }
+      for (uint32_t i = 0; i < deals_end - first_deal; i++) sum += exp(ll[i] - top);
+      h->total -= ll[0] - top - log(sum); /* the true deal is the first */
+      h->count++;
+      if (h->want_grad)
+        for (uint32_t i = 0; i < deals_end - first_deal; i++) {
+          const double scale = h->beta * (exp(ll[i] - top) / sum - (i == 0));
+          for (int k = 0; k < F; k++) h->grad[k] += scale * gd[i][k];
+        }
+    }
+  }
+  return NULL;
+}
+
+/* The mean cross-entropy of the true deal's share of the likelihoods to the power beta, over
+ * the held-out or the fitted positions of every game, and its gradient (when grad is not
+ * NULL), on `jobs` threads. */
+static double hands_loss(const contrast *games, long ngames, const double *w, double beta, bool holdout,
+                         double *grad, long jobs) {
+  hands_part parts[HAND_PARTS];
+  for (long i = 0; i < HAND_PARTS; i++)
+    parts[i] = (hands_part){games, ngames * i / HAND_PARTS, ngames * (i + 1) / HAND_PARTS, w, beta, holdout,
+                            grad != NULL, 0, {0}, 0};
+  for (long first = 0; first < HAND_PARTS; first += jobs) {
+    pthread_t threads[HAND_PARTS];
+    const long last = first + jobs < HAND_PARTS ? first + jobs : HAND_PARTS;
+    for (long i = first; i < last; i++) pthread_create(&threads[i], NULL, hands_part_loss, &parts[i]);
+    for (long i = first; i < last; i++) pthread_join(threads[i], NULL);
+  }
+  double total = 0;
+  long count = 0;
+  if (grad) memset(grad, 0, F * sizeof *grad);
+  for (long i = 0; i < HAND_PARTS; i++) {
+    total += parts[i].total;
+    count += parts[i].count;
+    if (grad)
+      for (int k = 0; k < F; k++) grad[k] += parts[i].grad[k];
+  }
+  if (grad)
+    for (int k = 0; k < F; k++) grad[k] /= (double)(count ? count : 1);
+  return count ? total / (double)count : 0;
+}
+
+/* Fits the inference model's weights to the hands with Adam, from the imitation fit. */
+static void fit_hands(const contrast *games, long ngames, goita__policy *policy, long steps, long jobs) {
+  double m[F] = {0}, v[F] = {0}, g[F];
+  const double rate = 0.02, b1 = 0.9, b2 = 0.999;
+  for (int step = 1; step <= steps; step++) {
+    hands_loss(games, ngames, policy->weight, 1.0, false, g, jobs);
+    for (int k = 0; k < F; k++) {
+      g[k] += 1e-4 * policy->weight[k];
+      m[k] = b1 * m[k] + (1 - b1) * g[k];
+      v[k] = b2 * v[k] + (1 - b2) * g[k] * g[k];
+      const double mh = m[k] / (1 - pow(b1, step)), vh = v[k] / (1 - pow(b2, step));
+      policy->weight[k] -= rate * mh / (sqrt(vh) + 1e-8);
+    }
+  }
+}
+
 static int write_weights(const char *path, const goita__policy *policy, bool imitate, const char *command) {
   FILE *out = fopen(path, "w");
   if (!out) {
@@ -187,7 +404,7 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
           "#include \"policy.h\"\n\n"
           "const goita__policy goita__%s_policy = {\n    %.1f,\n    {\n",
           imitate ? "inference" : "learned", imitate ? "strong level" : "sampling player",
-          imitate ? "the moves it chose" : "its move values", command, imitate ? "inference" : "learned",
+          imitate ? "the moves it chose and then to the hands" : "its move values", command, imitate ? "inference" : "learned",
           policy->temperature);
   for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++)
     fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
@@ -197,11 +414,12 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
 
 static void usage(FILE *to) {
   fprintf(to, "usage: goita-train [--model playout|inference] [--games N] [--iterations K]\n"
-              "                   [--seed S] [--teacher SPEC] [--jobs J] [--out FILE]\n");
+              "                   [--seed S] [--teacher SPEC] [--jobs J] [--hands-steps H] [--out FILE]\n"
+              "--hands-steps: steps of the inference model's fit to the hands (default 300)\n");
 }
 
 int main(int argc, char **argv) {
-  long games = 200, iterations = 2, jobs = 2;
+  long games = 200, iterations = 2, jobs = 2, hands_steps = 300;
   uint64_t seed = 1;
   const char *teacher = NULL, *out = NULL, *model = "playout";
   for (int i = 1; i < argc; i += 2) {
@@ -232,6 +450,7 @@ int main(int argc, char **argv) {
       continue;
     }
     if (strcmp(argv[i], "--games") && strcmp(argv[i], "--iterations") && strcmp(argv[i], "--jobs") &&
+        strcmp(argv[i], "--hands-steps") &&
         strcmp(argv[i], "--seed")) {
       usage(stderr);
       return 2;
@@ -243,6 +462,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--games") == 0) games = (long)number;
     else if (strcmp(argv[i], "--iterations") == 0) iterations = (long)number;
+    else if (strcmp(argv[i], "--hands-steps") == 0) hands_steps = (long)number;
     else if (strcmp(argv[i], "--jobs") == 0) jobs = (long)number;
     else seed = (uint64_t)number;
   }
@@ -254,8 +474,10 @@ int main(int argc, char **argv) {
   if (!teacher) teacher = imitate ? "master" : "sampler";
   if (!out) out = imitate ? "src/policy_inference.c" : "src/policy_learned.c";
   char command[512];
-  snprintf(command, sizeof command, "goita-train %s--games %ld --iterations %ld --seed %llu --teacher %s",
-           imitate ? "--model inference " : "", games, iterations, (unsigned long long)seed, teacher);
+  char steps[48] = "";
+  if (imitate && hands_steps != 300) snprintf(steps, sizeof steps, " --hands-steps %ld", hands_steps);
+  snprintf(command, sizeof command, "goita-train %s--games %ld --iterations %ld --seed %llu --teacher %s%s",
+           imitate ? "--model inference " : "", games, iterations, (unsigned long long)seed, teacher, steps);
   /* the inference model starts from the learned policy at its temperature, refitted at 1 */
   goita__policy policy = imitate ? goita__learned_policy : goita__rules_policy;
   if (imitate) {
@@ -264,7 +486,7 @@ int main(int argc, char **argv) {
   }
   for (long it = 1; it <= iterations; it++) {
     job j = {imitate, teacher, &policy, seed + (uint64_t)it * 1000003ULL, games, 0, calloc((size_t)games, sizeof(dataset)),
-             PTHREAD_MUTEX_INITIALIZER, 0};
+             imitate ? calloc((size_t)games, sizeof(contrast)) : NULL, PTHREAD_MUTEX_INITIALIZER, 0};
     goita__policy teacher_policy = policy; /* the teacher plays with a copy while we fit */
     j.policy = &teacher_policy;
     pthread_t threads[64];
@@ -291,6 +513,27 @@ int main(int argc, char **argv) {
            it, all.n, before, after, 100 * agree_before, 100 * agree_after, train, 100 * agree_train);
     fflush(stdout);
     free(all.items);
+    if (imitate) {
+      /* the second fit: the hands the moves were made with, against the others the view allows */
+      size_t positions = 0;
+      for (long g = 0; g < games; g++) positions += j.hands[g].npositions;
+      const double hands_before = hands_loss(j.hands, games, policy.weight, 1.0, true, NULL, jobs);
+      /* the model in use, at the master's default power (infer=5) */
+      const double hands_current = hands_loss(j.hands, games, goita__inference_policy.weight, 0.5, true, NULL, jobs);
+      fit_hands(j.hands, games, &policy, hands_steps, jobs);
+      const double hands_after = hands_loss(j.hands, games, policy.weight, 1.0, true, NULL, jobs);
+      printf("iteration %ld: %zu positions; held-out cross-entropy of the true deal among %d: %.4f -> %.4f "
+             "(reading nothing %.4f, the model in use at power 0.5 %.4f)\n",
+             it, positions, DECOYS + 1, hands_before, hands_after, log(DECOYS + 1.0), hands_current);
+      fflush(stdout);
+      for (long g = 0; g < games; g++) {
+        free(j.hands[g].f);
+        free(j.hands[g].moves);
+        free(j.hands[g].deal_end);
+        free(j.hands[g].position_end);
+      }
+      free(j.hands);
+    }
   }
   if (write_weights(out, &policy, imitate, command) != 0) return 1;
   printf("weights written to %s\n", out);
