@@ -11,7 +11,11 @@ async function act(page, rng, fail) {
   const buttons = page.locator('#actions button');
   const prompt = await text(page, '#prompt');
   if (/Your partner has five pawns/.test(prompt)) {
-    await buttons.filter({ hasText: 'Play on' }).click();
+    // the buttons come with the prompt's state; a prompt read just before a redraw may have
+    // none yet: then the step waits for the next state instead of for a button
+    const go = buttons.filter({ hasText: 'Play on' });
+    if (!(await go.count())) return false;
+    await go.click();
     return true;
   }
   if (!/Choose|Answer/.test(prompt)) return false;
