@@ -5,6 +5,7 @@
  * leaves it with the partner unless taking it helps. Learned weights (policy_learned.c) use
  * the same features. Scores are in tenths of a round's points (a king's value is 5). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -17,6 +18,8 @@ typedef struct knowledge {
   int unseen[GOITA_KIND_SLOTS];
   unsigned passed[GOITA_MAX_SEATS];
   bool inference;            /* the inference model's own features are wanted too */
+  int *blocks;               /* when not NULL, the hand blocks the move weighs, -1 ended,
+                                instead of their 8 features each (scoring adds them itself) */
 } knowledge;
 
 static int side_of(const goita_view *v, int seat) { return goita_rules_side_of(&v->rules, seat); }
@@ -74,10 +77,26 @@ static int blockers(const goita_view *v) {
   return v->hand[v->attack] + (king_blocks ? v->hand[GOITA_KING] : 0);
 }
 
+/* The hand's pieces of each kind into the block of 8 features at `block` (or the block into
+ * the move's list, for scoring). */
+static void hand_block(const goita_view *v, const knowledge *k, double *f, int block) {
+  if (k->blocks) {
+    int i = 0;
+    while (k->blocks[i] >= 0) i++;
+    k->blocks[i] = block;
+    k->blocks[i + 1] = -1;
+    return;
+  }
+  for (int kind = GOITA_PAWN; kind <= GOITA_KING; kind++) f[block + kind - GOITA_PAWN] = v->hand[kind];
+}
+
 static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   if (v->attacker == k->partner) {
     f[F_PASS_PARTNER] = 1;
-    if (k->inference) f[F_PASS_PARTNER_COULD_BLOCK] = blockers(v) > 0;
+    if (k->inference) {
+      f[F_PASS_PARTNER_COULD_BLOCK] = blockers(v) > 0;
+      hand_block(v, k, f, F_PASS_X_HAND);
+    }
     return;
   }
   /* Letting an opponent lead again; worst when it is about to finish. */
@@ -91,6 +110,7 @@ static void pass_features(const goita_view *v, const knowledge *k, double *f) {
   f[F_PASS_KING_ONLY] = v->hand[v->attack] == 0 && blockers(v) > 0;
   f[F_PASS_KINGS_HELD] = v->hand[GOITA_KING];
   if (v->hand[v->attack] > 0) f[F_PASS_HOLDING_PAWN + v->attack - GOITA_PAWN] = 1;
+  hand_block(v, k, f, F_PASS_X_HAND + 8);
 }
 
 static void play_features(const goita_view *v, const knowledge *k, goita_move m, double *f) {
@@ -133,6 +153,8 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
     if (a < GOITA_KING) f[F_ATTACK_IS_PAWN + a - GOITA_PAWN] = 1;
     if (lead && b > GOITA_PAWN) f[F_LEAD_BLOCK_LANCE + b - GOITA_LANCE] = 1;
     if (!lead && b == GOITA_KING) f[F_KING_BLOCK_HAVING_KIND] = v->hand[v->attack] > 0;
+    hand_block(v, k, f, F_ATTACK_X_HAND + 8 * (a - GOITA_PAWN));
+    if (lead) hand_block(v, k, f, F_LEAD_BLOCK_X_HAND + 8 * (b - GOITA_PAWN));
   }
   if (left == 2) {
     int x = 0, y = 0;
@@ -167,45 +189,67 @@ static void play_features(const goita_view *v, const knowledge *k, goita_move m,
   }
 }
 
-/* Fills the features of the moves, the inference model's own too when `inference`: a playout
- * policy weighs none of them, and playouts are most of the master's time. */
-static void features(const goita_view *v, const goita_move *moves, int n, double (*f)[GOITA__FEATURES],
-                     bool inference) {
+/* Fills the features of the moves (rows of `stride` doubles), the inference model's own too
+ * when `inference`: a playout policy weighs none of them, and playouts are most of the
+ * master's time. With `blocks`, each move's hand blocks are listed there (MOVE_BLOCKS a move)
+ * instead of filled, and rows hold only the features before them. */
+#define MOVE_BLOCKS 3 /* at most two blocks and the end */
+static void features(const goita_view *v, const goita_move *moves, int n, double *f, size_t stride, bool inference,
+                     int (*blocks)[MOVE_BLOCKS]) {
   knowledge k;
   learn(v, &k);
   k.inference = inference;
-  const size_t wanted = (inference ? GOITA__FEATURES : F_INFERENCE_FIRST) * sizeof f[0][0];
+  const size_t wanted = (inference ? (blocks ? F_ATTACK_X_HAND : GOITA__FEATURES) : F_INFERENCE_FIRST);
   for (int i = 0; i < n; i++) {
     const goita_move m = moves[i];
-    memset(f[i], 0, wanted);
+    double *row = f + (size_t)i * stride;
+    memset(row, 0, wanted * sizeof *row);
+    k.blocks = blocks ? blocks[i] : NULL;
+    if (blocks) blocks[i][0] = -1;
     if (m.type == GOITA_MOVE_REDEAL || m.type == GOITA_MOVE_GO)
-      decision_features(v, m, f[i]);
+      decision_features(v, m, row);
     else if (m.type == GOITA_MOVE_PASS)
-      pass_features(v, &k, f[i]);
+      pass_features(v, &k, row);
     else
-      play_features(v, &k, m, f[i]);
+      play_features(v, &k, m, row);
   }
 }
 
 void goita__policy_features(const goita_view *v, const goita_move *moves, int n, double (*f)[GOITA__FEATURES]) {
-  features(v, moves, n, f, true);
+  features(v, moves, n, f[0], GOITA__FEATURES, true, NULL);
 }
 
-void goita__policy_scores(const goita__policy *policy, const goita_view *v, const goita_move *moves, int n,
-                          double *scores) {
-  /* the playout policy weighs none of the inference model's features: stop at its last weight */
+/* The features a policy weighs: up to its last nonzero weight (the playout policy weighs none of
+ * the inference model's own, and they are not computed for it). */
+static int features_used(const goita__policy *policy) {
   int used = GOITA__FEATURES;
   while (used > 0 && policy->weight[used - 1] == 0) used--;
-  double f[GOITA_MAX_LEGAL][GOITA__FEATURES];
-  features(v, moves, n, f, used > F_INFERENCE_FIRST);
+  return used;
+}
+
+static void scores_used(const goita__policy *policy, int used, const goita_view *v, const goita_move *moves, int n,
+                        double *scores) {
+  const bool inference = used > F_INFERENCE_FIRST;
+  const int dense = used < F_ATTACK_X_HAND ? used : F_ATTACK_X_HAND;
+  double f[GOITA_MAX_LEGAL][F_ATTACK_X_HAND];
+  int blocks[GOITA_MAX_LEGAL][MOVE_BLOCKS];
+  features(v, moves, n, f[0], F_ATTACK_X_HAND, inference, blocks);
   for (int i = 0; i < n; i++) {
     double s = 0;
-    for (int j = 0; j < used; j++) s += policy->weight[j] * f[i][j];
+    for (int j = 0; j < dense; j++) s += policy->weight[j] * f[i][j];
+    for (const int *b = blocks[i]; *b >= 0; b++)
+      for (int kind = GOITA_PAWN; kind <= GOITA_KING; kind++)
+        s += policy->weight[*b + kind - GOITA_PAWN] * v->hand[kind];
     scores[i] = s;
   }
 }
 
-const char *const goita__feature_names[GOITA__FEATURES] = {
+void goita__policy_scores(const goita__policy *policy, const goita_view *v, const goita_move *moves, int n,
+                          double *scores) {
+  scores_used(policy, features_used(policy), v, moves, n, scores);
+}
+
+static const char *const feature_names[F_ATTACK_X_HAND] = {
 #define NAME(f) [f] = #f
     NAME(F_FINISH), NAME(F_FINISH_POINTS), NAME(F_UNANSWERABLE), NAME(F_ANSWER_INVERSE),
     NAME(F_PASSED_OPPONENTS), NAME(F_NEXT_PASSED), NAME(F_ATTACK_VALUE), NAME(F_KEEP_ATTACK_KIND),
@@ -225,6 +269,17 @@ const char *const goita__feature_names[GOITA__FEATURES] = {
     NAME(F_PASS_HOLDING_GOLD), NAME(F_PASS_HOLDING_BISHOP), NAME(F_PASS_HOLDING_ROOK), NAME(F_PASS_HOLDING_KING),
 #undef NAME
 };
+
+void goita__feature_name(int feature, char *out, size_t size) {
+  if (feature < F_ATTACK_X_HAND)
+    snprintf(out, size, "%s", feature_names[feature]);
+  else if (feature < F_LEAD_BLOCK_X_HAND)
+    snprintf(out, size, "F_ATTACK_X_HAND + %d", feature - F_ATTACK_X_HAND);
+  else if (feature < F_PASS_X_HAND)
+    snprintf(out, size, "F_LEAD_BLOCK_X_HAND + %d", feature - F_LEAD_BLOCK_X_HAND);
+  else
+    snprintf(out, size, "F_PASS_X_HAND + %d", feature - F_PASS_X_HAND);
+}
 
 /* The rule-based player's weights, set by hand (tenths of a round's points). */
 const goita__policy goita__rules_policy = {
@@ -257,6 +312,7 @@ int goita__result_for(const goita_round *r, int seat) {
 int goita__playout(const goita__policy *policy, const goita__policy *own, goita_round *r, int seat, goita_rng *rng,
                    uint64_t *work, int stop_pieces) {
   const int side = goita_rules_side_of(&r->rules, seat);
+  const int used = features_used(policy), own_used = features_used(own);
   goita_view v;
   goita_move moves[GOITA_MAX_LEGAL];
   double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
@@ -270,9 +326,10 @@ int goita__playout(const goita__policy *policy, const goita__policy *own, goita_
     int pick = 0;
     *work += (uint64_t)n + 1;
     if (n > 1) {
-      const goita__policy *mover = goita_rules_side_of(&r->rules, r->turn) == side ? own : policy;
+      const bool own_side = goita_rules_side_of(&r->rules, r->turn) == side;
+      const goita__policy *mover = own_side ? own : policy;
       goita_round_view(r, r->turn, &v);
-      goita__policy_scores(mover, &v, moves, n, scores);
+      scores_used(mover, own_side ? own_used : used, &v, moves, n, scores);
       goita__policy_probabilities(scores, n, mover->temperature, p);
       double u = goita__unit(rng);
       for (pick = 0; pick < n - 1 && (u -= p[pick]) > 0; pick++) continue;

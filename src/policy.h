@@ -43,7 +43,14 @@ enum goita__feature {
   /* a pass on an attack whose kind is held, by that kind */
   F_PASS_HOLDING_PAWN, F_PASS_HOLDING_LANCE, F_PASS_HOLDING_KNIGHT, F_PASS_HOLDING_SILVER, F_PASS_HOLDING_GOLD,
   F_PASS_HOLDING_BISHOP, F_PASS_HOLDING_ROOK, F_PASS_HOLDING_KING,
-  GOITA__FEATURES
+  /* What is played against what is kept: the pieces of each kind in the mover's hand (before
+   * the move), one block of 8 for each kind attacked with, for each kind a lead puts face down,
+   * and for a pass on the partner and on an opponent. A linear model tells hands apart only by
+   * features in which the hand and the move meet; these are the general ones. */
+  F_ATTACK_X_HAND,                                    /* + 8 * (attack kind - 1) + (kind - 1) */
+  F_LEAD_BLOCK_X_HAND = F_ATTACK_X_HAND + 64,         /* + 8 * (face-down kind - 1) + (kind - 1) */
+  F_PASS_X_HAND = F_LEAD_BLOCK_X_HAND + 64,           /* + (0 partner, 8 opponent) + (kind - 1) */
+  GOITA__FEATURES = F_PASS_X_HAND + 16
 };
 
 typedef struct goita__policy {
@@ -51,7 +58,8 @@ typedef struct goita__policy {
   double weight[GOITA__FEATURES];
 } goita__policy;
 
-extern const char *const goita__feature_names[GOITA__FEATURES];
+/* Writes the feature's name as C (an enumerator, or a block's first one plus an offset). */
+void goita__feature_name(int feature, char *out, size_t size);
 extern const goita__policy goita__rules_policy;   /* set by hand */
 extern const goita__policy goita__learned_policy; /* trained by goita train (policy_learned.c) */
 /* how strong players move, for inference: fitted by goita-train --model inference to the moves

@@ -261,3 +261,41 @@ Test(player, inference_reads_a_pass) {
                        1e-12);
   }
 }
+
+/* A policy's scores are its weights times the features the trainer fits them to: scoring adds
+ * the hand blocks itself (without filling their features) and skips the inference model's own
+ * features for a policy that weighs none, and neither may change a score. */
+Test(player, policy_scores_are_weights_times_features) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_rng rng;
+  goita_rng_seed(&rng, 11);
+  const goita__policy *const models[] = {&goita__learned_policy, &goita__inference_policy, &goita__rules_policy};
+  int checked = 0, blocks_weighed = 0;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    goita_round r;
+    goita_round_deal(&r, &rules, 0, seed);
+    while (!goita_round_over(&r)) {
+      goita_move legal[GOITA_MAX_LEGAL];
+      const int n = goita_round_legal_moves(&r, legal);
+      goita_view v;
+      goita_round_view(&r, r.turn, &v);
+      double f[GOITA_MAX_LEGAL][GOITA__FEATURES], scores[GOITA_MAX_LEGAL];
+      goita__policy_features(&v, legal, n, f);
+      for (int m = 0; m < 3; m++) {
+        goita__policy_scores(models[m], &v, legal, n, scores);
+        for (int i = 0; i < n; i++) {
+          double expected = 0;
+          for (int k = 0; k < GOITA__FEATURES; k++) expected += models[m]->weight[k] * f[i][k];
+          cr_assert_float_eq(scores[i], expected, 1e-9, "model %d, move %d: %g, weights times features %g", m, i,
+                             scores[i], expected);
+          for (int k = F_ATTACK_X_HAND; k < GOITA__FEATURES && m == 1; k++) blocks_weighed += f[i][k] != 0;
+          checked++;
+        }
+      }
+      test_random_move(&r, &rng);
+    }
+  }
+  cr_assert_gt(checked, 1000);
+  cr_assert_gt(blocks_weighed, 100, "the hand blocks were never weighed");
+}

@@ -46,13 +46,20 @@ typedef struct dataset {
 #define HANDS_MIN_LEFT 12 /* positions with fewer pieces left in hands are not kept */
 
 typedef struct observed {
-  uint32_t offset; /* into the features, n rows of F */
+  uint32_t row; /* the first of its n legal moves' rows of features */
   uint8_t n, played;
 } observed;
 
+_Static_assert(F <= 65536, "a feature's index is kept in 16 bits");
+
+/* Features are kept sparse (most of a move's are 0): row r's are entries [row_end[r - 1],
+ * row_end[r]) of index and value. */
 typedef struct contrast {
-  float *f;
-  size_t nf, capf;
+  uint16_t *index;
+  float *value;
+  size_t nentries, capindex, capvalue;
+  uint32_t *row_end;
+  size_t nrows, caprows;
   observed *moves;
   size_t nmoves, capmoves;
   uint32_t *deal_end;   /* per deal: the end of its moves */
@@ -89,15 +96,20 @@ static int add_deal(contrast *c, const goita_round *deal, int viewer) {
       goita__policy_features(&v, moves, n, f);
       GROW(c->moves, c->nmoves, c->capmoves);
       observed *o = &c->moves[c->nmoves++];
-      o->offset = (uint32_t)c->nf;
+      o->row = (uint32_t)c->nrows;
       o->n = (uint8_t)n;
       o->played = 0;
       for (int j = 0; j < n; j++) {
         if (goita_move_equal(moves[j], m)) o->played = (uint8_t)j;
         for (int k = 0; k < F; k++) {
-          GROW(c->f, c->nf, c->capf);
-          c->f[c->nf++] = (float)f[j][k];
+          if (f[j][k] == 0) continue;
+          GROW(c->index, c->nentries, c->capindex);
+          GROW(c->value, c->nentries, c->capvalue);
+          c->index[c->nentries] = (uint16_t)k;
+          c->value[c->nentries++] = (float)f[j][k];
         }
+        GROW(c->row_end, c->nrows, c->caprows);
+        c->row_end[c->nrows++] = (uint32_t)c->nentries;
       }
     }
     goita_round_apply_unchecked(&r, m);
@@ -277,11 +289,11 @@ static double deal_loglik(const contrast *c, uint32_t first, uint32_t end, const
   if (grad) memset(grad, 0, F * sizeof *grad);
   for (uint32_t i = first; i < end; i++) {
     const observed *o = &c->moves[i];
-    const float *f = c->f + o->offset;
     double s[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
     for (int m = 0; m < o->n; m++) {
+      const uint32_t row = o->row + (uint32_t)m, e_end = c->row_end[row];
       s[m] = 0;
-      for (int k = 0; k < F; k++) s[m] += w[k] * f[m * F + k];
+      for (uint32_t e = row ? c->row_end[row - 1] : 0; e < e_end; e++) s[m] += w[c->index[e]] * c->value[e];
     }
     goita__policy_probabilities(s, o->n, 1.0, p);
     const double q = GOITA__INFER_NOISE / o->n + (1 - GOITA__INFER_NOISE) * p[o->played];
@@ -291,8 +303,9 @@ static double deal_loglik(const contrast *c, uint32_t first, uint32_t end, const
       const double a = (1 - GOITA__INFER_NOISE) * p[o->played] / q;
       for (int m = 0; m < o->n; m++) {
         const double coef = a * ((m == o->played) - p[m]);
+        const uint32_t row = o->row + (uint32_t)m, e_end = c->row_end[row];
         if (coef != 0)
-          for (int k = 0; k < F; k++) grad[k] += coef * f[m * F + k];
+          for (uint32_t e = row ? c->row_end[row - 1] : 0; e < e_end; e++) grad[c->index[e]] += coef * c->value[e];
       }
     }
   }
@@ -406,8 +419,11 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
           imitate ? "inference" : "learned", imitate ? "strong level" : "sampling player",
           imitate ? "the moves it chose and then to the hands" : "its move values", command, imitate ? "inference" : "learned",
           policy->temperature);
-  for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++)
-    fprintf(out, "        [%s] = %.4f,\n", goita__feature_names[k], policy->weight[k]);
+  for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++) {
+    char name[64];
+    goita__feature_name(k, name, sizeof name);
+    fprintf(out, "        [%s] = %.4f,\n", name, policy->weight[k]);
+  }
   fprintf(out, "    },\n};\n");
   return fclose(out) == 0 ? 0 : -1;
 }
@@ -527,7 +543,9 @@ int main(int argc, char **argv) {
              it, positions, DECOYS + 1, hands_before, hands_after, log(DECOYS + 1.0), hands_current);
       fflush(stdout);
       for (long g = 0; g < games; g++) {
-        free(j.hands[g].f);
+        free(j.hands[g].index);
+        free(j.hands[g].value);
+        free(j.hands[g].row_end);
         free(j.hands[g].moves);
         free(j.hands[g].deal_end);
         free(j.hands[g].position_end);
