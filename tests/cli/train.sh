@@ -16,7 +16,7 @@ grep -q '^weights written' "$tmp/out" || fail "no weights written: $(cat "$tmp/o
 cmp -s "$tmp/a.c" "$tmp/b.c" || fail "the same command wrote other weights: $(diff "$tmp/a.c" "$tmp/b.c" | head -5)"
 # The inference model: fitted to the moves a (short-budget) master chose in self-play, then to
 # the hands it chose them with.
-"$train" --model inference --games 8 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
+"$train" --model inference --games 16 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
   --hands-steps 40 --out "$tmp/i.c" >"$tmp/out" 2>&1 || fail "goita-train --model inference: $(cat "$tmp/out")"
 line=$(grep -m1 '^iteration 1: ' "$tmp/out") || fail "no iteration line: $(cat "$tmp/out")"
 read -r before after < <(printf '%s\n' "$line" | sed -E 's/.*held-out cross-entropy ([0-9.]+) -> ([0-9.]+).*/\1 \2/')
@@ -28,7 +28,7 @@ awk -v b="$before" -v a="$after" 'BEGIN { exit !(a < b) }' || fail "the fit to t
 grep -q 'goita__inference_policy' "$tmp/i.c" || fail "the inference model was not written: $(head -12 "$tmp/i.c")"
 grep -q 'F_PASS_BLOCKERS' "$tmp/i.c" || fail "the inference model lacks its own features"
 ! grep -q 'F_PASS_BLOCKERS' "$tmp/a.c" || fail "the playout policy was given the inference model's features"
-"$train" --model inference --games 8 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
+"$train" --model inference --games 16 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
   --hands-steps 40 --out "$tmp/j.c" >/dev/null 2>&1 || fail "goita-train --model inference, second run"
 cmp -s "$tmp/i.c" "$tmp/j.c" || fail "the same command wrote another inference model"
 finish train
