@@ -68,6 +68,9 @@ typedef struct contrast {
   size_t npositions, cappositions;
 } contrast;
 
+/* The first entry of row's features. */
+static uint32_t row_start(const contrast *c, uint32_t row) { return row ? c->row_end[row - 1] : 0; }
+
 #define GROW(ptr, n, cap)                                                  \
   do {                                                                     \
     if ((n) == (cap)) {                                                    \
@@ -293,7 +296,7 @@ static double deal_loglik(const contrast *c, uint32_t first, uint32_t end, const
     for (int m = 0; m < o->n; m++) {
       const uint32_t row = o->row + (uint32_t)m, e_end = c->row_end[row];
       s[m] = 0;
-      for (uint32_t e = row ? c->row_end[row - 1] : 0; e < e_end; e++) s[m] += w[c->index[e]] * c->value[e];
+      for (uint32_t e = row_start(c, row); e < e_end; e++) s[m] += w[c->index[e]] * c->value[e];
     }
     goita__policy_probabilities(s, o->n, 1.0, p);
     const double q = GOITA__INFER_NOISE / o->n + (1 - GOITA__INFER_NOISE) * p[o->played];
@@ -305,7 +308,7 @@ static double deal_loglik(const contrast *c, uint32_t first, uint32_t end, const
         const double coef = a * ((m == o->played) - p[m]);
         const uint32_t row = o->row + (uint32_t)m, e_end = c->row_end[row];
         if (coef != 0)
-          for (uint32_t e = row ? c->row_end[row - 1] : 0; e < e_end; e++) grad[c->index[e]] += coef * c->value[e];
+          for (uint32_t e = row_start(c, row); e < e_end; e++) grad[c->index[e]] += coef * c->value[e];
       }
     }
   }
