@@ -6,9 +6,11 @@
  * before, every candidate's playouts in a deal drawing the same random numbers. Deals are
  * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
  * one it values, keeps one in proportion to the inference model's likelihood of the others'
- * moves raised to the power 0.5, and weighs it by their mean. The budget counts work (playout
- * moves, likelihoods and solver nodes), not time, so a choice depends only on the view and the
- * seed, whatever the machine's load. */
+ * moves raised to the power 0.5, and weighs it by their mean. Among the moves within `signal`
+ * tenths of a point of the best, it plays the one the inference model finds likeliest from its
+ * hand: the partner reads its hand with that model, and reads it better when it plays as the
+ * model expects. The budget counts work (playout moves, likelihoods and solver nodes), not
+ * time, so a choice depends only on the view and the seed, whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +20,15 @@
 
 enum {
   P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS,
-  P_MODEL, P_PLAYOUT, P_CRN
+  P_MODEL, P_PLAYOUT, P_CRN, P_SIGNAL
 };
 
 /* The models of the others' play that inference can weigh deals by (policy.h). */
 static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn) \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn, \
+                      signal)                                                                          \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -42,11 +45,13 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {"model", 0, 1, model, "with infer: the model of the others' play (learned: the playouts' policy)", model_names}, \
     {"playout", 0, 1, playout, "the policy that plays the playouts out", model_names},                \
     {"crn", 0, 1, crn, "every candidate's playouts in a deal draw the same random numbers", goita__on_off}, \
+    {"signal", 0, 100, signal, "within this many tenths of a point of the best, the move the partner expects", \
+     NULL},                                                                                            \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -186,6 +191,21 @@ static int prune(const double *values, const double *weight, int done, int *cand
 #define NODE_UNITS 1.5
 #define DEAL_UNITS 250.0
 
+/* Playing to be read: among the candidates within `signal` tenths of a point of the best, the
+ * move the inference model (the partner's model of this seat's play) finds likeliest from this
+ * hand. The partner weighs its deals by that model, so a move it expects from the true hand
+ * more than from others moves its belief toward the true hand. */
+static int signal_move(const goita_player *p, const goita_view *v, const goita_move *moves, int n, const double *mean,
+                       const int *cand, int ncand, int best) {
+  double likely[GOITA_MAX_LEGAL];
+  goita__policy_scores(&goita__inference_policy, v, moves, n, likely);
+  const double floor = mean[best] - p->param[P_SIGNAL] / 10.0;
+  int pick = best;
+  for (int c = 0; c < ncand; c++)
+    if (mean[cand[c]] >= floor && likely[cand[c]] > likely[pick] + 1e-9) pick = cand[c];
+  return pick;
+}
+
 static int budgeted_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
                            goita_move *move, goita_player_info *info) {
   budgeted *b = p->state;
@@ -257,6 +277,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
     const double d = mean[j] - mean[best];
     if (d > 1e-6 || (d > -1e-6 && heuristic[j] > heuristic[best])) best = j;
   }
+  if (p->param[P_SIGNAL]) best = signal_move(p, v, moves, n, mean, cand, ncand, best);
   *move = moves[best];
   if (info) {
     for (int j = 0; j < n; j++) {

@@ -32,7 +32,7 @@ Test(player, specs_are_read_and_written_in_full) {
 /* A level's spec names every parameter, however long the values: it reads back as itself. */
 Test(player, the_longest_spec_reads_back_as_itself) {
   const char *longest = "master:ms=60000,solve=32,rollouts=256,leaf=32,prune=100,temp=100,own_temp=100,tt_mb=1,"
-                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off";
+                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off,signal=100";
   goita_player *p = new_player(longest);
   cr_assert_str_eq(goita_player_spec(p), longest);
   goita_player *q = new_player(goita_player_spec(p));
@@ -71,7 +71,7 @@ static const char *const levels_under_test[] = {"random", "rules", "sampler:samp
                                                 "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0",
                                                 "master:ms=2,infer=10,proposals=3",
                                                 "master:ms=2,playout=inference,model=learned,crn=off",
-                                                "master:ms=2,solve=28"};
+                                                "master:ms=2,solve=28", "master:ms=2,signal=0"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */
@@ -234,6 +234,52 @@ Test(player, sampler_picks_the_best_average) {
     }
   }
   goita_player_free(p);
+}
+
+/* Playing to be read: with `signal`, master gives up at most that much of the best move's
+ * value for the move its partner's model expects most from its hand. The search is the same
+ * with and without (the pick at the end draws no random number), so the two choices compare on
+ * the same values. */
+Test(player, master_signals_within_its_margin) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_rng rng;
+  goita_rng_seed(&rng, 12);
+  goita_player *plain = new_player("master:ms=3,prune=0,signal=0"), *signal = new_player("master:ms=3,prune=0,signal=5");
+  int checked = 0, changed = 0;
+  for (uint64_t seed = 1; checked < 150; seed++) {
+    goita_round r;
+    goita_round_deal(&r, &rules, 0, seed);
+    while (!goita_round_over(&r)) {
+      goita_move legal[GOITA_MAX_LEGAL];
+      const int n = goita_round_legal_moves(&r, legal);
+      if (n >= 3 && r.phase == GOITA_PHASE_PLAY) {
+        goita_view v;
+        goita_round_view(&r, r.turn, &v);
+        goita_move a, b;
+        goita_player_info ia, ib;
+        goita_player_seed(plain, seed + (uint64_t)r.nlog);
+        goita_player_seed(signal, seed + (uint64_t)r.nlog);
+        cr_assert_eq(goita_player_choose(plain, &v, &a, &ia), GOITA_OK);
+        cr_assert_eq(goita_player_choose(signal, &v, &b, &ib), GOITA_OK);
+        double likely[GOITA_MAX_LEGAL], value_a = 0, value_b = 0, likely_a = 0, likely_b = 0;
+        goita__policy_scores(&goita__inference_policy, &v, ia.moves, ia.nmoves, likely);
+        for (int i = 0; i < ia.nmoves; i++) {
+          cr_assert_float_eq(ia.value[i], ib.value[i], 1e-12, "the search differs with signal");
+          if (goita_move_equal(ia.moves[i], a)) value_a = ia.value[i], likely_a = likely[i];
+          if (goita_move_equal(ia.moves[i], b)) value_b = ia.value[i], likely_b = likely[i];
+        }
+        cr_assert_geq(value_b, value_a - 0.5 - 1e-9, "gave up %g points for the signal", value_a - value_b);
+        cr_assert_geq(likely_b, likely_a, "the signal is a move the partner expects less");
+        changed += !goita_move_equal(a, b);
+        checked++;
+      }
+      test_random_move(&r, &rng);
+    }
+  }
+  cr_assert_gt(changed, 5, "the signal changed %d moves of %d", changed, checked);
+  goita_player_free(plain);
+  goita_player_free(signal);
 }
 
 /* Inference reads a pass: an opponent who passed on a lance while holding two is less likely,
