@@ -199,10 +199,10 @@ static int signal_move(const goita_player *p, const goita_view *v, const goita_m
                        const int *cand, int ncand, int best) {
   double likely[GOITA_MAX_LEGAL];
   goita__policy_scores(&goita__inference_policy, v, moves, n, likely);
-  const double floor = mean[best] - p->param[P_SIGNAL] / 10.0;
+  const double least = mean[best] - p->param[P_SIGNAL] / 10.0;
   int pick = best;
   for (int c = 0; c < ncand; c++)
-    if (mean[cand[c]] >= floor && likely[cand[c]] > likely[pick] + 1e-9) pick = cand[c];
+    if (mean[cand[c]] >= least && likely[cand[c]] > likely[pick] + 1e-9) pick = cand[c];
   return pick;
 }
 
