@@ -546,6 +546,48 @@ Test(server, restart_restores_tables_and_seats) {
   cr_assert_eq(json_array_size(json_object_get(w.clients[1].last, "games")), 1);
 }
 
+/* A first round that ends at the deal (a teyaku, or both partners with 5 pawns) is in the record
+ * before any move is played; a restart that replays the moves must keep it, or the finished
+ * game's record starts with the wrong dealer and does not replay. */
+Test(server, restart_keeps_a_first_round_that_ended_at_the_deal) {
+  const uint64_t one[1] = {1};
+  connect_client(1, "Ann");
+  int table = 0;
+  for (int tries = 0; tries < 3000 && !table; tries++) {
+    const int t = table_with("", 0, one, 1, "random");
+    json_t *game = json_object_get(w.clients[1].last_state, "game");
+    if (json_integer_value(json_object_get(game, "round")) > 1) {
+      table = t;
+    } else {
+      say(1, "{\"type\":\"leave\"}");
+      w.clients[1].errors = 0;
+    }
+  }
+  cr_assert_gt(table, 0, "no first round ended at the deal");
+  char token[SRV_TOKEN_SIZE];
+  memcpy(token, w.clients[1].seat_token, SRV_TOKEN_SIZE);
+  close_hub();
+  open_hub(0);
+  srv_hub_connect(w.hub, 1);
+  say(1, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", token);
+  cr_assert_eq(w.clients[1].table, table);
+  play_out(one, 1);
+  srv_game_row rows[1];
+  int count = 0;
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 1, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_assert_eq(rows[0].table, table);
+  char *text = NULL;
+  cr_assert_eq(srv_store_game_text(w.store, rows[0].id, false, &text), 0);
+  cr_assert_not_null(text);
+  goita_record rec;
+  goita_error err;
+  cr_assert_eq(goita_record_read_json(&rec, text, strlen(text), &err), GOITA_OK, "the record does not replay: %s",
+               err.message);
+  goita_record_free(&rec);
+  free(text);
+}
+
 /* Requests are checked strictly; each error names what was wrong, and the connection goes on. */
 Test(server, bad_requests_get_clear_errors) {
   srv_hub_connect(w.hub, 1);

@@ -98,6 +98,9 @@ static void restore_table(void *arg, const srv_table_row *row) {
     goita_game_start(&t->game, &t->rules, t->seed, NULL);
     goita_record_init(&t->record, &t->game);
     hub_record_names(t);
+    /* a first round that ended at the deal (a teyaku, both partners with 5 pawns) was recorded
+     * when the game started, before any move; the moves that follow deal the next */
+    if (round_over(t)) hub_round_finished(c->h, t, false);
     c->t = t;
     if (srv_store_moves(c->h->store, t->id, restore_move, c) != 0 && !c->failed) {
       snprintf(c->err, c->errsize, "%s", srv_store_error(c->h->store));
