@@ -59,7 +59,8 @@ void goita__value_exact(goita_solver *solver, const goita_round *deal, const goi
 
 /* The log-probability, under policy, of every move the others (not viewer) made in a sampled
  * deal, with a floor for surprising moves; adds the legal moves weighed to *work. */
-double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work);
+double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work,
+                             double *partner);
 
 /* What a budgeted level (master, fast) believes of the hands it cannot see: draws `deals`
  * deals from the view as it does to choose a move (weighed by its inference) and writes, for

@@ -6,7 +6,8 @@
  * before, every candidate's playouts in a deal drawing the same random numbers. Deals are
  * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
  * one it values, keeps one in proportion to the inference model's likelihood of the others'
- * moves raised to the power 0.5, and weighs it by their mean. Among the moves within `signal`
+ * moves (the opponents' raised to the power 0.5, the partner's to the power 1: the partner plays
+ * to be read), and weighs it by their mean. Among the moves within `signal`
  * tenths of a point of the best, it plays the one the inference model finds likeliest from its
  * hand: the partner reads its hand with that model, and reads it better when it plays as the
  * model expects. The budget counts work (playout moves, likelihoods and solver nodes), not
@@ -20,7 +21,7 @@
 
 enum {
   P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS,
-  P_MODEL, P_PLAYOUT, P_CRN, P_SIGNAL
+  P_MODEL, P_PLAYOUT, P_CRN, P_SIGNAL, P_PARTNER_INFER
 };
 
 /* The models of the others' play that inference can weigh deals by (policy.h). */
@@ -28,7 +29,7 @@ static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
 #define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn, \
-                      signal)                                                                          \
+                      signal, partner_infer)                                                           \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -47,11 +48,12 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {"crn", 0, 1, crn, "every candidate's playouts in a deal draw the same random numbers", goita__on_off}, \
     {"signal", 0, 100, signal, "within this many tenths of a point of the best, the move the partner expects", \
      NULL},                                                                                            \
+    {"partner_infer", 0, 20, partner_infer, "with infer: the same for the partner's moves", NULL},     \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -132,20 +134,37 @@ static void set_weights(budgeted *b, int done) {
   for (int i = 0; i < done; i++) b->weight[i] = exp(b->logweight[i] - top);
 }
 
-/* Samples the deal to value next. Without inference (beta 0), one deal consistent with the view,
- * weighing 1. With it, `proposals` such deals, of which one is kept with probability in
- * proportion to its likelihood to the power beta, and weighs their mean likelihood (importance
- * resampling: the valuing, the costly part, goes to the likely deals). Adds the deals drawn to
- * *drawn and the likelihoods' work to *work. */
-static int draw_deal(const goita_view *v, const goita__policy *model, double beta, int proposals, goita_rng *rng,
+/* The powers to which a deal's likelihood is raised: of the opponents' moves, of the partner's. */
+typedef struct powers {
+  double opponents, partner;
+} powers;
+
+/* The powers of a level's inference: none when `infer` is 0, whatever `partner_infer` is. */
+static powers inference_powers(const goita_player *p) {
+  const powers none = {0, 0}, beta = {p->param[P_INFER] / 10.0, p->param[P_PARTNER_INFER] / 10.0};
+  return p->param[P_INFER] ? beta : none;
+}
+
+/* Samples the deal to value next. Without inference (both powers 0), one deal consistent with
+ * the view, weighing 1. With it, `proposals` such deals, of which one is kept with probability
+ * in proportion to its likelihood (the opponents' moves' and the partner's, each to its power),
+ * and weighs their mean likelihood (importance resampling: the valuing, the costly part, goes to
+ * the likely deals). Adds the deals drawn to *drawn and the likelihoods' work to *work. */
+static int draw_deal(const goita_view *v, const goita__policy *model, powers beta, int proposals, goita_rng *rng,
                      goita_round *deal, double *logweight, uint64_t *work, int *drawn) {
-  if (beta <= 0) proposals = 1;
+  const bool infer = beta.opponents > 0 || beta.partner > 0;
+  if (!infer) proposals = 1;
   double total = -INFINITY; /* log of the proposals' summed weights */
   for (int k = 0; k < proposals; k++) {
     goita_round candidate;
     if (goita_view_sample(v, rng, &candidate, NULL) != GOITA_OK) return k > 0 ? GOITA_OK : GOITA_EINVAL;
     ++*drawn;
-    const double lw = beta > 0 ? beta * goita__log_likelihood(model, &candidate, v->seat, work) : 0;
+    double lw = 0;
+    if (infer) {
+      double partner;
+      const double all = goita__log_likelihood(model, &candidate, v->seat, work, &partner);
+      lw = beta.opponents * (all - partner) + beta.partner * partner;
+    }
     const double hi = fmax(total, lw);
     total = hi + log(exp(total - hi) + exp(lw - hi));
     /* a one-item weighted reservoir: the k-th replaces the kept one with its share of the total */
@@ -216,7 +235,8 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
-  const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0, beta = p->param[P_INFER] / 10.0;
+  const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
+  const powers beta = inference_powers(p);
   const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0, drawn = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
@@ -300,7 +320,7 @@ int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
   goita_rng rng;
   goita_rng_seed(&rng, p->seed);
   const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
-  const double beta = p->param[P_INFER] / 10.0;
+  const powers beta = inference_powers(p);
   if (deals > p->param[P_MAX_SAMPLES]) deals = p->param[P_MAX_SAMPLES];
   /* the deals are kept as the hands' kinds present, a bit per seat and kind, in b->values */
   uint64_t work = 0;

@@ -79,8 +79,10 @@ static void sampler_release(goita_player *p) {
 }
 
 /* The log-probability, under the policy, of every move the others made in the sampled deal;
- * adds the legal moves weighed to *work (the budgeted levels count it). */
-double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work) {
+ * adds the legal moves weighed to *work (the budgeted levels count it). When partner is not
+ * NULL, *partner is the part of it that is the viewer's partner's moves. */
+double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work,
+                             double *partner) {
   goita_round r;
   if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
                         NULL) != GOITA_OK)
@@ -88,7 +90,7 @@ double goita__log_likelihood(const goita__policy *policy, const goita_round *sam
   goita_view v;
   goita_move moves[GOITA_MAX_LEGAL];
   double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
-  double ll = 0;
+  double ll = 0, partner_ll = 0;
   for (int i = 0; i < sample->nlog && !goita_round_over(&r); i++) {
     const goita_move m = sample->log[i];
     if (m.seat != viewer) {
@@ -101,11 +103,13 @@ double goita__log_likelihood(const goita__policy *policy, const goita_round *sam
         for (int j = 0; j < n; j++)
           if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
         ll += log(q);
+        if (goita_rules_side_of(&r.rules, m.seat) == goita_rules_side_of(&r.rules, viewer)) partner_ll += log(q);
         *work += (uint64_t)n;
       }
     }
     goita_round_apply_unchecked(&r, m);
   }
+  if (partner) *partner = partner_ll;
   return ll;
 }
 
@@ -169,7 +173,7 @@ static int sampler_choose(goita_player *p, const goita_view *v, const goita_move
     goita_round deal;
     if (goita_view_sample(v, rng, &deal, NULL) != GOITA_OK) break;
     uint64_t work = 0;
-    s->loglik[done] = p->param[P_INFER] ? goita__log_likelihood(s->model, &deal, v->seat, &work) : 0;
+    s->loglik[done] = p->param[P_INFER] ? goita__log_likelihood(s->model, &deal, v->seat, &work, NULL) : 0;
     value_moves(p, &deal, moves, n, exact, rng, s->values + (size_t)done * (size_t)GOITA_MAX_LEGAL, info);
   }
   double heuristic[GOITA_MAX_LEGAL];

@@ -32,7 +32,7 @@ Test(player, specs_are_read_and_written_in_full) {
 /* A level's spec names every parameter, however long the values: it reads back as itself. */
 Test(player, the_longest_spec_reads_back_as_itself) {
   const char *longest = "master:ms=60000,solve=32,rollouts=256,leaf=32,prune=100,temp=100,own_temp=100,tt_mb=1,"
-                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off,signal=100";
+                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off,signal=100,partner_infer=20";
   goita_player *p = new_player(longest);
   cr_assert_str_eq(goita_player_spec(p), longest);
   goita_player *q = new_player(goita_player_spec(p));
@@ -71,7 +71,8 @@ static const char *const levels_under_test[] = {"random", "rules", "sampler:samp
                                                 "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0",
                                                 "master:ms=2,infer=10,proposals=3",
                                                 "master:ms=2,playout=inference,model=learned,crn=off",
-                                                "master:ms=2,solve=28", "master:ms=2,signal=0"};
+                                                "master:ms=2,solve=28", "master:ms=2,signal=0",
+                                                "master:ms=2,partner_infer=20"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */
@@ -298,14 +299,51 @@ Test(player, inference_reads_a_pass) {
   const goita__policy *const models[] = {&goita__learned_policy, &goita__inference_policy};
   for (int m = 0; m < 2; m++) {
     uint64_t work = 0;
-    const double ll_a = goita__log_likelihood(models[m], &a, 0, &work);
-    const double ll_b = goita__log_likelihood(models[m], &b, 0, &work);
+    const double ll_a = goita__log_likelihood(models[m], &a, 0, &work, NULL);
+    const double ll_b = goita__log_likelihood(models[m], &b, 0, &work, NULL);
     cr_assert(ll_a < ll_b - 0.1, "model %d: a pass holding two lances: %g, with none: %g", m, ll_a, ll_b);
     cr_assert_gt(work, 0);
     /* seen from seat 2, the pass is the viewer's own and says nothing; seat 1's lead had choices */
-    cr_assert_float_eq(goita__log_likelihood(models[m], &a, 1, &work), goita__log_likelihood(models[m], &b, 1, &work),
+    cr_assert_float_eq(goita__log_likelihood(models[m], &a, 1, &work, NULL), goita__log_likelihood(models[m], &b, 1, &work, NULL),
                        1e-12);
   }
+}
+
+/* The partner's part of a deal's likelihood is its partner's moves alone, and master weighs it
+ * by a power of its own: seen from seat 3, the pass of seat 1 (its partner) on a lance is less
+ * likely from a hand holding two lances, seat 0's lead is the same in both deals, and reading the
+ * partner's moves makes seat 3 believe less that its partner holds a lance. */
+Test(player, partner_moves_read_with_a_power_of_their_own) {
+  static const char *const with_lances = "11123345,11223346,12455789,11114567,s1,112,2p";
+  static const char *const without = "11123345,11113346,12455789,11224567,s1,112,2p";
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_round a, b;
+  goita_error err;
+  cr_assert_eq(goita_history_parse(&a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
+  cr_assert_eq(goita_history_parse(&b, &rules, without, &err), GOITA_OK, "%s", err.message);
+  uint64_t work = 0;
+  double partner_a, partner_b;
+  const double all_a = goita__log_likelihood(&goita__inference_policy, &a, 3, &work, &partner_a);
+  const double all_b = goita__log_likelihood(&goita__inference_policy, &b, 3, &work, &partner_b);
+  cr_assert(partner_a < partner_b - 0.1, "the partner's pass holding two lances: %g, with none: %g", partner_a, partner_b);
+  cr_assert_float_eq(all_a - partner_a, all_b - partner_b, 1e-12, "the opponent's lead differs between the deals");
+  double partner_seen_from_0;
+  goita__log_likelihood(&goita__inference_policy, &a, 0, &work, &partner_seen_from_0);
+  cr_assert_float_eq(partner_seen_from_0, 0, 1e-12, "seat 0's partner made no move");
+
+  goita_view v;
+  goita_round_view(&a, 3, &v);
+  double held[2][GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
+  const char *const specs[2] = {"master:infer=1,partner_infer=0", "master:infer=1,partner_infer=20"};
+  for (int i = 0; i < 2; i++) {
+    goita_player *p = new_player(specs[i]);
+    goita_player_seed(p, 5);
+    cr_assert_eq(goita__budgeted_beliefs(p, &v, 1024, held[i]), GOITA_OK);
+    goita_player_free(p);
+  }
+  cr_assert_lt(held[1][1][GOITA_LANCE], held[0][1][GOITA_LANCE] - 0.05,
+               "the partner's pass on a lance read: %g, not read: %g", held[1][1][GOITA_LANCE], held[0][1][GOITA_LANCE]);
 }
 
 /* A policy's scores are its weights times the features the trainer fits them to: scoring adds
