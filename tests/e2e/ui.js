@@ -3,6 +3,20 @@
 
 async function text(page, selector) { return (await page.textContent(selector)) || ''; }
 
+// Clicks a move button, unless the table changed under the step and the button went with it
+// (a state drawn again between reading the prompt and the click): then the step did not act
+// and the next one starts from the table as it is. A button that never comes back still fails
+// the test, whose game then does not end.
+async function clickIfStill(button) {
+  try {
+    await button.click({ timeout: 5000 });
+    return true;
+  } catch (e) {
+    if (e.name === 'TimeoutError' && (await button.count()) === 0) return false;
+    throw e;
+  }
+}
+
 // One step for a page whose turn it is: a 5-pawn decision, a pass (now and then), or a block
 // then an attack from the pieces the client lets it click. Returns whether it acted; fail(why)
 // ends the test.
@@ -20,14 +34,8 @@ async function act(page, rng, fail) {
   }
   if (!/Choose|Answer/.test(prompt)) return false;
   const pass = buttons.filter({ hasText: 'Pass' });
-  if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) {
-    await pass.click();
-    return true;
-  }
-  if ((await enabled.count()) === 0) {
-    if (await pass.count()) { await pass.click(); return true; }
-    return false;
-  }
+  if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) return clickIfStill(pass);
+  if ((await enabled.count()) === 0) return (await pass.count()) ? clickIfStill(pass) : false;
   // A block chosen in an earlier step whose attack did not land (the table changed under the
   // click) is still chosen: the step goes on from it instead of clicking it away.
   if ((await page.locator('#hand button.tile.chosen').count()) === 0) {
