@@ -283,18 +283,24 @@ Test(player, master_signals_within_its_margin) {
   goita_player_free(signal);
 }
 
-/* Inference reads a pass: an opponent who passed on a lance while holding two is less likely,
- * under the learned policy, than the same pass from a hand with no lance (which had to pass),
- * and a deal's likelihood counts only the others' moves, never the viewer's own. */
-Test(player, inference_reads_a_pass) {
+/* Two rounds that differ only in who holds two lances: seat 0 leads a lance and seat 1 passes
+ * on it, holding two lances in a and none in b (seat 3 holds them there). */
+static void parse_lance_pass(goita_round *a, goita_round *b) {
   static const char *const with_lances = "11123345,11223346,12455789,11114567,s1,112,2p";
   static const char *const without = "11123345,11113346,12455789,11224567,s1,112,2p";
   goita_rules rules;
   goita_rules_default(&rules);
-  goita_round a, b;
   goita_error err;
-  cr_assert_eq(goita_history_parse(&a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
-  cr_assert_eq(goita_history_parse(&b, &rules, without, &err), GOITA_OK, "%s", err.message);
+  cr_assert_eq(goita_history_parse(a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
+  cr_assert_eq(goita_history_parse(b, &rules, without, &err), GOITA_OK, "%s", err.message);
+}
+
+/* Inference reads a pass: an opponent who passed on a lance while holding two is less likely,
+ * under the learned policy, than the same pass from a hand with no lance (which had to pass),
+ * and a deal's likelihood counts only the others' moves, never the viewer's own. */
+Test(player, inference_reads_a_pass) {
+  goita_round a, b;
+  parse_lance_pass(&a, &b);
   /* both models of the others' play: the playout policy and the fitted inference model */
   const goita__policy *const models[] = {&goita__learned_policy, &goita__inference_policy};
   for (int m = 0; m < 2; m++) {
@@ -314,14 +320,8 @@ Test(player, inference_reads_a_pass) {
  * likely from a hand holding two lances, seat 0's lead is the same in both deals, and reading the
  * partner's moves makes seat 3 believe less that its partner holds a lance. */
 Test(player, partner_moves_read_with_a_power_of_their_own) {
-  static const char *const with_lances = "11123345,11223346,12455789,11114567,s1,112,2p";
-  static const char *const without = "11123345,11113346,12455789,11224567,s1,112,2p";
-  goita_rules rules;
-  goita_rules_default(&rules);
   goita_round a, b;
-  goita_error err;
-  cr_assert_eq(goita_history_parse(&a, &rules, with_lances, &err), GOITA_OK, "%s", err.message);
-  cr_assert_eq(goita_history_parse(&b, &rules, without, &err), GOITA_OK, "%s", err.message);
+  parse_lance_pass(&a, &b);
   uint64_t work = 0;
   double partner_a, partner_b;
   const double all_a = goita__log_likelihood(&goita__inference_policy, &a, 3, &work, &partner_a);
