@@ -41,6 +41,16 @@ void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char
   hub_send_text(h, client, srv_message_error(request, text));
 }
 
+void hub_log(srv_hub *h, const char *fmt, ...) {
+  if (!h->io.log) return;
+  char text[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  h->io.log(h->io.ctx, text);
+}
+
 void hub_send_json(srv_hub *h, uint64_t client, json_t *msg) {
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);

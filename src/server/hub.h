@@ -65,6 +65,9 @@ typedef struct srv_hub_io {
    * on a subject (the text is only borrowed); returns 0, or -1 when the bus is unreachable (the
    * message is dropped). NULL for a server without a bus. */
   int (*publish)(void *ctx, const char *subject, const char *text, size_t len);
+  /* Writes one line of the operators' log (a takeover, a table lost, a write refused by
+   * fencing); the text is only borrowed. NULL: nothing is logged. */
+  void (*log)(void *ctx, const char *text);
 } srv_hub_io;
 
 typedef struct srv_hub_options {

@@ -165,6 +165,8 @@ void hub_send_text(srv_hub *h, uint64_t client, char *text);
 void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Writes a line of the operators' log through io.log (log.h). */
+void hub_log(srv_hub *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hub_send_json(srv_hub *h, uint64_t client, json_t *msg);
 
 /* Sends text to a client: through io.send to a client of this server, over the bus to one of

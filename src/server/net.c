@@ -17,6 +17,7 @@
 
 #include "bots.h"
 #include "bus.h"
+#include "log.h"
 #include "net_handshake.h"
 #include "net_metrics.h"
 #include "net_listen.h"
@@ -176,6 +177,11 @@ static void hub_random(void *ctx, void *buf, size_t len) {
     p += n;
     len -= (size_t)n;
   }
+}
+
+static void hub_log_line(void *ctx, const char *text) {
+  (void)ctx;
+  srv_log("%s", text);
 }
 
 static int64_t hub_now(void *ctx) {
@@ -649,7 +655,9 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   if (o->bus) hub.node = o->node ? o->node : "goita";
-  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL};
+  srv_log_node(o->node);
+  const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
+                         hub_log_line};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
