@@ -2,6 +2,8 @@
  * PostgreSQL database named by GOITA_TEST_DB (a postgresql:// URI; tests/cli/store_postgresql.sh
  * starts a real server for it). Each test starts from an empty database. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <time.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -206,7 +208,7 @@ Test(store, tables_and_seats_come_back_as_saved) {
   cr_expect_eq(f.last.status, SRV_PLAYING);
   cr_expect_eq(f.last.seats[1].player, p.id);
   cr_expect(!f.last.seats[2].stand_in);
-  cr_assert_eq(srv_store_table_end(w.store, row.id, "expired"), 0);
+  cr_assert_eq(srv_store_table_end(w.store, row.id, row.epoch, "expired"), 0);
   f.count = 0;
   cr_assert_eq(srv_store_tables_open(w.store, collect_table, &f), 0);
   cr_expect_eq(f.count, 0);
@@ -225,7 +227,7 @@ Test(store, moves_come_back_in_order) {
   row.seats[0].player = row.seats[2].player = 0;
   cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
   const char *moves[] = {"d1", "p2", "d3", "x", "p4"};
-  for (int i = 0; i < 5; i++) cr_assert_eq(srv_store_move_add(w.store, row.id, i, moves[i]), 0);
+  for (int i = 0; i < 5; i++) cr_assert_eq(srv_store_move_add(w.store, row.id, row.epoch, i, moves[i]), 0);
   char all[64] = "";
   cr_assert_eq(srv_store_moves(w.store, row.id, collect_move, all), 0);
   cr_expect_str_eq(all, "d1 p2 d3 x p4");
@@ -342,7 +344,20 @@ Test(store, an_unreachable_database_is_named_in_the_error) {
   srv_store_close(bad);
 }
 
-Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
+/* The tables a lease renewal names as this server's, with their epochs. */
+typedef struct owned_tables {
+  int count;
+  int64_t id, epoch; /* the last one */
+} owned_tables;
+
+static void collect_owned(void *ctx, int64_t table, int64_t epoch) {
+  owned_tables *o = ctx;
+  o->count++;
+  o->id = table;
+  o->epoch = epoch;
+}
+
+Test(store, a_table_is_written_only_in_the_epoch_its_server_owns_it_in) {
   if (!w.postgresql) {
     cr_expect_eq(srv_store_node(w.store, "a", 60000), -1, "a SQLite file serves one server");
     cr_expect(strstr(srv_store_error(w.store), "PostgreSQL") != NULL, "%s", srv_store_error(w.store));
@@ -352,21 +367,23 @@ Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
   srv_table_row row = sample_table(0);
   row.seats[0].player = row.seats[2].player = 0;
   cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
-  cr_assert_eq(srv_store_move_add(w.store, row.id, 0, "d1"), 0, "%s", srv_store_error(w.store));
+  cr_expect_eq(row.epoch, 1);
+  cr_assert_eq(srv_store_move_add(w.store, row.id, row.epoch, 0, "d1"), 0, "%s", srv_store_error(w.store));
   srv_store *b = NULL;
   cr_assert_eq(srv_store_open(&b, w.db), 0);
   cr_assert_eq(srv_store_node(b, "b", 60000), 0, "%s", srv_store_error(b));
   found_tables f = {0};
   cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
   cr_expect_eq(f.count, 0, "a live server's table is not another's");
-  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
-  cr_expect_eq(f.count, 0);
-  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), -1, "a move at another server's table");
+  owned_tables o = {0};
+  cr_assert_eq(srv_store_lease_renew(b, true, collect_owned, &o), 0);
+  cr_expect_eq(o.count, 0);
+  cr_expect_eq(srv_store_move_add(b, row.id, row.epoch, 1, "p2"), SRV_STORE_FENCED, "a move at another server's table");
   cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  cr_expect(!srv_store_failing(b), "a fenced write is not a failure of the database");
   srv_table_row seated = row;
   seated.seats[0].player = 1;
-  cr_expect_eq(srv_store_table_update(b, &seated), -1, "a seat changed at another server's table");
-  cr_expect(strstr(srv_store_error(b), "served by another server") != NULL, "%s", srv_store_error(b));
+  cr_expect_eq(srv_store_table_update(b, &seated), SRV_STORE_FENCED, "a seat changed at another server's table");
   /* any server finds the table and its owner by number, seat token or invite */
   char key[32], node[SRV_NODE_SIZE] = "";
   snprintf(key, sizeof key, "%lld", (long long)row.id);
@@ -378,52 +395,125 @@ Test(store, a_table_belongs_to_one_server_until_its_lease_runs_out) {
   cr_expect(found && id == row.id && strcmp(node, "a") == 0);
   cr_assert_eq(srv_store_table_owner(b, SRV_KEY_SEAT_TOKEN, "no-such-hash", &id, node, &found), 0);
   cr_expect(!found);
-  /* a's lease runs out (it stopped renewing): b claims its table, and a may write it no more */
+  /* a's lease runs out (it stopped renewing): a renewal that may not claim leaves it alone */
   raw("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
-  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0, "%s", srv_store_error(b));
-  cr_assert_eq(f.count, 1);
-  cr_expect_eq(f.last.id, row.id);
-  cr_expect_str_eq(f.last.seats[0].token, "seat-hash-0");
-  cr_expect_eq(srv_store_move_add(b, row.id, 1, "p2"), 0, "%s", srv_store_error(b));
-  cr_expect_eq(srv_store_move_add(w.store, row.id, 2, "d3"), -1, "the server that lost its lease wrote a move");
-  cr_expect_eq(srv_store_table_update(w.store, &row), -1, "the server that lost its lease changed a seat");
+  cr_assert_eq(srv_store_lease_renew(b, false, collect_owned, &o), 0, "%s", srv_store_error(b));
+  cr_expect_eq(o.count, 0, "claimed during a grace");
+  /* one that may claims it in a new epoch, and a may write it no more */
+  cr_assert_eq(srv_store_lease_renew(b, true, collect_owned, &o), 0, "%s", srv_store_error(b));
+  cr_assert_eq(o.count, 1);
+  cr_expect_eq(o.id, row.id);
+  cr_expect_eq(o.epoch, 2);
+  srv_table_row loaded;
+  cr_assert_eq(srv_store_table_load(b, row.id, &loaded, &found), 0, "%s", srv_store_error(b));
+  cr_assert(found);
+  cr_expect_eq(loaded.epoch, 2);
+  cr_expect_str_eq(loaded.seats[0].token, "seat-hash-0");
+  cr_expect_eq(srv_store_move_add(b, row.id, 2, 1, "p2"), 0, "%s", srv_store_error(b));
+  cr_expect_eq(srv_store_move_add(b, row.id, 2, 1, "p2"), 0, "the same move sent again (its answer lost) is saved once");
+  cr_expect_eq(srv_store_move_add(b, row.id, 2, 1, "p4"), SRV_STORE_FENCED, "a stored move was written over");
+  cr_expect_eq(srv_store_move_add(w.store, row.id, row.epoch, 2, "d3"), SRV_STORE_FENCED,
+               "the server that lost its lease wrote a move");
+  cr_expect_eq(srv_store_move_add(w.store, row.id, row.epoch, 1, "p4"), SRV_STORE_FENCED,
+               "the server that lost its lease wrote over a move");
+  cr_expect_eq(srv_store_table_update(w.store, &row), SRV_STORE_FENCED, "the server that lost its lease changed a seat");
+  cr_expect_eq(srv_store_table_end(w.store, row.id, row.epoch, "expired"), SRV_STORE_FENCED,
+               "the server that lost its lease closed the table");
+  srv_game_row game;
+  memset(&game, 0, sizeof game);
+  game.table = row.id;
+  game.epoch = row.epoch;
+  cr_expect_eq(srv_store_game_abandon(w.store, &game, "{}", ""), SRV_STORE_FENCED,
+               "the server that lost its lease stored an abandoned game");
+  cr_expect_eq(raw("SELECT count(*) FROM games"), 0);
+  cr_expect_eq(raw("SELECT count(*) FROM tables WHERE status = 2"), 0);
+  cr_assert_eq(srv_store_lease_renew(w.store, true, collect_owned, &(owned_tables){0}), 0, "%s", srv_store_error(w.store));
   cr_assert_eq(srv_store_table_owner(w.store, SRV_KEY_ID, key, &id, node, &found), 0);
   cr_expect(found && strcmp(node, "b") == 0, "owned by \"%s\" after the claim", node);
-  cr_assert_eq(srv_store_lease_renew(b, collect_table, &f), 0);
-  cr_expect_eq(f.count, 1, "a table is claimed once");
+  o.count = 0;
+  cr_assert_eq(srv_store_lease_renew(b, true, collect_owned, &o), 0);
+  cr_expect(o.count == 1 && o.epoch == 2, "a table is claimed once");
   char all[32] = "";
   cr_assert_eq(srv_store_moves(b, row.id, collect_move, all), 0);
   cr_expect_str_eq(all, "d1 p2");
-  /* b's tables come back to b when it starts again under the same name */
+  cr_expect_eq(raw("SELECT count(*) FROM moves WHERE node = 'b' AND epoch = 2"), 1, "who wrote the move, in which epoch");
+  /* b stops cleanly and starts again under its name: its tables come back to it, in a new epoch */
+  cr_assert_eq(srv_store_node_release(b), 0);
   srv_store_close(b);
   cr_assert_eq(srv_store_open(&b, w.db), 0);
-  cr_assert_eq(srv_store_node(b, "b", 60000), 0);
+  cr_assert_eq(srv_store_node(b, "b", 60000), 0, "%s", srv_store_error(b));
   f.count = 0;
   cr_assert_eq(srv_store_tables_open(b, collect_table, &f), 0);
   cr_expect_eq(f.count, 1);
+  cr_expect_eq(f.last.epoch, 3);
+  /* b's lease runs out in turn and a, woken from a pause, claims the table back: the table is
+   * a's again, but what a holds of epoch 1 is stale, and its writes in that epoch are refused */
+  raw("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'b'");
+  o.count = 0;
+  cr_assert_eq(srv_store_lease_renew(w.store, true, collect_owned, &o), 0, "%s", srv_store_error(w.store));
+  cr_expect(o.count == 1 && o.epoch == 4, "%d tables, epoch %lld", o.count, (long long)o.epoch);
+  cr_expect_eq(srv_store_move_add(w.store, row.id, row.epoch, 2, "d3"), SRV_STORE_FENCED,
+               "a stale copy of a table regained was written");
+  cr_expect_eq(srv_store_move_add(w.store, row.id, row.epoch, 1, "p4"), SRV_STORE_FENCED,
+               "a stale copy of a table regained wrote over a move");
+  cr_expect_eq(srv_store_move_add(w.store, row.id, 4, 2, "d3"), 0, "%s", srv_store_error(w.store));
   srv_store_close(b);
 }
 
-Test(store, a_failed_lease_renewal_is_followed_by_every_table_of_the_server) {
+/* Renews a store's lease every 100 ms until told to stop: a live server. */
+typedef struct renewer {
+  srv_store *store;
+  volatile bool stop;
+} renewer;
+
+static void *renew_lease(void *arg) {
+  renewer *r = arg;
+  while (!r->stop) {
+    srv_store_lease_renew(r->store, false, collect_owned, &(owned_tables){0});
+    nanosleep(&(struct timespec){.tv_nsec = 100 * 1000 * 1000}, NULL);
+  }
+  return NULL;
+}
+
+Test(store, a_second_server_under_a_live_name_is_refused_and_a_restarted_one_replaces_the_old) {
+  if (!w.postgresql) return;
+  cr_assert_eq(srv_store_node(w.store, "x", 1000), 0, "%s", srv_store_error(w.store));
+  srv_store *twin = NULL;
+  cr_assert_eq(srv_store_open(&twin, w.db), 0);
+  renewer r = {.store = w.store};
+  pthread_t thread;
+  cr_assert_eq(pthread_create(&thread, NULL, renew_lease, &r), 0);
+  cr_expect_eq(srv_store_node(twin, "x", 1000), -1, "a second server took a live server's name");
+  cr_expect(strstr(srv_store_error(twin), "live server") != NULL, "%s", srv_store_error(twin));
+  r.stop = true;
+  pthread_join(thread, NULL);
+  /* the first one stops renewing (killed, or paused): the second waits out its lease and takes
+   * the name; the first finds it was replaced at its next renewal */
+  cr_assert_eq(srv_store_node(twin, "x", 1000), 0, "%s", srv_store_error(twin));
+  cr_expect_eq(srv_store_lease_renew(w.store, true, collect_owned, &(owned_tables){0}), SRV_STORE_SUPERSEDED);
+  cr_expect(strstr(srv_store_error(w.store), "replaced") != NULL, "%s", srv_store_error(w.store));
+  cr_expect_eq(srv_store_lease_renew(twin, true, collect_owned, &(owned_tables){0}), 0, "%s", srv_store_error(twin));
+  srv_store_close(twin);
+}
+
+Test(store, a_lease_renewal_after_an_outage_names_every_table_of_the_server) {
   const char *stop = getenv("GOITA_TEST_DB_STOP"), *start = getenv("GOITA_TEST_DB_START");
   if (!w.postgresql || !stop || !start) return; /* PostgreSQL only, started by store_postgresql.sh */
   cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
   srv_table_row row = sample_table(0);
   row.seats[0].player = row.seats[2].player = 0;
   cr_assert_eq(srv_store_table_create(w.store, &row), 0);
-  found_tables f = {0};
-  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
-  cr_expect_eq(f.count, 0, "a server's own table is not claimed again");
-  /* the database goes away: the renewal fails, and whether its claim was made is not known */
+  owned_tables o = {0};
+  cr_assert_eq(srv_store_lease_renew(w.store, true, collect_owned, &o), 0);
+  cr_expect(o.count == 1 && o.id == row.id && o.epoch == row.epoch, "a server's own table, in its epoch");
+  /* the database goes away: the renewal fails, saying why */
   cr_assert_eq(system(stop), 0);
-  cr_expect_eq(srv_store_lease_renew(w.store, collect_table, &f), -1);
+  cr_expect_eq(srv_store_lease_renew(w.store, true, collect_owned, &o), -1);
   cr_expect(srv_store_failing(w.store));
   cr_expect(strstr(srv_store_error(w.store), "unreachable") != NULL, "%s", srv_store_error(w.store));
   cr_assert_eq(system(start), 0);
-  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0, "%s", srv_store_error(w.store));
-  cr_expect_eq(f.count, 1, "after a failed renewal, every table of the server");
-  cr_expect_eq(f.last.id, row.id);
+  o.count = 0;
+  cr_assert_eq(srv_store_lease_renew(w.store, true, collect_owned, &o), 0, "%s", srv_store_error(w.store));
+  cr_expect(o.count == 1 && o.epoch == row.epoch, "the table is still the server's, in the same epoch");
   cr_expect(!srv_store_failing(w.store));
-  cr_assert_eq(srv_store_lease_renew(w.store, collect_table, &f), 0);
-  cr_expect_eq(f.count, 1, "then only the claimed ones again");
 }

@@ -77,7 +77,8 @@ hub_client *hub_client_get(srv_hub *h, uint64_t id) {
 
 hub_table *hub_table_get(srv_hub *h, int64_t id) {
   uint64_t ptr;
-  return hub_map_get(&h->table_index, (uint64_t)id, &ptr) ? (hub_table *)(uintptr_t)ptr : NULL;
+  hub_table *t = hub_map_get(&h->table_index, (uint64_t)id, &ptr) ? (hub_table *)(uintptr_t)ptr : NULL;
+  return t && !t->lost ? t : NULL; /* a lost table is another server's: requests go there */
 }
 
 void srv_hub_free(srv_hub *h) {
@@ -265,6 +266,7 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
     break;
   }
   srv_secret_wipe(r.password, sizeof r.password);
+  hub_drop_lost(h); /* a write of this request may have found its table lost */
 }
 
 void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
@@ -276,6 +278,7 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
     /* a computer player's move that fails (storage full) is asked for again on the next tick */
     t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000;
   }
+  hub_drop_lost(h);
 }
 
 /* A finished table nobody sits at or watches any more is dropped from memory (its game is
@@ -288,11 +291,15 @@ static bool unattended(const hub_table *t) {
 }
 
 void srv_hub_tick(srv_hub *h) {
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  /* first: a server that was paused or cut off learns which tables are still its own before
+   * anything it holds acts (a timer, an abandon) */
+  hub_lease_tick(h, now);
   hub_quick_tick(h);
   hub_rematch_tick(h);
-  const int64_t now = h->io.now_ms(h->io.ctx);
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];
+    if (t->lost) continue;
     hub_lifecycle_tick(h, t, now);
     if (unattended(t)) {
       hub_table_remove(h, i--);
@@ -315,7 +322,7 @@ void srv_hub_tick(srv_hub *h) {
       hub_schedule(h, t, true);
     }
   }
-  hub_lease_tick(h, now);
+  hub_drop_lost(h);
   hub_bus_tick(h, now);
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {

@@ -120,6 +120,10 @@ void srv_hub_bus_message(srv_hub *hub, const char *subject, const char *text, si
  * was away stays missed. */
 void srv_hub_bus_state(srv_hub *hub, bool up);
 
+/* Whether another server has started under this one's name (srv_store_node): this one let
+ * every table go and serves nothing more; the network layer stops it. */
+bool srv_hub_superseded(const srv_hub *hub);
+
 /* Counts for the load test and the status line. */
 typedef struct srv_hub_stats {
   int tables, playing, clients;

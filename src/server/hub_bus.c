@@ -432,13 +432,15 @@ static void on_send(srv_hub *h, const char *node, uint64_t client, const char *t
     return;
   }
   static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"",
-                    cancelled[] = "{\"type\":\"quick_cancelled\"";
+                    cancelled[] = "{\"type\":\"quick_cancelled\"", moved[] = "{\"type\":\"moved\"";
   if (strncmp(text, seated, sizeof seated - 1) == 0) {
     json_t *msg = json_loadb(text, len, 0, NULL);
     const char *token = json_string_value(json_object_get(msg, "seat_token"));
     c->via_table = (int64_t)json_integer_value(json_object_get(msg, "table"));
     snprintf(c->via_token, sizeof c->via_token, "%s", token ? token : "");
     json_decref(msg);
+  } else if (strncmp(text, moved, sizeof moved - 1) == 0) {
+    via_clear(c); /* lost by that server: the client's resume or watch finds the table's owner afresh */
   } else if (strncmp(text, left, sizeof left - 1) == 0 ||
              (c->via_table == 0 && strncmp(text, cancelled, sizeof cancelled - 1) == 0)) {
     via_clear(c);

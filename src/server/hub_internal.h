@@ -52,6 +52,12 @@ typedef struct hub_table {
     int64_t table;               /* the rematch's table once made */
   } rematch;
   struct hub_chat *chat; /* the last lines said at the table (hub_chat.c), NULL before the first */
+  /* Several servers (hub_own.c): the ownership epoch this server holds the table in, named by
+   * every write for it; and whether the table was found lost to another server (a write refused
+   * by fencing, or the lease's list): a lost table is out of hub_table_get's reach and is let go
+   * (hub_drop_lost) once no caller holds it. */
+  int64_t epoch;
+  bool lost;
 } hub_table;
 
 typedef struct hub_client {
@@ -131,6 +137,11 @@ struct srv_hub {
   int nlobby_removed, caplobby_removed;
   int64_t prune_ms;       /* when idle players' entries are next dropped */
   int64_t lease_renew_at_ms; /* when this server next renews its lease (several servers) */
+  int64_t lease_ok_ms;       /* when it last renewed it */
+  int64_t claim_after_ms;    /* no other server's table is claimed before (a grace after an outage) */
+  bool lease_failing;        /* the last renewal failed (logged once) */
+  bool superseded;           /* another server started under this one's name: it serves nothing */
+  int nlost;                 /* tables marked lost and not let go yet */
   hub_login_guard login_guards[HUB_LOGIN_GUARDS];
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
@@ -294,8 +305,18 @@ int hub_table_add(srv_hub *h, hub_table *t);
 /* Removes the table at position i from memory, with its indexes. */
 void hub_table_remove(srv_hub *h, int i);
 
-/* Saves a table's status and seats; returns 0, or -1 with the store's error. */
-int hub_table_save(srv_hub *h, const hub_table *t);
+/* Saves a table's status and seats; returns 0, or -1 with the store's error (the table is
+ * marked lost when fencing refused the write). */
+int hub_table_save(srv_hub *h, hub_table *t);
+
+/* Several servers (hub_own.c). Passes a store call's status on, first marking the table lost
+ * when the call was refused by fencing (SRV_STORE_FENCED): another server owns it now. */
+int hub_owned(srv_hub *h, hub_table *t, int status);
+/* Marks a table lost (logged once, with why). */
+void hub_table_lost(srv_hub *h, hub_table *t, const char *why);
+/* Lets every lost table go: its clients are told it moved ("moved", docs/PROTOCOL.md) and
+ * leave it, its computer players' answers are dropped, and it leaves this server's lobby. */
+void hub_drop_lost(srv_hub *h);
 
 /* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
  * timer ran out (stand_in). */
@@ -324,9 +345,16 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live);
 int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize);
 
 void hub_record_names(hub_table *t);
-/* Several servers: every options.lease_renew_ms, renews this server's lease on its tables and
- * takes over those of servers whose lease ran out (hub_restore.c). */
+/* Several servers: every options.lease_renew_ms, renews this server's lease on its tables,
+ * lets go those another server owns now, and takes over those of servers whose lease ran out
+ * (hub_own.c). */
 void hub_lease_tick(srv_hub *h, int64_t now);
+/* Restores one table from its row (hub_restore.c): its seats, and its moves replayed. Returns
+ * the table added, or NULL with the reason in err. */
+hub_table *hub_restore_table(srv_hub *h, const srv_table_row *row, char *err, size_t errsize);
+/* Sets a table restored after a takeover going: a finished game saved, its computer players
+ * asked, its lobby row, and the clients here that were at it sent to it. */
+void hub_take_over(srv_hub *h, hub_table *t);
 
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);

@@ -52,7 +52,7 @@ void hub_stand_in_stop(srv_hub *h, hub_table *t, int seat) {
 
 /* A waiting table nobody sits at has gone unused too long: it is closed and leaves the lobby. */
 static void expire(srv_hub *h, hub_table *t) {
-  if (srv_store_table_end(h->store, t->id, "expired") != 0) return; /* tried again at the next tick */
+  if (hub_owned(h, t, srv_store_table_end(h->store, t->id, t->epoch, "expired")) != 0) return; /* tried again at the next tick */
   t->status = SRV_OVER;
   hub_count_open(h, t, -1);
   hub_lobby_touch(h, t);
@@ -71,6 +71,7 @@ static void abandon(srv_hub *h, hub_table *t) {
   srv_game_row game;
   memset(&game, 0, sizeof game);
   game.table = t->id;
+  game.epoch = t->epoch;
   game.nplayers = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
     game.players[s] = t->seats[s].player;
@@ -79,7 +80,7 @@ static void abandon(srv_hub *h, hub_table *t) {
   }
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
-  const int status = srv_store_game_abandon(h->store, &game, json, histories);
+  const int status = hub_owned(h, t, srv_store_game_abandon(h->store, &game, json, histories));
   free(json);
   free(histories);
   if (status != 0) return;

@@ -226,7 +226,8 @@ void hub_lobby_remote(srv_hub *h, const char *node, const char *event, json_t *r
   const bool removed = strcmp(event, "removed") == 0;
   if (removed) {
     const int at = remote_find(h, (int64_t)id);
-    if (at < 0) return;
+    /* (a server that lost the table to another says it is gone: the row is the other's now) */
+    if (at < 0 || strcmp(h->remote_rows[at].node, node) != 0) return;
     remote_remove(h, at);
   } else if (!remote_upsert(h, node, row)) {
     return;

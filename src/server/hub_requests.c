@@ -34,7 +34,7 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
   return t;
 }
 
-static bool save_table(srv_hub *h, hub_client *c, const char *request, const hub_table *t) {
+static bool save_table(srv_hub *h, hub_client *c, const char *request, hub_table *t) {
   if (hub_table_save(h, t) == 0) return true;
   hub_send_error(h, c->id, request, "not saved: %s", srv_store_error(h->store));
   return false;
@@ -77,7 +77,7 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
   if (private_table) hub_new_token(h, t->invite);
   srv_table_row row;
   hub_table_row(t, &row);
-  if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, hub_table_add(h, t) != 0)) {
+  if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, t->epoch = row.epoch, hub_table_add(h, t) != 0)) {
     snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
     free(t);
     return NULL;

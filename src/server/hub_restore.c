@@ -1,6 +1,6 @@
 /* Starting a hub: every table that was not over comes back from the store, its moves
  * replayed through the rules. With several servers on one database, the same restore takes
- * over the tables of a server whose lease ran out. */
+ * over the tables of a server whose lease ran out (hub_own.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,6 @@
 typedef struct restore_ctx {
   srv_hub *h;
   hub_table *t;
-  hub_table *added; /* the table the last restore_table added */
   int failed;
   char *err;
   size_t errsize;
@@ -60,16 +59,14 @@ void hub_record_names(hub_table *t) {
   }
 }
 
-static void restore_table(void *arg, const srv_table_row *row) {
-  restore_ctx *c = arg;
-  if (c->failed || hub_table_get(c->h, row->id)) return; /* (a table held already is this server's) */
+hub_table *hub_restore_table(srv_hub *h, const srv_table_row *row, char *err, size_t errsize) {
   hub_table *t = calloc(1, sizeof *t);
   if (!t) {
-    c->failed = 1;
-    snprintf(c->err, c->errsize, "out of memory");
-    return;
+    snprintf(err, errsize, "out of memory");
+    return NULL;
   }
   t->id = row->id;
+  t->epoch = row->epoch;
   t->seed = row->seed;
   t->turn_seconds = row->turn_seconds;
   t->status = row->status;
@@ -81,17 +78,15 @@ static void restore_table(void *arg, const srv_table_row *row) {
   goita_error gerr;
   goita_rules_default(&t->rules);
   if (goita_rules_parse(&t->rules, t->rules_text, &gerr) != GOITA_OK) {
-    snprintf(c->err, c->errsize, "table %lld: rules \"%s\": %s", (long long)t->id, t->rules_text, gerr.message);
-    c->failed = 1;
+    snprintf(err, errsize, "table %lld: rules \"%s\": %s", (long long)t->id, t->rules_text, gerr.message);
     hub_table_free(t);
-    return;
+    return NULL;
   }
   for (int s = 0; s < GOITA_MAX_SEATS; s++) {
-    if (seat_from_store(c->h, &t->seats[s], s, &row->seats[s]) != 0) {
-      snprintf(c->err, c->errsize, "table %lld: %s", (long long)t->id, srv_store_error(c->h->store));
-      c->failed = 1;
+    if (seat_from_store(h, &t->seats[s], s, &row->seats[s]) != 0) {
+      snprintf(err, errsize, "table %lld: %s", (long long)t->id, srv_store_error(h->store));
       hub_table_free(t);
-      return;
+      return NULL;
     }
   }
   if (t->status == SRV_PLAYING) {
@@ -100,52 +95,41 @@ static void restore_table(void *arg, const srv_table_row *row) {
     hub_record_names(t);
     /* a first round that ended at the deal (a teyaku, both partners with 5 pawns) was recorded
      * when the game started, before any move; the moves that follow deal the next */
-    if (round_over(t)) hub_round_finished(c->h, t, false);
-    c->t = t;
-    if (srv_store_moves(c->h->store, t->id, restore_move, c) != 0 && !c->failed) {
-      snprintf(c->err, c->errsize, "%s", srv_store_error(c->h->store));
-      c->failed = 1;
+    if (round_over(t)) hub_round_finished(h, t, false);
+    restore_ctx c = {.h = h, .t = t, .err = err, .errsize = errsize};
+    if (srv_store_moves(h->store, t->id, restore_move, &c) != 0 && !c.failed) {
+      snprintf(err, errsize, "%s", srv_store_error(h->store));
+      c.failed = 1;
     }
-    if (c->failed) {
+    if (c.failed) {
       hub_table_free(t);
-      return;
+      return NULL;
     }
-    if (round_over(t) && !t->game.over) hub_deal_next(c->h, t, true); /* the round that had ended */
-    hub_arm_timer(c->h, t);
+    if (round_over(t) && !t->game.over) hub_deal_next(h, t, true); /* the round that had ended */
+    hub_arm_timer(h, t);
   }
-  if (t->status == SRV_WAITING && !hub_has_person(t)) t->empty_since_ms = c->h->io.now_ms(c->h->io.ctx);
-  if (hub_table_add(c->h, t) != 0) {
+  if (t->status == SRV_WAITING && !hub_has_person(t)) t->empty_since_ms = h->io.now_ms(h->io.ctx);
+  if (hub_table_add(h, t) != 0) {
     hub_table_free(t);
-    c->failed = 1;
-    snprintf(c->err, c->errsize, "out of memory");
-    return;
+    snprintf(err, errsize, "out of memory");
+    return NULL;
   }
-  c->added = t;
+  return t;
 }
 
-/* Takes over one table of a server whose lease ran out, as a restart restores it, and sets it
- * going: a failure leaves that table alone, not the others. */
-static void take_over_table(void *arg, const srv_table_row *row) {
+/* Restores one table of srv_store_tables_open at start; the first failure stops the start. */
+static void restore_at_start(void *arg, const srv_table_row *row) {
   restore_ctx *c = arg;
-  c->failed = 0;
-  c->added = NULL;
-  restore_table(c, row);
-  hub_table *t = c->added;
-  if (!t) return;
-  if (t->status == SRV_PLAYING && t->game.over) hub_finish_game(c->h, t);
-  hub_schedule(c->h, t, false);
-  hub_lobby_remote_forget(c->h, t->id); /* the lobby's row of it is this server's now */
-  hub_lobby_touch(c->h, t);
-  hub_bus_table_here(c->h, t);
+  if (c->failed) return;
+  if (!hub_restore_table(c->h, row, c->err, c->errsize)) c->failed = 1;
 }
 
-void hub_lease_tick(srv_hub *h, int64_t now) {
-  if (!h->options.lease_renew_ms || now < h->lease_renew_at_ms) return;
-  h->lease_renew_at_ms = now + h->options.lease_renew_ms;
-  char err[256];
-  restore_ctx c = {.h = h, .err = err, .errsize = sizeof err};
-  /* when the database is away the lease is renewed on a later tick; the store's error says why */
-  srv_store_lease_renew(h->store, take_over_table, &c);
+void hub_take_over(srv_hub *h, hub_table *t) {
+  if (t->status == SRV_PLAYING && t->game.over) hub_finish_game(h, t);
+  hub_schedule(h, t, false);
+  hub_lobby_remote_forget(h, t->id); /* the lobby's row of it is this server's now */
+  hub_lobby_touch(h, t);
+  hub_bus_table_here(h, t);
 }
 
 int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,
@@ -163,7 +147,7 @@ int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv
   else
     srv_hub_options_default(&h->options);
   restore_ctx c = {.h = h, .err = err, .errsize = errsize};
-  if (srv_store_tables_open(store, restore_table, &c) != 0 && !c.failed) {
+  if (srv_store_tables_open(store, restore_at_start, &c) != 0 && !c.failed) {
     snprintf(err, errsize, "%s", srv_store_error(store));
     c.failed = 1;
   }
@@ -175,6 +159,7 @@ int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv
   for (int i = 0; i < h->ntables; i++)
     if (h->tables[i]->status == SRV_PLAYING && h->tables[i]->game.over) hub_finish_game(h, h->tables[i]);
   for (int i = 0; i < h->ntables; i++) hub_schedule(h, h->tables[i], false);
+  h->lease_ok_ms = h->io.now_ms(h->io.ctx); /* srv_store_node or the last renewal took it just now */
   *out = h;
   return 0;
 }

@@ -21,12 +21,13 @@ void hub_table_row(const hub_table *t, srv_table_row *row) {
     memcpy(row->seats[s].token, t->seats[s].token, SRV_TOKEN_HASH_SIZE);
   }
   memcpy(row->invite, t->invite, SRV_TOKEN_SIZE);
+  row->epoch = t->epoch;
 }
 
-int hub_table_save(srv_hub *h, const hub_table *t) {
+int hub_table_save(srv_hub *h, hub_table *t) {
   srv_table_row row;
   hub_table_row(t, &row);
-  return srv_store_table_update(h->store, &row);
+  return hub_owned(h, t, srv_store_table_update(h->store, &row)) ? -1 : 0;
 }
 
 void hub_table_free(hub_table *t) {
@@ -212,6 +213,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   srv_game_row game;
   memset(&game, 0, sizeof game);
   game.table = t->id;
+  game.epoch = t->epoch;
   game.nplayers = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
     game.players[s] = t->seats[s].player;
@@ -221,7 +223,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
   t->save_retry_ms = 0;
-  if (srv_store_game_finish(h->store, &game, json, histories) == 0) {
+  if (hub_owned(h, t, srv_store_game_finish(h->store, &game, json, histories)) == 0) {
     t->status = SRV_OVER;
     t->game_id = game.id;
     for (int s = 0; s < players_of(t); s++) {
@@ -234,7 +236,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   }
   free(json);
   free(histories);
-  if (t->status == SRV_OVER) return;
+  if (t->status == SRV_OVER || t->lost) return;
   /* Not saved (a full disk): the players are told, and the hub tries again every few seconds;
    * every move is already saved, so a restart would finish the game too. */
   t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
@@ -290,7 +292,7 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t 
   }
   char text[16];
   goita_move_format(move, text, sizeof text);
-  if (srv_store_move_add(h->store, t->id, t->version, text) != 0) {
+  if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
     snprintf(err, errsize, "the move was not saved, so it was not played: %s", srv_store_error(h->store));
     return -1;
   }

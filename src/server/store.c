@@ -24,10 +24,11 @@ long long srv_store_failures(const srv_store *s) { return s->failures; }
 
 bool srv_store_failing(const srv_store *s) { return s->failing; }
 
-/* Notes a call's outcome and passes it on. */
+/* Notes a call's outcome and passes it on: a write refused by fencing is the database
+ * working as it should, not a failure of it. */
 static int counted(srv_store *s, int status) {
-  s->failing = status != 0;
-  if (status != 0) s->failures++;
+  s->failing = status == -1;
+  if (status == -1) s->failures++;
   return status;
 }
 
@@ -42,8 +43,15 @@ int srv_store_table_owner(srv_store *s, int kind, const char *key, int64_t *tabl
   return counted(s, s->ops->table_owner(s, kind, key, table, node, found));
 }
 
-int srv_store_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  return counted(s, s->ops->lease_renew(s, fn, ctx));
+int srv_store_node_release(srv_store *s) { return counted(s, s->ops->node_release(s)); }
+
+int srv_store_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
+  return counted(s, s->ops->lease_renew(s, claim, fn, ctx));
+}
+
+int srv_store_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found) {
+  *found = false;
+  return counted(s, s->ops->table_load(s, table, row, found));
 }
 
 int srv_store_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
@@ -86,16 +94,16 @@ int srv_store_table_create(srv_store *s, srv_table_row *row) { return counted(s,
 
 int srv_store_table_update(srv_store *s, const srv_table_row *row) { return counted(s, s->ops->table_update(s, row)); }
 
-int srv_store_table_end(srv_store *s, int64_t table, const char *reason) {
-  return counted(s, s->ops->table_end(s, table, reason));
+int srv_store_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason) {
+  return counted(s, s->ops->table_end(s, table, epoch, reason));
 }
 
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   return counted(s, s->ops->tables_open(s, fn, ctx));
 }
 
-int srv_store_move_add(srv_store *s, int64_t table, int seq, const char *text) {
-  return counted(s, s->ops->move_add(s, table, seq, text));
+int srv_store_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
+  return counted(s, s->ops->move_add(s, table, epoch, seq, text));
 }
 
 int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {

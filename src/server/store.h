@@ -14,6 +14,14 @@
 
 typedef struct srv_store srv_store;
 
+/* What a write refused by fencing returns (every other failure is -1): the table it was for is
+ * served by another server now, in a later ownership epoch (docs/SERVER.md "Ownership"). The
+ * caller lets the table go; nothing was written. */
+#define SRV_STORE_FENCED (-2)
+/* What a lease renewal returns when another server has started under this server's name since
+ * it last renewed (srv_store_node): every table of this one is that one's now. */
+#define SRV_STORE_SUPERSEDED (-3)
+
 #define SRV_NAME_SIZE 40
 #define SRV_TOKEN_SIZE 33 /* 32 hex digits and the terminating zero */
 #define SRV_TOKEN_HASH_SIZE 65 /* a token's hash (secret.h): 64 hex digits and the zero */
@@ -47,6 +55,10 @@ typedef struct srv_table_row {
   int64_t owner;      /* the player who created it, 0 when unknown */
   srv_seat_row seats[GOITA_MAX_SEATS];
   char invite[SRV_TOKEN_SIZE]; /* a private table's invite code; "" for a table in the lobby */
+  /* Several servers: the ownership epoch this server holds the table in, a number that grows at
+   * every claim of the table; each write for the table names it and is refused (fenced) once
+   * another server has claimed the table since. 0 with a SQLite file. */
+  int64_t epoch;
 } srv_table_row;
 
 /* Opens the database `db` and brings its schema up to date: a postgresql:// (or postgres://)
@@ -59,16 +71,27 @@ void srv_store_close(srv_store *store);
 /* Caps the database file at about `bytes` (0: no cap beyond the disk's): past it, writes fail
  * as on a full disk ("database or disk is full"). SQLite only: PostgreSQL refuses a cap. */
 int srv_store_limit_bytes(srv_store *store, long long bytes);
-/* Several servers on one PostgreSQL database (docs/SERVER.md "Several servers"): names this
- * server and the lease it holds on its tables, which lasts lease_ms unless renewed. From then on
- * the store gives this server only its own tables (claiming those of servers whose lease ran
- * out), gives the tables it creates to it, and saves a move only at a table it owns. A SQLite
- * file serves one server: it refuses. */
+/* Several servers on one PostgreSQL database (docs/SERVER.md "Several servers" and
+ * "Ownership"): names this server and the lease it holds on its tables, which lasts lease_ms of
+ * the database's clock unless renewed. From then on the store gives this server only its own
+ * tables (claiming those of servers whose lease ran out, each claim a new epoch), gives the
+ * tables it creates to it, and writes for a table only in the epoch this server holds it in.
+ * When a server of that name holds a live lease, waits until the lease runs out (a server
+ * killed and started again), and refuses when it is renewed meanwhile (a live server has that
+ * name). A SQLite file serves one server: it refuses. */
 int srv_store_node(srv_store *store, const char *name, int lease_ms);
-/* Renews this server's lease and claims the open tables of servers whose lease has run out,
- * calling fn with each one it claimed (as srv_store_tables_open does). Does nothing without
- * srv_store_node. */
-int srv_store_lease_renew(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+/* Gives up this server's lease (a clean stop): the others take its tables over at once. */
+int srv_store_node_release(srv_store *store);
+/* Renews this server's lease, claims the open tables of servers whose lease has run out when
+ * `claim` is set, then calls fn with every open table this server owns and the epoch it owns
+ * it in: those it does not hold in that epoch are to be loaded (srv_store_table_load), those it
+ * holds and are not named were lost. Returns SRV_STORE_SUPERSEDED when another server started
+ * under this one's name. Does nothing without srv_store_node. */
+int srv_store_lease_renew(srv_store *store, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch),
+                          void *ctx);
+/* One open table of this server's, as srv_store_tables_open gives it; *found is false when it
+ * is over or another server's now. */
+int srv_store_table_load(srv_store *store, int64_t table, srv_table_row *row, bool *found);
 /* How a table is named to srv_store_table_owner: by its number, by the hash of one of its seat
  * tokens, or by its invite code. */
 typedef enum srv_table_key { SRV_KEY_ID = 0, SRV_KEY_SEAT_TOKEN = 1, SRV_KEY_INVITE = 2 } srv_table_key;
@@ -114,15 +137,17 @@ typedef struct srv_rating_row {
 int srv_store_rating_history(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
 
 /* Tables. */
-int srv_store_table_create(srv_store *store, srv_table_row *row); /* sets row->id */
-int srv_store_table_update(srv_store *store, const srv_table_row *row); /* status and seats */
+int srv_store_table_create(srv_store *store, srv_table_row *row); /* sets row->id and row->epoch */
+int srv_store_table_update(srv_store *store, const srv_table_row *row); /* status and seats, in row->epoch */
 /* Closes a table that had no game to finish (status over), saying why: "expired". */
-int srv_store_table_end(srv_store *store, int64_t table, const char *reason);
+int srv_store_table_end(srv_store *store, int64_t table, int64_t epoch, const char *reason);
 /* Calls fn for every table not over, oldest first. */
 int srv_store_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 
-/* Moves: seq counts from 0 per table; text is the move as in history strings. */
-int srv_store_move_add(srv_store *store, int64_t table, int seq, const char *text);
+/* Moves: seq counts from 0 per table; text is the move as in history strings. A stored move is
+ * never written over: the same move sent again at its number (its answer lost) is saved once,
+ * another is refused. */
+int srv_store_move_add(srv_store *store, int64_t table, int64_t epoch, int seq, const char *text);
 /* Calls fn with each move of a table in order. */
 int srv_store_moves(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx);
 
@@ -141,10 +166,12 @@ typedef struct srv_game_row {
   int score[2];                    /* per team */
   char rules[512];                 /* the table's rule options as text */
   char ended[16];                  /* "" when played to its end, "abandoned" when no person was left */
+  int64_t epoch;                   /* the table's ownership epoch (srv_table_row) */
 } srv_game_row;
 
 /* A finished game: its record (JSON) and history strings, the players' new ratings with their
- * history rows, and the table closed, all in one transaction. Sets game->id. */
+ * history rows, and the table closed, all in one transaction, in the table's epoch
+ * (game->epoch); a table that is over already is refused as fenced. Sets game->id. */
 int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
 /* A game no person plays any more: its record up to the last move, its players with their
  * ratings unchanged, ended "abandoned", and the table closed, in one transaction. Sets game->id. */

@@ -11,7 +11,9 @@ typedef struct srv_store_ops {
   void (*close)(srv_store *store);
   int (*limit_bytes)(srv_store *store, long long bytes);
   int (*node)(srv_store *store, const char *name, int lease_ms);
-  int (*lease_renew)(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
+  int (*node_release)(srv_store *store);
+  int (*lease_renew)(srv_store *store, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx);
+  int (*table_load)(srv_store *store, int64_t table, srv_table_row *row, bool *found);
   int (*table_owner)(srv_store *store, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE], bool *found);
   int (*player_by_token)(srv_store *store, const char *token_hash, srv_player *out, bool *found);
   int (*player_create)(srv_store *store, const char *name, const char *token_hash, srv_player *out);
@@ -27,9 +29,9 @@ typedef struct srv_store_ops {
   int (*rating_history)(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
   int (*table_create)(srv_store *store, srv_table_row *row);
   int (*table_update)(srv_store *store, const srv_table_row *row);
-  int (*table_end)(srv_store *store, int64_t table, const char *reason);
+  int (*table_end)(srv_store *store, int64_t table, int64_t epoch, const char *reason);
   int (*tables_open)(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
-  int (*move_add)(srv_store *store, int64_t table, int seq, const char *text);
+  int (*move_add)(srv_store *store, int64_t table, int64_t epoch, int seq, const char *text);
   int (*moves)(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx);
   int (*save_game)(srv_store *store, srv_game_row *game, const char *record_json, const char *histories,
                    bool abandoned);

@@ -3,6 +3,7 @@
  * connection is one blocking libpq connection; when the database goes away, each call fails
  * with a message saying so, and the next call reconnects by itself. */
 #include <libpq-fe.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ typedef struct pg_store {
   bool in_transaction;
   char node[64]; /* this server's name among several ("" until srv_store_node) */
   int lease_ms;
-  bool resync; /* a lease renewal failed: the next gives every table of this server */
+  long long incarnation; /* of that name, taken by srv_store_node: a newer one replaced this server */
   bool once;   /* the statement under way is not sent again on a new connection */
 } pg_store;
 
@@ -358,36 +359,59 @@ static int pg_table_create(srv_store *s, srv_table_row *row) {
                           row->owner ? num(b[3], row->owner) : NULL,
                           PG(s)->node[0] ? PG(s)->node : NULL};
   int status = insert_id(s, "saving a table",
-                         "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node) "
-                         "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                         "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node, epoch) "
+                         "VALUES ($1, $2, $3, $4, $5, $6, $7, 1) RETURNING id",
                          7, params, &row->id);
+  row->epoch = 1;
   if (status == 0) status = write_seats(s, row);
   return end(s, status);
 }
 
-/* Saves a table's status and seats. With several servers, only at a table this server still
- * owns, as a move (pg_move_add): the same update checks it, so it costs no round trip more. */
+/* The condition of every write for a table: this server owns it in the epoch named, and it is
+ * not over. With one server (no name) any open table. $1 is the table, $2 the epoch, $3 the
+ * server's name. */
+#define OWNED "id = $1::bigint AND status != 2 AND ($3::text = '' OR (node = $3::text AND epoch = $2::bigint))"
+
+/* Says a write was refused by fencing, for the table and epoch it named. */
+static int fenced(srv_store *s, const char *what, int64_t table, int64_t epoch) {
+  snprintf(s->error, sizeof s->error,
+           "%s: table %lld is served by another server now (this server's epoch %lld has passed)", what,
+           (long long)table, (long long)epoch);
+  return SRV_STORE_FENCED;
+}
+
+/* Runs a statement over the OWNED condition and says whether it changed a row: 0, or
+ * SRV_STORE_FENCED when the table is not this server's in that epoch any more. */
+static int owned_run(srv_store *s, const char *what, const char *sql, int n, const char *const *params,
+                     int64_t table, int64_t epoch) {
+  PGresult *r = query(s, what, sql, n, params);
+  if (!r) return -1;
+  const bool changed = strcmp(PQcmdTuples(r), "0") != 0;
+  PQclear(r);
+  return changed ? 0 : fenced(s, what, table, epoch);
+}
+
+/* Saves a table's status and seats, in the epoch it is owned in: the update takes the table's
+ * row lock first, so no claim slips in between it and the seats. */
 static int pg_table_update(srv_store *s, const srv_table_row *row) {
   if (begin(s) != 0) return -1;
-  char b[2][32];
-  const char *params[] = {num(b[0], row->status), num(b[1], row->id), PG(s)->node};
-  PGresult *r = query(s, "saving a table",
-                      "UPDATE tables SET status = $1 WHERE id = $2 AND ($3::text = '' OR node = $3::text)", 3, params);
-  int status = r ? 0 : -1;
-  if (r && strcmp(PQcmdTuples(r), "1") != 0) {
-    snprintf(s->error, sizeof s->error, "saving a table: table %lld is served by another server now",
-             (long long)row->id);
-    status = -1;
-  }
-  PQclear(r);
+  char b[3][32];
+  const char *params[] = {num(b[0], row->id), num(b[1], row->epoch), PG(s)->node, num(b[2], row->status)};
+  int status = owned_run(s, "saving a table", "UPDATE tables SET status = $4 WHERE " OWNED, 4, params, row->id,
+                         row->epoch);
   if (status == 0) status = write_seats(s, row);
+  if (status == SRV_STORE_FENCED) {
+    end(s, -1);
+    return SRV_STORE_FENCED;
+  }
   return end(s, status);
 }
 
-static int pg_table_end(srv_store *s, int64_t table, const char *reason) {
-  char b[32];
-  const char *params[] = {reason, num(b, table)};
-  return run(s, "closing a table", "UPDATE tables SET status = 2, ended = $1 WHERE id = $2", 2, params);
+static int pg_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason) {
+  char b[2][32];
+  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node, reason};
+  return owned_run(s, "closing a table", "UPDATE tables SET status = 2, ended = $4 WHERE " OWNED, 4, params, table,
+                   epoch);
 }
 
 /* Fills row->seats from the rows of one table's seats. */
@@ -418,6 +442,7 @@ static int read_tables(srv_store *s, const char *sql, int n, const char *const *
     text_at(r, i, 5, row.created, sizeof row.created);
     text_at(r, i, 6, row.invite, sizeof row.invite);
     row.owner = int_at(r, i, 7);
+    row.epoch = int_at(r, i, 8);
     const char *table[] = {PQgetvalue(r, i, 0)};
     PGresult *seats =
         query(s, "reading the tables", "SELECT seat, player, token, stand_in FROM seats WHERE table_id = $1", 1, table);
@@ -433,30 +458,87 @@ static int read_tables(srv_store *s, const char *sql, int n, const char *const *
   return status;
 }
 
-#define TABLE_COLUMNS "id, rules, seed, turn_seconds, status, created, invite, owner"
-/* The servers whose lease has run out. */
+#define TABLE_COLUMNS "id, rules, seed, turn_seconds, status, created, invite, owner, epoch"
+/* The servers whose lease has run out, by the database's clock: the one clock every server
+ * reads, so a server whose own clock is off or that was paused cannot think a lease is live. */
 #define LAPSED "(SELECT name FROM nodes WHERE lease_until < now())"
 
+/* At start: claims this server's tables of an earlier run, those of no server and those of
+ * servers whose lease ran out, each in a new epoch (a paused process of an earlier run is
+ * fenced), and gives them. */
 static int pg_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   if (!PG(s)->node[0])
     return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 ORDER BY id", 0, NULL, fn, ctx);
-  /* this server's tables, those of no server, and those of servers whose lease ran out */
   const char *params[] = {PG(s)->node};
   if (run(s, "claiming the tables",
-          "UPDATE tables SET node = $1 WHERE status != 2 AND (node IS NULL OR node IN " LAPSED ")", 1, params) != 0)
+          "UPDATE tables SET node = $1, epoch = epoch + 1 WHERE status != 2 AND (node IS NULL OR node = $1 OR node IN " LAPSED
+          ")",
+          1, params) != 0)
     return -1;
   return read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE status != 2 AND node = $1 ORDER BY id", 1, params,
                      fn, ctx);
 }
 
-/* Writes this server's lease: it holds until lease_ms from now. */
+static void copy_row(void *ctx, const srv_table_row *row) { *(srv_table_row *)ctx = *row; }
+
+static int pg_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found) {
+  char b[32];
+  const char *params[] = {num(b, table), PG(s)->node};
+  row->id = 0;
+  if (read_tables(s, "SELECT " TABLE_COLUMNS " FROM tables WHERE id = $1::bigint AND status != 2 AND node = $2", 2,
+                  params, copy_row, row) != 0)
+    return -1;
+  *found = row->id == table;
+  return 0;
+}
+
+/* Renews this server's lease, in the incarnation it started in: 0 rows means a newer server
+ * took the name. */
 static int write_lease(srv_store *s) {
+  char b[2][32];
+  const char *params[] = {PG(s)->node, num(b[0], PG(s)->lease_ms), num(b[1], PG(s)->incarnation)};
+  PGresult *r = query(s, "renewing the lease",
+                      "UPDATE nodes SET lease_until = now() + $2 * interval '1 millisecond' "
+                      "WHERE name = $1 AND incarnation = $3",
+                      3, params);
+  if (!r) return -1;
+  const bool renewed = strcmp(PQcmdTuples(r), "1") == 0;
+  PQclear(r);
+  if (renewed) return 0;
+  snprintf(s->error, sizeof s->error, "another server has started under the name %s: this one is replaced",
+           PG(s)->node);
+  return SRV_STORE_SUPERSEDED;
+}
+
+/* Takes the name when no live server holds it: a new name, or one whose lease ran out (a new
+ * incarnation). Sets *taken. */
+static int take_name(srv_store *s, bool *taken) {
   char b[32];
   const char *params[] = {PG(s)->node, num(b, PG(s)->lease_ms)};
-  return run(s, "renewing the lease",
-             "INSERT INTO nodes (name, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond') "
-             "ON CONFLICT (name) DO UPDATE SET lease_until = EXCLUDED.lease_until",
-             2, params);
+  PGresult *r = query(s, "taking the server's name",
+                      "INSERT INTO nodes (name, lease_until, incarnation) "
+                      "VALUES ($1, now() + $2 * interval '1 millisecond', 1) "
+                      "ON CONFLICT (name) DO UPDATE SET lease_until = EXCLUDED.lease_until, "
+                      "incarnation = nodes.incarnation + 1 WHERE nodes.lease_until < now() RETURNING incarnation",
+                      2, params);
+  if (!r) return -1;
+  *taken = PQntuples(r) == 1;
+  if (*taken) PG(s)->incarnation = int_at(r, 0, 0);
+  PQclear(r);
+  return 0;
+}
+
+/* The live lease of the name, in milliseconds since 1970 (0 when none is live). */
+static int live_lease(srv_store *s, long long *until) {
+  const char *params[] = {PG(s)->node};
+  PGresult *r = query(s, "reading the server's lease",
+                      "SELECT (extract(epoch from lease_until) * 1000)::bigint FROM nodes "
+                      "WHERE name = $1 AND lease_until >= now()",
+                      1, params);
+  if (!r) return -1;
+  *until = PQntuples(r) == 1 ? int_at(r, 0, 0) : 0;
+  PQclear(r);
+  return 0;
 }
 
 static int pg_node(srv_store *s, const char *name, int lease_ms) {
@@ -466,51 +548,94 @@ static int pg_node(srv_store *s, const char *name, int lease_ms) {
   }
   snprintf(PG(s)->node, sizeof PG(s)->node, "%s", name);
   PG(s)->lease_ms = lease_ms;
-  return write_lease(s);
+  /* A live lease is a server of this name that still runs, or one killed less than a lease
+   * ago: wait for it to run out, and refuse if it is renewed meanwhile. */
+  long long first = 0;
+  for (int waited_ms = 0;; waited_ms += 100) {
+    bool taken = false;
+    long long until = 0;
+    if (take_name(s, &taken) != 0) return -1;
+    if (taken) return 0;
+    if (live_lease(s, &until) != 0) return -1;
+    if (until && !first) first = until;
+    if ((until && until != first) || waited_ms > lease_ms + 2000) {
+      PG(s)->node[0] = '\0';
+      snprintf(s->error, sizeof s->error,
+               "a live server is named %s (it renewed its lease while this one waited): give this one another "
+               "--node",
+               name);
+      return -1;
+    }
+    nanosleep(&(struct timespec){.tv_nsec = 100 * 1000 * 1000}, NULL);
+  }
 }
 
-/* Renews the lease, then claims the open tables of servers whose lease ran out: each table
- * row is locked by the claim, so two servers never both get one. A renewal that failed may
- * still have claimed tables (its commit done, the answer lost), so the next one gives every
- * open table of this server, and the caller keeps those it holds already. */
-static int pg_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+static int pg_node_release(srv_store *s) {
+  if (!PG(s)->node[0]) return 0;
+  char b[32];
+  const char *params[] = {PG(s)->node, num(b, PG(s)->incarnation)};
+  return run(s, "giving up the lease",
+             "UPDATE nodes SET lease_until = now() - interval '1 millisecond' WHERE name = $1 AND incarnation = $2", 2,
+             params);
+}
+
+/* Renews the lease, claims the open tables of servers whose lease ran out (when asked: each
+ * claim is a new epoch, and the table's row is locked by it, so two servers never both get
+ * one), then names every open table of this server with its epoch. A renewal that failed may
+ * still have claimed tables (its commit done, the answer lost): the next one names them. */
+static int pg_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
   if (!PG(s)->node[0]) return 0;
   const char *params[] = {PG(s)->node};
   int status = write_lease(s);
-  if (status == 0 && PG(s)->resync) {
-    status = pg_tables_open(s, fn, ctx);
-  } else if (status == 0) {
+  if (status == 0 && claim) {
     PG(s)->once = true;
-    status = read_tables(s,
-                         "WITH claimed AS (UPDATE tables SET node = $1 WHERE status != 2 AND node IN " LAPSED
-                         " RETURNING " TABLE_COLUMNS ") SELECT * FROM claimed ORDER BY id",
-                         1, params, fn, ctx);
+    status = run(s, "claiming the tables",
+                 "UPDATE tables SET node = $1, epoch = epoch + 1 WHERE status != 2 AND node IN " LAPSED, 1, params);
     PG(s)->once = false;
   }
-  PG(s)->resync = status != 0;
-  return status;
+  if (status != 0) return status;
+  PGresult *r = query(s, "reading the tables", "SELECT id, epoch FROM tables WHERE status != 2 AND node = $1 ORDER BY id",
+                      1, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r); i++) fn(ctx, int_at(r, i, 0), int_at(r, i, 1));
+  PQclear(r);
+  return 0;
 }
 
-/* Saves a move. What the server holds is the truth: a move at a number already saved (one
- * sent again after the connection broke before its answer came) is written over. With several
- * servers, only at a table this server still owns: one that was thought dead and lost its
- * tables is refused, so two servers never write one table. */
-static int pg_move_add(srv_store *s, int64_t table, int seq, const char *text) {
-  char b[2][32];
-  const char *params[] = {num(b[0], table), num(b[1], seq), text, PG(s)->node};
+/* Saves a move in the epoch this server owns the table in. The table's row is locked for the
+ * statement (FOR SHARE), so a claim waits for it or it sees the claim: a claimer reloading the
+ * moves finds every move saved before its epoch. A stored move is never written over. */
+static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
+  char b[3][32];
+  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node, num(b[2], seq), text};
   PGresult *r = query(s, "saving a move",
-                      "INSERT INTO moves (table_id, seq, move) SELECT $1::bigint, $2::integer, $3::text "
-                      "WHERE $4::text = '' OR EXISTS (SELECT 1 FROM tables WHERE id = $1::bigint AND node = $4::text) "
-                      "ON CONFLICT (table_id, seq) DO UPDATE SET move = EXCLUDED.move",
-                      4, params);
+                      "WITH owner AS (SELECT id FROM tables WHERE " OWNED " FOR SHARE) "
+                      "INSERT INTO moves (table_id, seq, move, node, epoch) "
+                      "SELECT $1::bigint, $4::integer, $5::text, NULLIF($3::text, ''), $2::bigint FROM owner "
+                      "ON CONFLICT (table_id, seq) DO NOTHING",
+                      5, params);
   if (!r) return -1;
   const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
   PQclear(r);
-  if (!saved) {
-    snprintf(s->error, sizeof s->error, "saving a move: table %lld is served by another server now", (long long)table);
-    return -1;
+  if (saved) return 0;
+  /* Not saved: another server's epoch, or this move stored already by an attempt whose answer
+   * was lost (query sends a statement again on a new connection) */
+  r = query(s, "saving a move",
+            "SELECT (SELECT move FROM moves WHERE table_id = $1::bigint AND seq = $4::integer) = $5::text "
+            "FROM tables WHERE " OWNED,
+            5, params);
+  if (!r) return -1;
+  const bool owned = PQntuples(r) == 1, stored = owned && !PQgetisnull(r, 0, 0);
+  const bool same = stored && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+  PQclear(r);
+  if (same) return 0;
+  if (stored) {
+    snprintf(s->error, sizeof s->error, "saving a move: table %lld has another move stored at number %d",
+             (long long)table, seq);
+    return SRV_STORE_FENCED; /* this server's copy is behind the database: it lets the table go */
   }
-  return 0;
+  if (owned) return fail(s, "saving a move", NULL);
+  return fenced(s, "saving a move", table, epoch);
 }
 
 static int pg_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
@@ -553,25 +678,28 @@ static int write_game_player(srv_store *s, const srv_game_row *g, int i, int64_t
 }
 
 /* Saves a game that ended, its players and the table's end, in one transaction: finished
- * (rated players' histories written) or abandoned (nobody rated, marked as such). */
+ * (rated players' histories written) or abandoned (nobody rated, marked as such). The table is
+ * closed first, in its epoch, so a server that lost it or a game stored already is refused
+ * before anything is written. */
 static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories,
                         bool abandoned) {
   if (begin(s) != 0) return -1;
-  char b[3][32];
+  char b[4][32];
+  const char *close[] = {num(b[0], g->table), num(b[3], g->epoch), PG(s)->node, abandoned ? "abandoned" : NULL};
+  int status = owned_run(s, "saving a game", "UPDATE tables SET status = 2, ended = $4 WHERE " OWNED, 4, close,
+                         g->table, g->epoch);
   const char *params[] = {num(b[0], g->table), num(b[1], g->score[0]), num(b[2], g->score[1]),
                           record_json,         histories,              abandoned ? "abandoned" : NULL};
   int64_t game = 0;
-  int status = insert_id(s, abandoned ? "saving an abandoned game" : "saving a game",
-                         "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
-                         "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                         6, params, &game);
+  if (status == 0)
+    status = insert_id(s, abandoned ? "saving an abandoned game" : "saving a game",
+                       "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
+                       "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                       6, params, &game);
   for (int i = 0; i < g->nplayers && status == 0; i++) status = write_game_player(s, g, i, game, abandoned);
-  if (status == 0) {
-    const char *table[] = {b[0]};
-    status = run(s, "closing a table",
-                 abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = $1"
-                           : "UPDATE tables SET status = 2 WHERE id = $1",
-                 1, table);
+  if (status == SRV_STORE_FENCED) {
+    end(s, -1);
+    return SRV_STORE_FENCED;
   }
   if (end(s, status) != 0) return -1;
   g->id = game;
@@ -665,7 +793,7 @@ static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *tabl
 }
 
 static const srv_store_ops pg_ops = {
-    pg_close,       pg_limit_bytes,  pg_node, pg_lease_renew,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
+    pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,

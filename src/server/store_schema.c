@@ -133,6 +133,21 @@ const srv_migration srv_migrations[] = {
       "CREATE INDEX seats_token ON seats(token);"
       "CREATE INDEX tables_invite ON tables(invite);"
     },
+    /* 7 (fencing, docs/SERVER.md "Ownership"): the epoch a table is owned in, which grows at
+     * every claim and which every write for the table names; the server and epoch that wrote
+     * each move (for the fault harness's invariants); and each server name's incarnation, which
+     * grows when a server starts under a name whose lease ran out, so that an older process of
+     * that name finds it was replaced */
+    {
+      "ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE moves ADD COLUMN node TEXT;"
+      "ALTER TABLE moves ADD COLUMN epoch INTEGER;"
+      "ALTER TABLE nodes ADD COLUMN incarnation INTEGER NOT NULL DEFAULT 0;",
+      "ALTER TABLE tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;"
+      "ALTER TABLE moves ADD COLUMN node TEXT;"
+      "ALTER TABLE moves ADD COLUMN epoch BIGINT;"
+      "ALTER TABLE nodes ADD COLUMN incarnation BIGINT NOT NULL DEFAULT 0;"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

@@ -91,12 +91,26 @@ static int lite_node(srv_store *s, const char *name, int lease_ms) {
   return -1;
 }
 
-/* One server owns every table: there is no lease to renew. */
-static int lite_lease_renew(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+/* One server owns every table: there is no lease to give up or renew, and no table to load
+ * from another server. */
+static int lite_node_release(srv_store *s) {
   (void)s;
+  return 0;
+}
+
+static int lite_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
+  (void)s;
+  (void)claim;
   (void)fn;
   (void)ctx;
   return 0;
+}
+
+static int lite_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found) {
+  (void)table;
+  (void)row;
+  (void)found;
+  return lite_node(s, "", 0);
 }
 
 /* Closes the database and frees the store. */
@@ -384,7 +398,9 @@ static int lite_table_update(srv_store *s, const srv_table_row *row) {
   return end(s, status);
 }
 
-static int lite_table_end(srv_store *s, int64_t table, const char *reason) {
+/* (A SQLite file is one server's: every table is in its epoch 0.) */
+static int lite_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason) {
+  (void)epoch;
   sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = 2, ended = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
@@ -427,7 +443,8 @@ static int lite_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_
   return rc == SQLITE_DONE ? 0 : fail(s, "reading the tables");
 }
 
-static int lite_move_add(srv_store *s, int64_t table, int seq, const char *text) {
+static int lite_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
+  (void)epoch;
   sqlite3_stmt *st = prepare(s, "INSERT INTO moves (table_id, seq, move) VALUES (?, ?, ?)");
   if (st) {
     sqlite3_bind_int64(st, 1, table);
@@ -580,7 +597,7 @@ static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *ta
 }
 
 static const srv_store_ops sqlite_ops = {
-    lite_close,      lite_limit_bytes, lite_node, lite_lease_renew, lite_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
+    lite_close,      lite_limit_bytes, lite_node, lite_node_release, lite_lease_renew, lite_table_load, lite_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
