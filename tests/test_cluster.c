@@ -22,7 +22,7 @@ typedef struct client_log {
   json_t *last_state;
   char seat_token[SRV_TOKEN_SIZE];
   char last_error[512];
-  int errors, states, seated, lobby_events;
+  int errors, states, seated, lobby_events, moved;
   json_t *last_tables;
   bool hand_seen_by_spectator;
   char invite[SRV_TOKEN_SIZE]; /* from "created" */
@@ -41,6 +41,7 @@ static struct {
   bus_msg queue[MAX_QUEUED];
   int head, tail;
   bool bus_down;
+  bool paused[HUBS]; /* a paused server (SIGSTOP) neither ticks nor hears the bus */
   int64_t now;
   uint64_t rng;
 } w;
@@ -71,6 +72,8 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
   } else if (strcmp(type, "lobby") == 0) {
     c->lobby_events++;
+  } else if (strcmp(type, "moved") == 0) {
+    c->moved++;
   } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
     snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
   } else if (strcmp(type, "joined") == 0) {
@@ -124,7 +127,7 @@ static void pump(void) {
     for (int i = 0; i < HUBS; i++) {
       char own[32];
       snprintf(own, sizeof own, SRV_BUS_NODE "%s", names[i]);
-      if (strcmp(m.subject, SRV_BUS_LOBBY) == 0 || strcmp(m.subject, own) == 0)
+      if (!w.paused[i] && (strcmp(m.subject, SRV_BUS_LOBBY) == 0 || strcmp(m.subject, own) == 0))
         srv_hub_bus_message(w.hubs[i], m.subject, m.text, strlen(m.text));
     }
     free(m.subject);
@@ -136,7 +139,8 @@ static void pump(void) {
 static void run(int ms) {
   for (int t = 0; t < ms; t += 100) {
     w.now += 100;
-    for (int i = 0; i < HUBS; i++) srv_hub_tick(w.hubs[i]);
+    for (int i = 0; i < HUBS; i++)
+      if (!w.paused[i]) srv_hub_tick(w.hubs[i]);
     pump();
   }
 }
@@ -443,4 +447,115 @@ Test(cluster, players_on_two_servers_are_matched_by_one_quick_match_queue) {
   bool found = false;
   cr_assert_eq(srv_store_table_owner(w.stores[0], SRV_KEY_ID, key, &table, node, &found), 0);
   cr_expect(found && strcmp(node, "a") == 0, "the quick match's table is served by %s, not by a", node);
+}
+
+/* Runs SQL on the test database and returns the first column of the first row as a number. */
+static long long sql(const char *query) {
+  PGconn *conn = PQconnectdb(w.db);
+  PGresult *r = PQexec(conn, query);
+  cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK, "%s: %s", query,
+            PQerrorMessage(conn));
+  const long long v = PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+  PQclear(r);
+  PQfinish(conn);
+  return v;
+}
+
+/* The moves stored for a table, space-separated, in order. */
+static void stored_moves(int64_t table, char *out, size_t size) {
+  char query[128];
+  snprintf(query, sizeof query, "SELECT string_agg(move, ' ' ORDER BY seq) FROM moves WHERE table_id = %lld",
+           (long long)table);
+  PGconn *conn = PQconnectdb(w.db);
+  PGresult *r = PQexec(conn, query);
+  snprintf(out, size, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+  PQclear(r);
+  PQfinish(conn);
+}
+
+/* Plays the first legal move of seat 0 or 1 while one of them is to move, at most n moves, each
+ * by the client acting for that seat: clients[seat] on hubs[seat]. */
+static int play_people(int64_t table, const int hubs[2], const uint64_t clients[2], int n) {
+  int played = 0;
+  for (; played < n; played++) {
+    client_log *first = &w.clients[hubs[0]][clients[0]];
+    const json_int_t turn = json_integer_value(json_object_get(game_of(first), "turn"));
+    if (turn > 1) break;
+    client_log *mover = &w.clients[hubs[turn]][clients[turn]];
+    const char *move = json_string_value(json_array_get(json_object_get(game_of(mover), "legal"), 0));
+    if (!move) break;
+    const int errors = mover->errors;
+    say(hubs[turn], clients[turn], "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table, move);
+    cr_assert_eq(mover->errors, errors, "%s", mover->last_error);
+  }
+  return played;
+}
+
+/* The paused owner (issue: a server paused past its lease, woken after the server that took
+ * its table over died, wrote its stale copy over the other's moves). a is paused past its
+ * lease; b takes the table over and its moves are played there; b dies; a wakes with its stale
+ * copy. a must write nothing at the table, let it go and tell its clients, and take it over
+ * only from the database, with b's moves. */
+Test(cluster, a_paused_owner_woken_after_a_takeover_writes_nothing_and_takes_the_table_only_from_the_database) {
+  if (skipped()) return;
+  shared_table();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
+  char before[256];
+  stored_moves(1, before, sizeof before);
+  /* a is paused past its lease (c too, out of the way): b claims the table */
+  w.paused[0] = w.paused[2] = true;
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
+  run(1500);
+  cr_assert_eq(sql("SELECT count(*) FROM tables WHERE id = 1 AND node = 'b'"), 1, "b did not take the table over");
+  /* Ann's browser, cut off from a, reconnects to b with her seat token */
+  say(1, 3, "{\"type\":\"hello\",\"name\":\"Ann\"}");
+  say(1, 3, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ann->seat_token);
+  cr_assert_eq(w.clients[1][3].seated, 1, "Ann was not seated again on b: %s", w.clients[1][3].last_error);
+  run(200);
+  const int played = play_people(1, (const int[]){1, 1}, (const uint64_t[]){3, 1}, 3);
+  cr_assert_gt(played, 0, "no move was played on b");
+  char after_b[256];
+  stored_moves(1, after_b, sizeof after_b);
+  cr_assert(strncmp(after_b, before, strlen(before)) == 0, "b's moves do not follow a's: \"%s\" then \"%s\"", before,
+            after_b);
+  /* a wakes, its copy of the table as it was before the pause; the player to move in that copy
+   * is at a (Ben's browser reconnects to a when that is Ben) */
+  w.paused[0] = false;
+  const json_int_t stale_turn = json_integer_value(json_object_get(game_of(ann), "turn"));
+  cr_assert(stale_turn <= 1, "a's copy has a computer to move");
+  client_log *mover = ann;
+  if (stale_turn == 1) {
+    say(0, 4, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+    say(0, 4, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ben->seat_token);
+    mover = &w.clients[0][4];
+  }
+  const uint64_t mover_id = stale_turn == 1 ? 4 : 1;
+  /* (its last legal move: b's players played their first) */
+  json_t *legal = json_object_get(game_of(mover), "legal");
+  char stale[16];
+  snprintf(stale, sizeof stale, "%s", json_string_value(json_array_get(legal, json_array_size(legal) - 1)));
+  run(300); /* a's first renewal: the table is b's */
+  cr_expect_eq(mover->moved, 1, "a did not tell the players at the table it lost that it moved");
+  /* b dies; after a grace of a lease a takes b's table over */
+  w.paused[1] = true;
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'b'");
+  run(4500);
+  cr_assert_eq(sql("SELECT count(*) FROM tables WHERE id = 1 AND node = 'a'"), 1, "a did not take b's table over");
+  /* the move the player saw last on a, sent now: it must not replace a stored move */
+  say(0, mover_id, "{\"type\":\"move\",\"table\":1,\"move\":\"%s\"}", stale);
+  char now_stored[256];
+  stored_moves(1, now_stored, sizeof now_stored);
+  cr_expect(strncmp(now_stored, after_b, strlen(after_b)) == 0, "stored moves replaced: \"%s\", then \"%s\"", after_b,
+            now_stored);
+  cr_expect_eq(sql("SELECT count(*) FROM games"), 0, "a stored a game for the table");
+  /* Ann resumes on a: she is shown the stored table */
+  say(0, 1, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", ann->seat_token);
+  cr_assert_gt(ann->seated, 1, "Ann was not seated again on a: %s", ann->last_error);
+  /* (the moves of this test are all in its first round, whose log the state shows) */
+  cr_expect_eq((long long)json_array_size(json_object_get(game_of(ann), "log")),
+               sql("SELECT count(*) FROM moves WHERE table_id = 1"),
+               "a serves a table that is not the stored one (%d moves played on b)", played);
+  cr_expect_eq(sql("SELECT count(*) FROM (SELECT epoch FROM moves WHERE table_id = 1 GROUP BY epoch "
+                   "HAVING count(DISTINCT node) > 1) e"),
+               0, "two servers wrote the table in one epoch");
 }
