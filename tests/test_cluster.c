@@ -559,3 +559,29 @@ Test(cluster, a_paused_owner_woken_after_a_takeover_writes_nothing_and_takes_the
                    "HAVING count(DISTINCT node) > 1) e"),
                0, "two servers wrote the table in one epoch");
 }
+
+/* PostgreSQL away for longer than the lease (issue: when it came back, the first server to
+ * renew claimed every other live server's tables). Every lease has run out by the database's
+ * clock when it returns; a live server renews within its renewal period, so no server claims
+ * another's table before a lease's grace has passed. */
+Test(cluster, after_a_database_outage_longer_than_the_lease_no_live_server_takes_anothers_tables) {
+  const char *stop = getenv("GOITA_TEST_DB_STOP"), *start = getenv("GOITA_TEST_DB_START");
+  if (skipped() || !stop || !start) return;
+  shared_table(); /* table 1, a's */
+  say(1, 1, "{\"type\":\"create\",\"rules\":\"\"}"); /* table 2, b's */
+  run(200);
+  cr_assert_eq(sql("SELECT count(*) FROM tables WHERE id = 2 AND node = 'b'"), 1);
+  cr_assert_eq(system(stop), 0);
+  run(3000); /* every renewal fails */
+  cr_assert_eq(system(start), 0);
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second'"); /* the outage outlasted every lease */
+  run(6000);
+  cr_expect_eq(sql("SELECT count(*) FROM tables WHERE id = 1 AND node = 'a'"), 1, "a's table was taken from it");
+  cr_expect_eq(sql("SELECT count(*) FROM tables WHERE id = 2 AND node = 'b'"), 1, "b's table was taken from it");
+  cr_expect_eq(sql("SELECT max(epoch) FROM tables"), 1, "a table was claimed");
+  /* a server that died during the outage has its tables taken over after the grace */
+  w.paused[1] = true;
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'b'");
+  run(1500);
+  cr_expect_eq(sql("SELECT count(*) FROM tables WHERE id = 2 AND node != 'b'"), 1, "b's table was not taken over");
+}
