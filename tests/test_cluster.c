@@ -314,8 +314,10 @@ Test(cluster, while_the_bus_is_away_forwarded_requests_are_refused_and_then_rese
   shared_table();
   client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
   bus_state(false);
+  cr_assert_eq(ben->errors, 1, "a client cut off from its table's server was not told");
+  cr_expect(strstr(ben->last_error, "lost its link to server a") != NULL, "%s", ben->last_error);
   say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"anyone?\"}");
-  cr_assert_eq(ben->errors, 1);
+  cr_assert_eq(ben->errors, 2);
   cr_expect(strstr(ben->last_error, "message bus is unreachable") != NULL, "%s", ben->last_error);
   /* a's own client plays on at a's table (when it is its turn) */
   if (json_integer_value(json_object_get(game_of(ann), "turn")) == 0) {
@@ -584,4 +586,27 @@ Test(cluster, after_a_database_outage_longer_than_the_lease_no_live_server_takes
   sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'b'");
   run(1500);
   cr_expect_eq(sql("SELECT count(*) FROM tables WHERE id = 2 AND node != 'b'"), 1, "b's table was not taken over");
+}
+
+/* A request forwarded to a server that does not answer (it died, or the bus lost the request)
+ * gets an error within a bounded time (issue: a client waited 15 s for nothing). */
+Test(cluster, a_request_forwarded_to_a_server_that_does_not_answer_gets_an_error_in_time) {
+  if (skipped()) return;
+  shared_table();
+  client_log *ben = &w.clients[1][1];
+  w.paused[0] = true; /* a hears nothing more */
+  const int errors = ben->errors;
+  say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"anyone?\"}");
+  run(4000);
+  cr_expect_eq(ben->errors, errors, "an error before the deadline: %s", ben->last_error);
+  run(1500);
+  cr_assert_eq(ben->errors, errors + 1, "no answer and no error 5.5 s after the request");
+  cr_expect(strstr(ben->last_error, "did not answer") != NULL, "%s", ben->last_error);
+  /* an answered request is not given up */
+  w.paused[0] = false;
+  run(1500); /* b hears a again */
+  const int later = ben->errors;
+  say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"there?\"}");
+  run(6000);
+  cr_expect_eq(ben->errors, later, "an answered request was given up: %s", ben->last_error);
 }

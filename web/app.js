@@ -82,11 +82,8 @@ function connect() {
     send({ type: 'list' });
     send({ type: 'games' });
     send({ type: 'leaderboard' });
-    const seat = currentTable && seatTokens()[currentTable];
     if (replayAsked()) { route(); return; } // a replay's address: the table waits in the lobby
-    if (seat && !watching) send({ type: 'resume', seat_token: seat });
-    else if (currentTable && watching && invites()[currentTable]) send({ type: 'join', invite: invites()[currentTable] });
-    else if (currentTable && watching) send({ type: 'watch', table: currentTable });
+    returnToTable();
     route();
   };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
@@ -95,6 +92,15 @@ function connect() {
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   };
+}
+
+// Goes back to the table this page is at: to its seat by the seat token, or to watch it (by its
+// invite when private). After a reconnect, or when the table moved to another server.
+function returnToTable() {
+  const seat = currentTable && seatTokens()[currentTable];
+  if (seat && !watching) send({ type: 'resume', seat_token: seat });
+  else if (currentTable && watching && invites()[currentTable]) send({ type: 'join', invite: invites()[currentTable] });
+  else if (currentTable && watching) send({ type: 'watch', table: currentTable });
 }
 
 // A notice under the header: gone after 6 s unless sticky.
@@ -182,6 +188,11 @@ function receive(msg) {
       break;
     case 'left':
       leaveTable();
+      break;
+    case 'moved':
+      // the server that served the table lost it to another (docs/PROTOCOL.md): ask again, and
+      // this server sends the request where the table is now
+      if (msg.table === currentTable) { showNotice(t('tableMoved')); returnToTable(); }
       break;
     case 'error':
       if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }

@@ -15,6 +15,10 @@
 #include "hub_internal.h"
 #include "secret.h"
 
+/* A request sent to another server is answered (any message from there to its client) within
+ * this long, or the client is told it was not. */
+#define FORWARD_ANSWER_MS 5000
+
 /* The ids of remote clients have their top bit set; the network layer's never do. */
 #define REMOTE_ID_BIT (UINT64_C(1) << 63)
 
@@ -299,6 +303,8 @@ bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char
   }
   if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
   if (c->table && entering(r->type)) hub_detach(h, c); /* it goes to the other server's table */
+  if (!c->via_deadline_ms) c->via_deadline_ms = h->io.now_ms(h->io.ctx) + FORWARD_ANSWER_MS;
+  c->via_request = name;
   if (strcmp(c->via, node) != 0 || c->via_table != table) via_clear(c);
   snprintf(c->via, sizeof c->via, "%s", node);
   c->via_table = table;
@@ -378,8 +384,24 @@ void hub_bus_table_here(srv_hub *h, const hub_table *t) {
     if (h->clients[i].via[0] && h->clients[i].via_table == t->id) send_again(h, &h->clients[i], h->options.node);
 }
 
+/* Tells each client whose request another server has not answered in time that it was not:
+ * that server died, or the bus lost the request. */
+static void unanswered(srv_hub *h, int64_t now) {
+  for (int i = 0; i < h->nclients; i++) {
+    hub_client *c = &h->clients[i];
+    if (!c->via_deadline_ms || now < c->via_deadline_ms) continue;
+    c->via_deadline_ms = 0;
+    hub_send_error(h, c->id, c->via_request,
+                   "server %s did not answer within %d s: it may have stopped, and another server takes its "
+                   "tables over within %d s; try again then",
+                   c->via[0] ? c->via : "of your table", FORWARD_ANSWER_MS / 1000, (int)(dead_after_ms(h) / 1000) + 1);
+  }
+}
+
 void hub_bus_tick(srv_hub *h, int64_t now) {
-  if (!hub_bus_on(h) || now < h->beat_at_ms) return;
+  if (!hub_bus_on(h)) return;
+  unanswered(h, now);
+  if (now < h->beat_at_ms) return;
   h->beat_at_ms = now + h->options.lease_renew_ms;
   if (!h->bus_up) return;
   char boot[24];
@@ -431,6 +453,7 @@ static void on_send(srv_hub *h, const char *node, uint64_t client, const char *t
     send_close_to(h, c, node);
     return;
   }
+  c->via_deadline_ms = 0; /* answered */
   static const char seated[] = "{\"type\":\"seated\"", left[] = "{\"type\":\"left\"",
                     cancelled[] = "{\"type\":\"quick_cancelled\"", moved[] = "{\"type\":\"moved\"";
   if (strncmp(text, seated, sizeof seated - 1) == 0) {
@@ -495,8 +518,21 @@ void srv_hub_bus_message(srv_hub *h, const char *subject, const char *text, size
 
 void srv_hub_bus_state(srv_hub *h, bool up) {
   if (!hub_bus_on(h)) return;
+  if (h->bus_up != up) hub_log(h, "the servers' message bus is %s", up ? "back" : "lost");
   h->bus_up = up;
-  if (!up) return;
+  if (!up) {
+    /* the clients here at other servers' tables hear nothing from there until it is back */
+    for (int i = 0; i < h->nclients; i++) {
+      hub_client *c = &h->clients[i];
+      if (!c->via[0] || c->node[0]) continue;
+      c->via_deadline_ms = 0;
+      hub_send_error(h, c->id, "bus",
+                     "this server lost its link to server %s, which serves your table: you are sent there again "
+                     "as soon as the link is back (usually within seconds)",
+                     c->via);
+    }
+    return;
+  }
   const int64_t now = h->io.now_ms(h->io.ctx);
   h->bus_up_ms = now;
   for (int i = 0; i < h->npeers; i++) { /* nobody was heard while it was away */

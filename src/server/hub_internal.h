@@ -85,6 +85,8 @@ typedef struct hub_client {
   int64_t via_table;                /* the table */
   char via_token[SRV_TOKEN_SIZE];   /* its seat token there (from `seated`), "" when watching */
   char via_invite[SRV_TOKEN_SIZE];  /* the invite code it joined a private table with */
+  int64_t via_deadline_ms;          /* a request sent there and not answered yet: when it is given up */
+  const char *via_request;          /* its name */
 } hub_client;
 
 /* A hash map from a 64-bit key to a 64-bit value (hub_map.c). */

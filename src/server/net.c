@@ -229,6 +229,10 @@ static void collect_bus_events(server *s) {
 static void on_tick(lws_sorted_usec_list_t *sul) {
   server *s = (server *)sul;
   srv_hub_tick(s->hub);
+  if (srv_hub_superseded(s->hub)) { /* another server runs under this one's name: this one stops */
+    stopping = 1;
+    return;
+  }
   lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }
 
@@ -683,6 +687,9 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   while (!stopping && lws_service(s.context, 0) >= 0) {
   }
   signal_context = NULL;
+  const bool superseded = srv_hub_superseded(s.hub);
+  /* a clean stop gives up the lease: the other servers take the tables over at once */
+  if (!superseded) srv_store_node_release(s.store);
   srv_bots_stop(s.bots); /* before the hub: no answer arrives after it is gone */
   srv_bus_close(s.bus);
   s.bus = NULL;
@@ -692,5 +699,9 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   srv_listener_close(s.listener);
   free(s.slots);
   free(s.generations);
+  if (superseded) {
+    snprintf(err, errsize, "another server started under the name %s: this one stopped", o->node ? o->node : "goita");
+    return -1;
+  }
   return 0;
 }
