@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HELP_WIDTH 100 /* help lines wrap before this column */
+#define HELP_WIDTH 80 /* help lines wrap before this column, so they fit a terminal of 80 */
 #define OPTION_COLUMN 24 /* where an option's meaning starts */
+#define SUMMARY_COLUMN 12 /* where a command's summary starts in the program's help */
 
 /* The space between a program's name and its command's, none for a program with no commands
  * (name NULL, as goita-load). */
@@ -79,24 +80,27 @@ static bool read_value(const cli_command *c, const cli_option *o, const char *te
   return false;
 }
 
-/* Prints words of text from column `at`, wrapping before HELP_WIDTH to column indent; returns
- * the column after the last word. */
-static int print_wrapped(const char *text, int at, int indent) {
+/* Prints words of text to out from column `at` (after a space when gap is set: text goes on
+ * after something on the line), wrapping before HELP_WIDTH to column indent; returns the
+ * column after the last word. */
+static int print_wrapped(FILE *out, const char *text, int at, int indent, bool gap) {
+  bool after = gap; /* a word before this one on the line */
   while (*text) {
     if (*text == ' ') {
       text++;
       continue;
     }
     const int len = (int)strcspn(text, " ");
-    if (at > indent && at + 1 + len > HELP_WIDTH) {
-      printf("\n%*s", indent, "");
+    if (after && at + 1 + len > HELP_WIDTH) {
+      fprintf(out, "\n%*s", indent, "");
       at = indent;
-    } else if (at > indent) {
-      putchar(' ');
+    } else if (after) {
+      fputc(' ', out);
       at++;
     }
-    printf("%.*s", len, text);
+    fprintf(out, "%.*s", len, text);
     at += len;
+    after = true;
     text += len;
   }
   return at;
@@ -150,8 +154,47 @@ static void print_option(const cli_option *o) {
     at = 0;
   }
   printf("%*s", OPTION_COLUMN - at, "");
-  print_wrapped(text, OPTION_COLUMN, OPTION_COLUMN);
+  print_wrapped(stdout, text, OPTION_COLUMN, OPTION_COLUMN, false);
   printf("\n");
+}
+
+/* Prints prose (a command's about and notes) to out within HELP_WIDTH columns. The texts are
+ * written with lines of any length, so they are filled again here, as argparse does: a line
+ * that does not start with a space continues the one before it unless that one ended a
+ * sentence (".") or introduced something (":"); an indented line (a list) starts a line of its
+ * own, and its wrapped rest hangs two columns further in. */
+static void print_prose(FILE *out, const char *text) {
+  int at = 0, hang = 0;
+  while (*text) {
+    const int len = (int)strcspn(text, "\n");
+    const int lead = (int)strspn(text, " ");
+    if (len == 0) { /* a blank line ends the paragraph and stays */
+      fprintf(out, at > 0 ? "\n\n" : "\n");
+      at = 0;
+      text += *text ? 1 : 0;
+      continue;
+    }
+    if (lead > 0 && at > 0) { /* an indented line after an unfinished one */
+      fputc('\n', out);
+      at = 0;
+    }
+    if (at == 0) {
+      hang = lead && lead + 2 < HELP_WIDTH / 2 ? lead + 2 : 0;
+      fprintf(out, "%*s", lead, "");
+      at = lead;
+    }
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", len - lead, text + lead);
+    at = print_wrapped(out, line, at, hang, at > lead);
+    const char last = text[len - 1];
+    if (last == '.' || last == ':' || (last == ')' && len > 1 && text[len - 2] == '.')) {
+      fputc('\n', out);
+      at = 0;
+    }
+    text += len;
+    if (*text) text++;
+  }
+  if (at > 0) fputc('\n', out);
 }
 
 /* Prints text's lines with an indent of two spaces. */
@@ -168,11 +211,15 @@ static void print_indented(const char *text) {
  * notes, examples) to stdout. */
 static void print_help(const cli_command *c) {
   print_usage(c);
-  printf("\n%s", c->about);
+  printf("\n");
+  print_prose(stdout, c->about);
   printf("\noptions:\n");
   for (size_t i = 0; i < c->noptions; i++) print_option(&c->options[i]);
   printf("  -h, --help%*sprint this help and exit\n", OPTION_COLUMN - 12, "");
-  if (c->notes) printf("\n%s", c->notes);
+  if (c->notes) {
+    printf("\n");
+    print_prose(stdout, c->notes);
+  }
   printf("\nexamples:\n");
   print_indented(c->examples);
 }
@@ -243,10 +290,18 @@ static void print_program_help(const cli_program *p, FILE *out) {
   fprintf(out, "%s\nusage: %s COMMAND [OPTIONS]\n\ncommands:\n", p->about, p->name);
   for (size_t i = 0; i < p->ncommands; i++) {
     const cli_entry *e = &p->commands[i];
-    fprintf(out, "  %-9s %s\n", e->name, e->summary);
+    fprintf(out, "  %-9s", e->name);
+    print_wrapped(out, e->summary, SUMMARY_COLUMN - 1, SUMMARY_COLUMN, true);
+    fputc('\n', out);
   }
-  fprintf(out, "  %-9s %s\n", "help", "this help; help COMMAND (or COMMAND --help): its options and examples");
-  if (p->notes) fprintf(out, "\n%s", p->notes);
+  fprintf(out, "  %-9s", "help");
+  print_wrapped(out, "this help; help COMMAND (or COMMAND --help): its options and examples", SUMMARY_COLUMN - 1,
+                SUMMARY_COLUMN, true);
+  fputc('\n', out);
+  if (p->notes) {
+    fprintf(out, "\n");
+    print_prose(out, p->notes);
+  }
 }
 
 /* The entry named name, or NULL. */
@@ -256,17 +311,38 @@ static const cli_entry *find_command(const cli_program *p, const char *name) {
   return NULL;
 }
 
+/* Whether arg asks for the program's help. */
+static bool is_help(const char *arg) {
+  return strcmp(arg, "help") == 0 || strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* Prints "PROGRAM COMMAND: message (try: PROGRAM help)" to stderr and returns 2. */
+static int dispatch_error(const cli_program *p, const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int dispatch_error(const cli_program *p, const char *command, const char *fmt, ...) {
+  fprintf(stderr, "%s %s: ", p->name, command);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try: %s help)\n", p->name);
+  return 2;
+}
+
 int cli_dispatch(const cli_program *p, int argc, char **argv) {
   if (argc < 2) {
     print_program_help(p, stderr);
     return 2;
   }
   const char *name = argv[1];
-  if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-    if (argc < 3) {
+  if (is_help(name)) {
+    /* "help help" and "help --help" ask for this help, not for a command named so */
+    if (argc < 3 || is_help(argv[2])) {
+      if (argc > 3) return dispatch_error(p, "help", "one command, please (got a second: \"%s\")", argv[3]);
       print_program_help(p, stdout);
       return 0;
     }
+    if (argc > 3) return dispatch_error(p, "help", "one command, please (got a second: \"%s\")", argv[3]);
     const cli_entry *e = find_command(p, argv[2]);
     if (!e) {
       fprintf(stderr, "%s help: unknown command \"%s\" (try: %s help)\n", p->name, argv[2], p->name);

@@ -97,7 +97,8 @@ typedef struct cli_program {
 } cli_program;
 
 /* Runs the command named by argv[1] and returns its exit status. Answers "help", "--help" and
- * "-h" (with a command name after them: that command's help), and the hidden
+ * "-h" (with a command name after them: that command's help; with one of these three again:
+ * the program's help; a second word after them is a usage error), and the hidden
  * "--list-commands" (the names, one a line, for tests); an unknown or missing command is a
  * usage error (status 2). */
 int cli_dispatch(const cli_program *p, int argc, char **argv);
