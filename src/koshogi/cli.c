@@ -695,8 +695,11 @@ int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
                                RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
                                commands, sizeof commands / sizeof commands[0]};
-  /* "help PIECE" for a piece ID that names no command: the piece's help */
-  if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+  /* "help PIECE" for a piece ID that names no command: the piece's help ("help help" and
+   * "help --help" are the program's help, which cli_dispatch gives) */
+  const bool about_help = argc >= 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+                                        strcmp(argv[2], "-h") == 0);
+  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help) {
     bool command = false;
     for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
     if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
