@@ -41,6 +41,28 @@ static void describe_range(char *buf, size_t size, uint64_t lo, uint64_t hi, con
              unit ? unit : "");
 }
 
+/* Whether the space-separated words of scope include word. */
+static bool in_scope(const char *scope, const char *word) {
+  const size_t len = strlen(word);
+  for (const char *w = scope; *w; w += strspn(w, " ")) {
+    const size_t n = strcspn(w, " ");
+    if (n == len && strncmp(w, word, n) == 0) return true;
+    w += n;
+  }
+  return false;
+}
+
+/* Writes scope's words as "solve, player" into buf. */
+static void describe_scope(char *buf, size_t size, const char *scope) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *w = scope; *w && used < size; w += strspn(w, " ")) {
+    const int n = (int)strcspn(w, " ");
+    used += (size_t)snprintf(buf + used, size - used, "%s%.*s", used ? ", " : "", n, w);
+    w += n;
+  }
+}
+
 bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,
                    const char *unit, uint64_t *out) {
   /* Decimal, or hex after 0x; strtoull alone would also take signs, spaces and octal. */
@@ -145,7 +167,12 @@ static void print_option(const cli_option *o) {
     snprintf(def, sizeof def, "default: %llu", (unsigned long long)*(const uint64_t *)o->target);
   else if (o->kind == CLI_TEXT && *(const char *const *)o->target)
     snprintf(def, sizeof def, "default: %s", *(const char *const *)o->target);
-  snprintf(text, sizeof text, "%s%s%s%s%s%s", o->help, range[0] || def[0] ? " (" : "", range,
+  char scope[128] = "";
+  if (o->scope) {
+    describe_scope(scope, sizeof scope - 2, o->scope);
+    strcat(scope, ": ");
+  }
+  snprintf(text, sizeof text, "%s%s%s%s%s%s%s", scope, o->help, range[0] || def[0] ? " (" : "", range,
            range[0] && def[0] ? "; " : "", def, range[0] || def[0] ? ")" : "");
   printf("%s", head);
   int at = len;
@@ -233,6 +260,7 @@ static const cli_option *find_option(const cli_command *c, const char *arg) {
 
 int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operands) {
   operands->n = 0;
+  operands->given = 0;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -252,6 +280,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
     const cli_option *o = find_option(c, arg);
     if (!o) return cli_usage_error(c, "unknown option \"%s\"", arg);
     if (o->given) *o->given = true;
+    if (o - c->options < 64) operands->given |= UINT64_C(1) << (o - c->options);
     if (o->kind == CLI_FLAG) {
       *(bool *)o->target = true;
       continue;
@@ -262,6 +291,17 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
       return cli_usage_error(c, "%s needs a value %s%s%s", o->name, o->value, range[0] ? ", " : "", range);
     }
     if (!read_value(c, o, argv[++i])) return 2;
+  }
+  return -1;
+}
+
+int cli_check_scope(const cli_command *c, const cli_operands *operands, const char *section) {
+  for (size_t i = 0; i < c->noptions && i < 64; i++) {
+    const cli_option *o = &c->options[i];
+    if (!(operands->given >> i & 1) || !o->scope || in_scope(o->scope, section)) continue;
+    char sections[128];
+    describe_scope(sections, sizeof sections, o->scope);
+    return cli_usage_error(c, "%s is for %s, not %s", o->name, sections, section);
   }
   return -1;
 }

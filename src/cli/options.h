@@ -32,6 +32,7 @@ typedef struct cli_option {
   const char *fallback; /* the default as help shows it; NULL: the target's value (numbers, text) */
   cli_reader read;      /* CLI_READ only */
   bool *given;          /* set true when the option appears; NULL when nobody asks */
+  const char *scope;    /* the sections (first operands) it is for, "solve player"; NULL: all */
 } cli_option;
 
 /* A command's table and its help text. */
@@ -48,10 +49,11 @@ typedef struct cli_command {
 
 #define CLI_MAX_OPERANDS 8
 
-/* The arguments that are not options, in order. */
+/* The arguments that are not options, in order, and which rows of the table were given. */
 typedef struct cli_operands {
   const char *arg[CLI_MAX_OPERANDS];
   int n;
+  uint64_t given; /* bit i: options[i] appeared (the first 64 rows) */
 } cli_operands;
 
 /* Parses argv (the arguments after the command's name) by c's table into the targets, and
@@ -70,6 +72,11 @@ int cli_parse_no_operands(const cli_command *c, int argc, char **argv);
  * *operand is NULL. */
 int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const char *what, const char *missing,
                           const char **operand);
+
+/* For a command made of sections (goita bench playout|solve|player): -1 when every option
+ * given in operands is for section (its scope names it, or it has none), else the exit status
+ * of a usage error naming the option and the sections it is for. */
+int cli_check_scope(const cli_command *c, const cli_operands *operands, const char *section);
 
 /* Reads text as a whole number from lo to hi for what (an option or operand name) of c;
  * false after printing an error that names what and the range (unit after it, when given). */
