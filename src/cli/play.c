@@ -110,7 +110,12 @@ static void announce(session *s, const goita_view *v, int from) {
     say(s, "  %s ", play_who(s, m.seat));
     switch (m.type) {
       case GOITA_MOVE_PASS: say(s, "pass%s\n", m.seat == s->o->seat ? "" : "es"); continue;
-      case GOITA_MOVE_REDEAL: say(s, "asked for a redeal\n"); continue;
+      case GOITA_MOVE_REDEAL: /* the partner agreeing to the holder's request (RULES.md 3.3) */
+        say(s, i > 0 && v->log[i - 1].type == GOITA_MOVE_REDEAL && !(v->goshi >> m.seat & 1) &&
+                       v->log[i - 1].seat == (m.seat + 2) % 4
+                   ? "agreed to a redeal\n"
+                   : "asked for a redeal\n");
+        continue;
       case GOITA_MOVE_GO: say(s, "chose to play\n"); continue;
     }
     if (lead && m.block == 0)
@@ -244,6 +249,21 @@ static bool ask_quit(session *s) {
   return yes;
 }
 
+/* Asks the person for a 5-pawn decision, saying whose 5 pawns and who spoke before
+ * (RULES.md 3.3): the holder proposes or decides, the partner decides or agrees. */
+static void decision_prompt(session *s, const goita_view *v) {
+  const int me = s->o->seat;
+  if (v->goshi >> me & 1) {
+    say(s, v->players == 4 ? "Ask for a redeal, if your partner agrees (r), or play the round (g)?\n"
+                           : "Redeal (r) or play the round (g)?\n");
+    return;
+  }
+  const int holder = (me + 2) % 4;
+  const bool asked = v->nlog > 0 && v->log[v->nlog - 1].seat == holder && v->log[v->nlog - 1].type == GOITA_MOVE_REDEAL;
+  say(s, asked ? "Your partner showed 5 pawns and asks for a redeal. Agree (r) or play the round (g)?\n"
+               : "Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+}
+
 /* The person's move; false when they leave. */
 static bool person_moves(session *s, goita_move *out) {
   goita_view v;
@@ -251,7 +271,7 @@ static bool person_moves(session *s, goita_move *out) {
   goita_move moves[GOITA_MAX_LEGAL];
   const int n = goita_view_legal_moves(&v, moves);
   if (v.phase == GOITA_PHASE_DECIDE) {
-    say(s, "Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+    decision_prompt(s, &v);
   } else if (v.attack == GOITA_NONE) {
     say(s, "Your lead.");
   } else {

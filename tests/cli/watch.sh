@@ -41,6 +41,16 @@ grep -q 'goita watch: cannot write /nonexistent/g.json' "$tmp/err" || fail "--re
 "$goita" watch --seed 1 --rules target=10 --record "$tmp/g.json" >/dev/null || fail "--record to a good path"
 [ -s "$tmp/g.json" ] && [ ! -e "$tmp/g.json.tmp" ] || fail "--record: the record, and no check file left"
 
+# goshi_decision=holder_and_partner (preset=french, seed 3): the holder asks, the partner agrees.
+out=$("$goita" watch --rules preset=french --seed 3 --delay 0 | sed -n '/^Round 1,/,/^  -> /p')
+printf '%s\n' "$out" | grep -q '^    1\. 1r   seat 1 (holds 5 pawns) asks for a redeal$' ||
+  fail "the 5-pawn holder: $out"
+printf '%s\n' "$out" | grep -q '^    2\. 3r   seat 3 (partner of a 5-pawn hand) agrees to a redeal$' ||
+  fail "the holder's partner: $out"
+# With the default goshi_decision the partner alone decides (seed 3: seat 3 for seat 1).
+"$goita" watch --seed 3 --delay 0 | grep -q '^    1\. 3r   seat 3 (partner of a 5-pawn hand) asks for a redeal$' ||
+  fail "the partner's decision: $("$goita" watch --seed 3 --delay 0 | grep -m1 '5-pawn')"
+
 # bench: 0 rounds is an error naming the range; --list lists the cases of every section.
 "$goita" bench playout --rounds 0 >"$tmp/out" 2>"$tmp/err" && fail "--rounds 0 accepted"
 grep -q -- '--rounds must be from 1 to ' "$tmp/err" || fail "--rounds 0: $(cat "$tmp/err")"
