@@ -145,9 +145,9 @@ static void print_scores(session *s) {
   say(s, " (target %d)\n", goita_rules_shown_points(&g->rules, g->rules.target));
 }
 
-/* The token of a legal move the person typed: "p", "r", "g", two pieces "51" (block 5,
- * attack 1; kings 8), or a full token with the seat ("151"). */
-static bool read_move(const goita_view *v, const char *text, const goita_move *moves, int n, goita_move *out) {
+/* The move the person typed: "p", "r", "g", two pieces "51" (block 5, attack 1; kings 8), or a
+ * full token with the seat ("151"); false when the text is no move at all. */
+static bool parse_typed(const goita_view *v, const char *text, goita_move *m) {
   char token[8];
   if (strcmp(text, "pass") == 0) text = "p";
   if (strcmp(text, "redeal") == 0) text = "r";
@@ -158,8 +158,13 @@ static bool read_move(const goita_view *v, const char *text, const goita_move *m
     snprintf(token, sizeof token, "%s", text);
   else
     snprintf(token, sizeof token, "%d%s", v->seat + 1, text);
+  return goita_move_parse(token, strlen(token), m) == GOITA_OK;
+}
+
+/* The legal move the person typed (parse_typed); false when it is not one. */
+static bool read_move(const goita_view *v, const char *text, const goita_move *moves, int n, goita_move *out) {
   goita_move m;
-  if (goita_move_parse(token, strlen(token), &m) != GOITA_OK) return false;
+  if (!parse_typed(v, text, &m)) return false;
   for (int i = 0; i < n; i++)
     if (goita_move_equal(moves[i], m)) {
       *out = moves[i];
@@ -313,7 +318,13 @@ static bool person_moves(session *s, goita_move *out) {
     } else if (text[0] && read_move(&v, text, moves, n, out)) {
       done = true;
     } else if (text[0]) {
-      say(s, "\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
+      /* a move that reads but is not legal: the rules say why (a king's attack, a piece not held) */
+      goita_move m;
+      goita_error err;
+      if (parse_typed(&v, text, &m) && goita_round_check(&s->game.round, m, &err) != GOITA_OK)
+        say(s, "\"%s\" is not a legal move here: %s. Type moves for the list, help for help.\n", text, err.message);
+      else
+        say(s, "\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
     }
     free(line);
     if (done) return true;
