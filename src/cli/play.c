@@ -222,8 +222,14 @@ static void hint(session *s, const goita_view *v) {
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
-  say(s, "Hint (%s, %d deals, %.0f ms): points for your side, best first\n", goita_player_spec(s->hinter),
-         info.samples, info.ms);
+  /* The level's name only: its full spec (--hint, the welcome line) would fill the table's
+   * narrow panel before the first value. */
+  const char *spec = goita_player_spec(s->hinter);
+  const int name = (int)strcspn(spec, ":");
+  if (info.samples > 0)
+    say(s, "Hint (%.*s, %d deals): your side's points\n", name, spec, info.samples);
+  else
+    say(s, "Hint (%.*s): your side's points\n", name, spec);
   for (int k = 0; k < info.nmoves; k++) {
     const int i = order[k];
     char token[8];

@@ -103,6 +103,19 @@ panel() {
     for my $c (split //) { $out .= $c if $col >= 44; $col += $c =~ /[\p{EA=W}\p{EA=F}]/ ? 2 : 1 }
     print "$out\n"'
 }
+# Waits (up to 10 s) until the panel shows $1 and the last line is the move prompt or a page
+# to turn, on a screen of $2 rows; prints the screen.
+settle() {
+  for _ in $(seq 1 100); do
+    screen=$(t capture-pane -p -t play 2>/dev/null)
+    case $(printf '%s\n' "$screen" | tail -1) in
+      'move>'|'-- more'*) case $(panel "$screen" "$2") in *"$1"*) printf '%s' "$screen"; return 0 ;; esac ;;
+    esac
+    sleep 0.1
+  done
+  printf '%s' "$screen"
+  return 1
+}
 table_part() { # the columns before 44, where the panel starts (kanji take two)
   printf '%s\n' "$1" | perl -CSD -ne 'chomp; my ($col, $out) = (0, "");
     for my $c (split //) { $out .= $c if $col < 44; $col += $c =~ /[\p{EA=W}\p{EA=F}]/ ? 2 : 1 }
@@ -131,6 +144,17 @@ for players in 2 3; do
   done
 done
 
+# The hint's header takes at most two of the narrowest panel's rows before the first value,
+# with the expert level's long spec (seed 4: seat 1 answers an attack, so p comes first).
+start 72 22 --seed 4 --hint expert:samples=16 --records "$tmp/hint"
+wait_for '-- more' >/dev/null || fail "hint: the first page of messages is not shown"
+t send-keys -t play Enter
+wait_for 'move>' >/dev/null || fail "hint: no prompt"
+t send-keys -t play hint Enter
+screen=$(settle "deals" 22) || fail "hint: no answer: $screen"
+header=$(panel "$screen" 22 | awk '/^move> hint$/ { on = 1; next } on && /^ *[1-8p][1-8]? +[-+]?[0-9]/ { exit } on { n++ } END { print n + 0 }')
+[ "$header" -ge 1 ] && [ "$header" -le 2 ] || fail "the hint's header takes $header rows of the panel: $screen"
+
 # Long output at the smallest size the table accepts and at common ones: what help, record,
 # hint and moves print appears whole in the side panel (wrapped, a page at a time when long),
 # as line mode prints it for the same game, and the keys line and the prompt stay whole.
@@ -150,19 +174,6 @@ for ascii in '' --ascii; do
     sed -e '$d' | grep -v '^$' | strip >"$tmp/expected$ascii.txt"
   [ "$(wc -l <"$tmp/expected$ascii.txt")" -gt 20 ] || fail "line mode printed little: $(cat "$tmp/expected$ascii.txt")"
 done
-# Waits (up to 10 s) until the panel shows $1 and the last line is the move prompt or a page
-# to turn, on a screen of $2 rows; prints the screen.
-settle() {
-  for _ in $(seq 1 100); do
-    screen=$(t capture-pane -p -t play 2>/dev/null)
-    case $(printf '%s\n' "$screen" | tail -1) in
-      'move>'|'-- more'*) case $(panel "$screen" "$2") in *"$1"*) printf '%s' "$screen"; return 0 ;; esac ;;
-    esac
-    sleep 0.1
-  done
-  printf '%s' "$screen"
-  return 1
-}
 for size in 72x22 80x24 120x40 80x24-ascii; do
   cols=${size%%x*} rows=${size#*x} rows=${rows%-ascii} ascii=
   [ "$size" = 80x24-ascii ] && ascii=--ascii
