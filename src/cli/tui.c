@@ -244,7 +244,12 @@ static bool draw(session *s, const char *prompt, const char *input, const panel_
   /* Scores and messages on the right, wrapped to the panel's width. */
   const goita_game *g = &s->game;
   const int width = cols - TABLE_COLS - 1;
-  int y = wrap_line(0, TABLE_COLS, width, "Round %d   seed %llu", g->round_index, (unsigned long long)s->o->seed);
+  /* the seed when it fits on the round's line (a seed of 20 digits does not at 72 columns; the
+   * first message and the record keep it) */
+  char round[64];
+  const int len = snprintf(round, sizeof round, "Round %d   seed %llu", g->round_index, (unsigned long long)s->o->seed);
+  if (len > width) snprintf(round, sizeof round, "Round %d", g->round_index);
+  int y = wrap_line(0, TABLE_COLS, width, "%s", round);
   for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
     const bool mine = side == goita_rules_side_of(&g->rules, me);
     /* the short names of the territories, so that a side's line fits the narrowest panel */

@@ -144,6 +144,12 @@ for players in 2 3; do
   done
 done
 
+# The header is one line for the round and one a side, with a seed of 20 digits too.
+start 72 22 --seed 18446744073709551615 --records "$tmp/bigseed"
+screen=$(wait_for 'Keys:') || fail "the longest seed: no table: $screen"
+[ "$(panel "$screen" 22 | sed -n 1,3p)" = "$(printf 'Round 1\nyour team         0 / 150\ntheir team        0 / 150')" ] ||
+  fail "the header with the longest seed: $screen"
+
 # The hint's header takes at most two of the narrowest panel's rows before the first value,
 # with the expert level's long spec (seed 4: seat 1 answers an attack, so p comes first).
 start 72 22 --seed 4 --hint expert:samples=16 --records "$tmp/hint"
