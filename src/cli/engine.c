@@ -51,11 +51,17 @@ static size_t utf8_length(const unsigned char *c, size_t n) {
  * a reply is always one line of valid UTF-8 that cannot move a terminal's cursor. */
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void reply(const char *fmt, ...) {
-  char text[2 * LINE_MAX_BYTES];
+  char buf[2 * LINE_MAX_BYTES], *text = buf;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  const int need = vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  if (need >= (int)sizeof buf && (text = malloc((size_t)need + 1)) != NULL) { /* never cut a reply */
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+  }
+  if (!text) text = buf;
   const unsigned char *c = (const unsigned char *)text;
   for (size_t n = strlen(text); n > 0;) {
     const size_t len = utf8_length(c, n);
@@ -69,6 +75,7 @@ static void reply(const char *fmt, ...) {
     c += step;
     n -= step;
   }
+  if (text != buf) free(text);
   putchar('\n');
   fflush(stdout);
 }
