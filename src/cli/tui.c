@@ -253,7 +253,7 @@ static bool draw(session *s, const char *prompt, const char *input, const panel_
   for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
     const bool mine = side == goita_rules_side_of(&g->rules, me);
     /* the short names of the territories, so that a side's line fits the narrowest panel */
-    char name[16];
+    char name[24];
     if (g->rules.players == 4)
       snprintf(name, sizeof name, "%s", mine ? "your team" : "their team");
     else if (mine)
