@@ -40,7 +40,7 @@ build() {
 
 build "$out/goita.js" "${library[@]}" src/wasm/goita_wasm.c -- -Isrc/wasm -sMODULARIZE=1 -sEXPORT_NAME=createGoita \
   -sENVIRONMENT=web,worker,node -sINITIAL_MEMORY=64MB -sFILESYSTEM=0 -sEXPORTED_RUNTIME_METHODS=ccall
-build "$out/goita-bench.js" "${library[@]}" src/wasm/bench_main.c src/cli/bench.c src/cli/cli_util.c src/cli/options.c -- -Isrc/cli \
+build "$out/goita-bench.js" "${library[@]}" src/wasm/bench_main.c src/cli/bench.c src/cli/cli_util.c src/cli/options.c src/cli/files.c -- -Isrc/cli \
   -sENVIRONMENT=node -sINITIAL_MEMORY=256MB -sSINGLE_FILE=1
 build "$out/koshogi.js" "${koshogi[@]}" src/wasm/koshogi_wasm.c -- -Isrc/wasm -sMODULARIZE=1 -sEXPORT_NAME=createKoshogi \
   -sENVIRONMENT=web,worker,node -sINITIAL_MEMORY=16MB -sFILESYSTEM=0 -sEXPORTED_RUNTIME_METHODS=ccall

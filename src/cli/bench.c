@@ -153,13 +153,41 @@ static double thread_cpu_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* Case i of group left of the player benchmark: a case of the solve benchmark with two or more
+ * legal moves. Returns the next attempt index. */
+static uint64_t player_case(goita_round *r, const goita_rules *rules, uint64_t seed, int left, uint64_t attempt) {
+  goita_move legal[GOITA_MAX_LEGAL];
+  do attempt = make_case(r, rules, seed, left, attempt);
+  while (goita_round_legal_moves(r, legal) < 2);
+  return attempt;
+}
+
+/* Prints the player benchmark's positions as "GROUP\tI\tHISTORY" lines, as solve's --list. */
+static int list_player_cases(uint64_t count, uint64_t seed, const goita_rules *rules, const int *groups,
+                             size_t ngroups) {
+  for (size_t g = 0; g < ngroups; g++) {
+    char group[16];
+    snprintf(group, sizeof group, groups[g] ? "left%d" : "full", groups[g]);
+    uint64_t attempt = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      goita_round r;
+      attempt = player_case(&r, rules, seed, groups[g], attempt);
+      char history[512];
+      goita_history_format(&r, history, sizeof history);
+      printf("%s\t%llu\t%s\n", group, (unsigned long long)i, history);
+    }
+  }
+  return 0;
+}
+
 /* The player's choice, from the seat to move's view, in positions of the solve groups plus the
  * middle of the round (28 pieces); only positions with two or more legal moves count. Prints
  * each group's CPU time per choice and a signature of the moves chosen. */
-static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules, const char *spec) {
+static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules, const char *spec, bool list) {
   static const int groups[] = {0, 28, 24, 20, 12};
   goita_player *player;
   goita_error err;
+  if (list) return list_player_cases(count, seed, rules, groups, sizeof groups / sizeof groups[0]);
   if (goita_player_new(&player, spec, &err) != GOITA_OK) {
     fprintf(stderr, "goita bench: %s\n", err.message);
     return 2;
@@ -176,9 +204,8 @@ static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules,
     double sum = 0;
     for (uint64_t i = 0; i < count; i++) {
       goita_round r;
-      goita_move legal[GOITA_MAX_LEGAL], move;
-      do attempt = make_case(&r, rules, seed, groups[g], attempt);
-      while (goita_round_legal_moves(&r, legal) < 2);
+      goita_move move;
+      attempt = player_case(&r, rules, seed, groups[g], attempt);
       goita_view view;
       goita_round_view(&r, r.turn, &view);
       goita_player_seed(player, goita_seed_mix(seed ^ attempt));
@@ -212,18 +239,21 @@ int cmd_bench(int argc, char **argv) {
   const char *spec = "expert";
   goita_rules rules;
   goita_rules_default(&rules);
+  cli_option tt_mb_option = cli_tt_mb_option(&tt_mb);
+  tt_mb_option.scope = "solve";
   const cli_option options[] = {
-      {"--rounds", CLI_UINT, "N", &rounds, "playout: the rounds to play", .lo = 1, .hi = 1000000000000},
-      {"--count", CLI_UINT, "N", &count, "solve: the positions of each group", .lo = 1, .hi = 100000},
+      {"--rounds", CLI_UINT, "N", &rounds, "the rounds to play", .lo = 1, .hi = 1000000000000, .scope = "playout"},
+      {"--count", CLI_UINT, "N", &count, "the positions of each group", .lo = 1, .hi = 100000,
+       .scope = "solve player"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),
-      cli_tt_mb_option(&tt_mb),
-      {"--player", CLI_TEXT, "SPEC", &spec, "player: the level to time (docs/PLAYERS.md)", .lo = 0},
-      {.name = "--all-moves", .kind = CLI_FLAG, .target = &all_moves,
-       .help = "solve: every legal move's value too"},
+      tt_mb_option,
+      {"--player", CLI_TEXT, "SPEC", &spec, "the level to time (docs/PLAYERS.md)", .scope = "player"},
+      {.name = "--all-moves", .kind = CLI_FLAG, .target = &all_moves, .help = "every legal move's value too",
+       .scope = "solve"},
       {.name = "--list", .kind = CLI_FLAG, .target = &list,
        .help = "print the cases as history strings instead of measuring: each deal (playout), or each "
-               "position with its group and number (solve)"},
+               "position with its group and number (solve, player)"},
   };
   const cli_command c = {
       .program = "goita",
@@ -247,8 +277,12 @@ int cmd_bench(int argc, char **argv) {
   if (parsed >= 0) return parsed;
   if (operands.n > 1) return cli_usage_error(&c, "one section, please (got a second: \"%s\")", operands.arg[1]);
   const char *section = operands.n ? operands.arg[0] : "playout";
+  const bool known = strcmp(section, "playout") == 0 || strcmp(section, "solve") == 0 || strcmp(section, "player") == 0;
+  /* an option of another section would be ignored: say so rather than measure without it */
+  const int scoped = known ? cli_check_scope(&c, &operands, section) : -1;
+  if (scoped >= 0) return scoped;
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
   if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list);
-  if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec);
+  if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec, list);
   return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve, player)", section);
 }

@@ -51,8 +51,8 @@ void cli_print_scores(const goita_rules *rules, const int16_t *score);
 void cli_print_round(const goita_round *round, bool ascii);
 
 /* Reads a whole file ("-" for standard input) into a new zero-terminated string; prints an
- * error and returns NULL on failure. */
-char *cli_read_file(const char *path, size_t *len);
+ * error naming cmd and the reason (files.h) and returns NULL on failure. */
+char *cli_read_file(const char *cmd, const char *path, size_t *len);
 
 /* Writes text and a newline to path through a temporary file renamed into place; prints an
  * error and returns false on failure (the old file, if any, is kept). */

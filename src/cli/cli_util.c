@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "files.h"
 
 bool cli_read_rules(const char *text, void *target, char *why, size_t size) {
   goita_error err;
@@ -53,33 +54,11 @@ const char *cli_mark(int mark, bool ascii) {
   return mark >= 1 && mark <= 9 ? letters[mark] : "?";
 }
 
-char *cli_read_file(const char *path, size_t *len) {
-  const bool is_stdin = strcmp(path, "-") == 0;
-  FILE *f = is_stdin ? stdin : fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "goita: cannot open %s: %s\n", path, strerror(errno));
-    return NULL;
-  }
-  size_t size = 0, cap = 4096;
-  char *buf = malloc(cap);
-  for (size_t n; buf && (n = fread(buf + size, 1, cap - size - 1, f)) > 0;) {
-    size += n;
-    if (size + 1 == cap) {
-      char *grown = realloc(buf, cap *= 2);
-      if (!grown) free(buf);
-      buf = grown;
-    }
-  }
-  const bool failed = !buf || ferror(f);
-  if (!is_stdin) fclose(f);
-  if (failed) {
-    fprintf(stderr, "goita: cannot read %s%s\n", is_stdin ? "standard input" : path, buf ? "" : ": out of memory");
-    free(buf);
-    return NULL;
-  }
-  buf[size] = '\0';
-  *len = size;
-  return buf;
+char *cli_read_file(const char *cmd, const char *path, size_t *len) {
+  char why[256];
+  char *text = cli_file_read(path, true, len, why, sizeof why);
+  if (!text) fprintf(stderr, "goita %s: cannot read %s: %s\n", cmd, strcmp(path, "-") ? path : "standard input", why);
+  return text;
 }
 
 bool cli_write_file(const char *path, const char *text) {

@@ -22,12 +22,60 @@ typedef struct engine {
   int16_t score[GOITA_MAX_SEATS];
 } engine;
 
+/* The length of the valid UTF-8 character at c (n bytes left), or 0 for a byte that does not
+ * start one (a stray continuation, an overlong form, a surrogate, past U+10FFFF, cut short). */
+static size_t utf8_length(const unsigned char *c, size_t n) {
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+  if (c[0] < 0x80) return 1;
+  if (c[0] >= 0xC2 && c[0] <= 0xDF) len = 2;
+  else if (c[0] >= 0xE0 && c[0] <= 0xEF) {
+    len = 3;
+    if (c[0] == 0xE0) lo = 0xA0;
+    if (c[0] == 0xED) hi = 0x9F;
+  } else if (c[0] >= 0xF0 && c[0] <= 0xF4) {
+    len = 4;
+    if (c[0] == 0xF0) lo = 0x90;
+    if (c[0] == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (n < len || c[1] < lo || c[1] > hi) return 0;
+  for (size_t i = 2; i < len; i++)
+    if (c[i] < 0x80 || c[i] > 0xBF) return 0;
+  return len;
+}
+
+/* Writes one reply line. The replies quote what they were sent, so a control character (ESC,
+ * CR, ...), a backslash or a byte that is not UTF-8 is written as \xNN (a backslash as \\):
+ * a reply is always one line of valid UTF-8 that cannot move a terminal's cursor. */
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void reply(const char *fmt, ...) {
+  char buf[2 * LINE_MAX_BYTES], *text = buf;
   va_list ap;
   va_start(ap, fmt);
-  vprintf(fmt, ap);
+  const int need = vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  if (need >= (int)sizeof buf && (text = malloc((size_t)need + 1)) != NULL) { /* never cut a reply */
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+  }
+  if (!text) text = buf;
+  const unsigned char *c = (const unsigned char *)text;
+  for (size_t n = strlen(text); n > 0;) {
+    const size_t len = utf8_length(c, n);
+    if (*c == '\\')
+      fputs("\\\\", stdout);
+    else if (len == 0 || *c < 0x20 || *c == 0x7F)
+      printf("\\x%02X", *c);
+    else
+      fwrite(c, 1, len, stdout);
+    const size_t step = len ? len : 1;
+    c += step;
+    n -= step;
+  }
+  if (text != buf) free(text);
   putchar('\n');
   fflush(stdout);
 }
@@ -346,6 +394,30 @@ static bool command(engine *e, char *line) {
   return true;
 }
 
+/* What read_line found. */
+enum { LINE_OK, LINE_END, LINE_LONG, LINE_NUL };
+
+/* Reads one line of standard input into line (size bytes: LINE_MAX_BYTES and its end), without
+ * its LF and a CR before it. A line is read to its LF whatever it holds, so that a NUL byte or
+ * an overlong line costs only that line, never the next command. Returns LINE_OK, LINE_LONG,
+ * LINE_NUL, or LINE_END at the end of input with nothing read. */
+static int read_line(char *line, size_t size) {
+  size_t len = 0;
+  bool nul = false, long_line = false;
+  int ch;
+  while ((ch = getchar()) != EOF && ch != '\n') {
+    if (ch == '\0') nul = true;
+    if (len + 1 < size)
+      line[len++] = (char)ch;
+    else
+      long_line = true;
+  }
+  if (ch == EOF && len == 0 && !nul && !long_line) return LINE_END;
+  if (len > 0 && line[len - 1] == '\r') len--;
+  line[len] = '\0';
+  return long_line ? LINE_LONG : nul ? LINE_NUL : LINE_OK;
+}
+
 int cmd_engine(int argc, char **argv) {
   const char *spec = "sampler";
   const cli_option options[] = {
@@ -373,17 +445,18 @@ int cmd_engine(int argc, char **argv) {
     fprintf(stderr, "goita engine: --player \"%s\": %s\n", spec, err.message);
     return 2;
   }
-  char line[LINE_MAX_BYTES + 2];
-  while (fgets(line, sizeof line, stdin)) {
-    size_t len = strlen(line);
-    if (len > 0 && line[len - 1] != '\n' && !feof(stdin)) {
-      /* an overlong line: skip the rest of it */
-      int ch;
-      while ((ch = getchar()) != EOF && ch != '\n') continue;
+  char line[LINE_MAX_BYTES + 1];
+  for (;;) {
+    const int got = read_line(line, sizeof line);
+    if (got == LINE_END) break;
+    if (got == LINE_LONG) {
       reply("error line longer than %d bytes", LINE_MAX_BYTES);
       continue;
     }
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+    if (got == LINE_NUL) {
+      reply("error the line has a NUL byte");
+      continue;
+    }
     if (!command(&e, line)) break;
   }
   goita_player_free(e.player);

@@ -277,7 +277,7 @@ int cmd_match(int argc, char **argv) {
                "protocol of docs/PROTOCOL.md, started with sh -c COMMAND.\n",
       .examples = "goita match --games 100 sampler rules\n"
                   "goita match --games 20 --jobs 2 expert \"engine:goita engine --player sampler\"\n"
-                  "goita match --engine-timeout 10 sampler \"engine:node tools/goita-ai-sample/adapter.js\"",
+                  "goita match --engine-timeout 10 sampler \"engine:./my-engine --level 3\"",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
   };

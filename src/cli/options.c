@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HELP_WIDTH 100 /* help lines wrap before this column */
+#define HELP_WIDTH 80 /* help lines wrap before this column, so they fit a terminal of 80 */
 #define OPTION_COLUMN 24 /* where an option's meaning starts */
+#define SUMMARY_COLUMN 12 /* where a command's summary starts in the program's help */
 
 /* The space between a program's name and its command's, none for a program with no commands
  * (name NULL, as goita-load). */
@@ -38,6 +39,28 @@ static void describe_range(char *buf, size_t size, uint64_t lo, uint64_t hi, con
   else
     snprintf(buf, size, "from %llu to %llu%s%s", (unsigned long long)lo, (unsigned long long)hi, unit ? " " : "",
              unit ? unit : "");
+}
+
+/* Whether the space-separated words of scope include word. */
+static bool in_scope(const char *scope, const char *word) {
+  const size_t len = strlen(word);
+  for (const char *w = scope; *w; w += strspn(w, " ")) {
+    const size_t n = strcspn(w, " ");
+    if (n == len && strncmp(w, word, n) == 0) return true;
+    w += n;
+  }
+  return false;
+}
+
+/* Writes scope's words as "solve, player" into buf. */
+static void describe_scope(char *buf, size_t size, const char *scope) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *w = scope; *w && used < size; w += strspn(w, " ")) {
+    const int n = (int)strcspn(w, " ");
+    used += (size_t)snprintf(buf + used, size - used, "%s%.*s", used ? ", " : "", n, w);
+    w += n;
+  }
 }
 
 bool cli_read_uint(const cli_command *c, const char *what, const char *text, uint64_t lo, uint64_t hi,
@@ -79,24 +102,27 @@ static bool read_value(const cli_command *c, const cli_option *o, const char *te
   return false;
 }
 
-/* Prints words of text from column `at`, wrapping before HELP_WIDTH to column indent; returns
- * the column after the last word. */
-static int print_wrapped(const char *text, int at, int indent) {
+/* Prints words of text to out from column `at` (after a space when gap is set: text goes on
+ * after something on the line), wrapping before HELP_WIDTH to column indent; returns the
+ * column after the last word. */
+static int print_wrapped(FILE *out, const char *text, int at, int indent, bool gap) {
+  bool after = gap; /* a word before this one on the line */
   while (*text) {
     if (*text == ' ') {
       text++;
       continue;
     }
     const int len = (int)strcspn(text, " ");
-    if (at > indent && at + 1 + len > HELP_WIDTH) {
-      printf("\n%*s", indent, "");
+    if (after && at + 1 + len > HELP_WIDTH) {
+      fprintf(out, "\n%*s", indent, "");
       at = indent;
-    } else if (at > indent) {
-      putchar(' ');
+    } else if (after) {
+      fputc(' ', out);
       at++;
     }
-    printf("%.*s", len, text);
+    fprintf(out, "%.*s", len, text);
     at += len;
+    after = true;
     text += len;
   }
   return at;
@@ -141,7 +167,12 @@ static void print_option(const cli_option *o) {
     snprintf(def, sizeof def, "default: %llu", (unsigned long long)*(const uint64_t *)o->target);
   else if (o->kind == CLI_TEXT && *(const char *const *)o->target)
     snprintf(def, sizeof def, "default: %s", *(const char *const *)o->target);
-  snprintf(text, sizeof text, "%s%s%s%s%s%s", o->help, range[0] || def[0] ? " (" : "", range,
+  char scope[128] = "";
+  if (o->scope) {
+    describe_scope(scope, sizeof scope - 2, o->scope);
+    strcat(scope, ": ");
+  }
+  snprintf(text, sizeof text, "%s%s%s%s%s%s%s", scope, o->help, range[0] || def[0] ? " (" : "", range,
            range[0] && def[0] ? "; " : "", def, range[0] || def[0] ? ")" : "");
   printf("%s", head);
   int at = len;
@@ -150,8 +181,47 @@ static void print_option(const cli_option *o) {
     at = 0;
   }
   printf("%*s", OPTION_COLUMN - at, "");
-  print_wrapped(text, OPTION_COLUMN, OPTION_COLUMN);
+  print_wrapped(stdout, text, OPTION_COLUMN, OPTION_COLUMN, false);
   printf("\n");
+}
+
+/* Prints prose (a command's about and notes) to out within HELP_WIDTH columns. The texts are
+ * written with lines of any length, so they are filled again here, as argparse does: a line
+ * that does not start with a space continues the one before it unless that one ended a
+ * sentence (".") or introduced something (":"); an indented line (a list) starts a line of its
+ * own, and its wrapped rest hangs two columns further in. */
+static void print_prose(FILE *out, const char *text) {
+  int at = 0, hang = 0;
+  while (*text) {
+    const int len = (int)strcspn(text, "\n");
+    const int lead = (int)strspn(text, " ");
+    if (len == 0) { /* a blank line ends the paragraph and stays */
+      fprintf(out, at > 0 ? "\n\n" : "\n");
+      at = 0;
+      text += *text ? 1 : 0;
+      continue;
+    }
+    if (lead > 0 && at > 0) { /* an indented line after an unfinished one */
+      fputc('\n', out);
+      at = 0;
+    }
+    if (at == 0) {
+      hang = lead && lead + 2 < HELP_WIDTH / 2 ? lead + 2 : 0;
+      fprintf(out, "%*s", lead, "");
+      at = lead;
+    }
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", len - lead, text + lead);
+    at = print_wrapped(out, line, at, hang, at > lead);
+    const char last = text[len - 1];
+    if (last == '.' || last == ':' || (last == ')' && len > 1 && text[len - 2] == '.')) {
+      fputc('\n', out);
+      at = 0;
+    }
+    text += len;
+    if (*text) text++;
+  }
+  if (at > 0) fputc('\n', out);
 }
 
 /* Prints text's lines with an indent of two spaces. */
@@ -168,11 +238,15 @@ static void print_indented(const char *text) {
  * notes, examples) to stdout. */
 static void print_help(const cli_command *c) {
   print_usage(c);
-  printf("\n%s", c->about);
+  printf("\n");
+  print_prose(stdout, c->about);
   printf("\noptions:\n");
   for (size_t i = 0; i < c->noptions; i++) print_option(&c->options[i]);
   printf("  -h, --help%*sprint this help and exit\n", OPTION_COLUMN - 12, "");
-  if (c->notes) printf("\n%s", c->notes);
+  if (c->notes) {
+    printf("\n");
+    print_prose(stdout, c->notes);
+  }
   printf("\nexamples:\n");
   print_indented(c->examples);
 }
@@ -186,6 +260,7 @@ static const cli_option *find_option(const cli_command *c, const char *arg) {
 
 int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operands) {
   operands->n = 0;
+  operands->given = 0;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -205,6 +280,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
     const cli_option *o = find_option(c, arg);
     if (!o) return cli_usage_error(c, "unknown option \"%s\"", arg);
     if (o->given) *o->given = true;
+    if (o - c->options < 64) operands->given |= UINT64_C(1) << (o - c->options);
     if (o->kind == CLI_FLAG) {
       *(bool *)o->target = true;
       continue;
@@ -215,6 +291,17 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_operands *operand
       return cli_usage_error(c, "%s needs a value %s%s%s", o->name, o->value, range[0] ? ", " : "", range);
     }
     if (!read_value(c, o, argv[++i])) return 2;
+  }
+  return -1;
+}
+
+int cli_check_scope(const cli_command *c, const cli_operands *operands, const char *section) {
+  for (size_t i = 0; i < c->noptions && i < 64; i++) {
+    const cli_option *o = &c->options[i];
+    if (!(operands->given >> i & 1) || !o->scope || in_scope(o->scope, section)) continue;
+    char sections[128];
+    describe_scope(sections, sizeof sections, o->scope);
+    return cli_usage_error(c, "%s is for %s, not %s", o->name, sections, section);
   }
   return -1;
 }
@@ -243,10 +330,18 @@ static void print_program_help(const cli_program *p, FILE *out) {
   fprintf(out, "%s\nusage: %s COMMAND [OPTIONS]\n\ncommands:\n", p->about, p->name);
   for (size_t i = 0; i < p->ncommands; i++) {
     const cli_entry *e = &p->commands[i];
-    fprintf(out, "  %-9s %s\n", e->name, e->summary);
+    fprintf(out, "  %-9s", e->name);
+    print_wrapped(out, e->summary, SUMMARY_COLUMN - 1, SUMMARY_COLUMN, true);
+    fputc('\n', out);
   }
-  fprintf(out, "  %-9s %s\n", "help", "this help; help COMMAND (or COMMAND --help): its options and examples");
-  if (p->notes) fprintf(out, "\n%s", p->notes);
+  fprintf(out, "  %-9s", "help");
+  print_wrapped(out, "this help; help COMMAND (or COMMAND --help): its options and examples", SUMMARY_COLUMN - 1,
+                SUMMARY_COLUMN, true);
+  fputc('\n', out);
+  if (p->notes) {
+    fprintf(out, "\n");
+    print_prose(out, p->notes);
+  }
 }
 
 /* The entry named name, or NULL. */
@@ -256,17 +351,38 @@ static const cli_entry *find_command(const cli_program *p, const char *name) {
   return NULL;
 }
 
+/* Whether arg asks for the program's help. */
+static bool is_help(const char *arg) {
+  return strcmp(arg, "help") == 0 || strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* Prints "PROGRAM COMMAND: message (try: PROGRAM help)" to stderr and returns 2. */
+static int dispatch_error(const cli_program *p, const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int dispatch_error(const cli_program *p, const char *command, const char *fmt, ...) {
+  fprintf(stderr, "%s %s: ", p->name, command);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try: %s help)\n", p->name);
+  return 2;
+}
+
 int cli_dispatch(const cli_program *p, int argc, char **argv) {
   if (argc < 2) {
     print_program_help(p, stderr);
     return 2;
   }
   const char *name = argv[1];
-  if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-    if (argc < 3) {
+  if (is_help(name)) {
+    /* "help help" and "help --help" ask for this help, not for a command named so */
+    if (argc < 3 || is_help(argv[2])) {
+      if (argc > 3) return dispatch_error(p, "help", "one command, please (got a second: \"%s\")", argv[3]);
       print_program_help(p, stdout);
       return 0;
     }
+    if (argc > 3) return dispatch_error(p, "help", "one command, please (got a second: \"%s\")", argv[3]);
     const cli_entry *e = find_command(p, argv[2]);
     if (!e) {
       fprintf(stderr, "%s help: unknown command \"%s\" (try: %s help)\n", p->name, argv[2], p->name);

@@ -32,6 +32,7 @@ typedef struct cli_option {
   const char *fallback; /* the default as help shows it; NULL: the target's value (numbers, text) */
   cli_reader read;      /* CLI_READ only */
   bool *given;          /* set true when the option appears; NULL when nobody asks */
+  const char *scope;    /* the sections (first operands) it is for, "solve player"; NULL: all */
 } cli_option;
 
 /* A command's table and its help text. */
@@ -48,10 +49,11 @@ typedef struct cli_command {
 
 #define CLI_MAX_OPERANDS 8
 
-/* The arguments that are not options, in order. */
+/* The arguments that are not options, in order, and which rows of the table were given. */
 typedef struct cli_operands {
   const char *arg[CLI_MAX_OPERANDS];
   int n;
+  uint64_t given; /* bit i: options[i] appeared (the first 64 rows) */
 } cli_operands;
 
 /* Parses argv (the arguments after the command's name) by c's table into the targets, and
@@ -70,6 +72,11 @@ int cli_parse_no_operands(const cli_command *c, int argc, char **argv);
  * *operand is NULL. */
 int cli_parse_one_operand(const cli_command *c, int argc, char **argv, const char *what, const char *missing,
                           const char **operand);
+
+/* For a command made of sections (goita bench playout|solve|player): -1 when every option
+ * given in operands is for section (its scope names it, or it has none), else the exit status
+ * of a usage error naming the option and the sections it is for. */
+int cli_check_scope(const cli_command *c, const cli_operands *operands, const char *section);
 
 /* Reads text as a whole number from lo to hi for what (an option or operand name) of c;
  * false after printing an error that names what and the range (unit after it, when given). */
@@ -97,7 +104,8 @@ typedef struct cli_program {
 } cli_program;
 
 /* Runs the command named by argv[1] and returns its exit status. Answers "help", "--help" and
- * "-h" (with a command name after them: that command's help), and the hidden
+ * "-h" (with a command name after them: that command's help; with one of these three again:
+ * the program's help; a second word after them is a usage error), and the hidden
  * "--list-commands" (the names, one a line, for tests); an unknown or missing command is a
  * usage error (status 2). */
 int cli_dispatch(const cli_program *p, int argc, char **argv);

@@ -110,7 +110,12 @@ static void announce(session *s, const goita_view *v, int from) {
     say(s, "  %s ", play_who(s, m.seat));
     switch (m.type) {
       case GOITA_MOVE_PASS: say(s, "pass%s\n", m.seat == s->o->seat ? "" : "es"); continue;
-      case GOITA_MOVE_REDEAL: say(s, "asked for a redeal\n"); continue;
+      case GOITA_MOVE_REDEAL: /* the partner agreeing to the holder's request (RULES.md 3.3) */
+        say(s, i > 0 && v->log[i - 1].type == GOITA_MOVE_REDEAL && !(v->goshi >> m.seat & 1) &&
+                       v->log[i - 1].seat == (m.seat + 2) % 4
+                   ? "agreed to a redeal\n"
+                   : "asked for a redeal\n");
+        continue;
       case GOITA_MOVE_GO: say(s, "chose to play\n"); continue;
     }
     if (lead && m.block == 0)
@@ -140,9 +145,9 @@ static void print_scores(session *s) {
   say(s, " (target %d)\n", goita_rules_shown_points(&g->rules, g->rules.target));
 }
 
-/* The token of a legal move the person typed: "p", "r", "g", two pieces "51" (block 5,
- * attack 1; kings 8), or a full token with the seat ("151"). */
-static bool read_move(const goita_view *v, const char *text, const goita_move *moves, int n, goita_move *out) {
+/* The move the person typed: "p", "r", "g", two pieces "51" (block 5, attack 1; kings 8), or a
+ * full token with the seat ("151"); false when the text is no move at all. */
+static bool parse_typed(const goita_view *v, const char *text, goita_move *m) {
   char token[8];
   if (strcmp(text, "pass") == 0) text = "p";
   if (strcmp(text, "redeal") == 0) text = "r";
@@ -153,8 +158,13 @@ static bool read_move(const goita_view *v, const char *text, const goita_move *m
     snprintf(token, sizeof token, "%s", text);
   else
     snprintf(token, sizeof token, "%d%s", v->seat + 1, text);
+  return goita_move_parse(token, strlen(token), m) == GOITA_OK;
+}
+
+/* The legal move the person typed (parse_typed); false when it is not one. */
+static bool read_move(const goita_view *v, const char *text, const goita_move *moves, int n, goita_move *out) {
   goita_move m;
-  if (goita_move_parse(token, strlen(token), &m) != GOITA_OK) return false;
+  if (!parse_typed(v, text, &m)) return false;
   for (int i = 0; i < n; i++)
     if (goita_move_equal(moves[i], m)) {
       *out = moves[i];
@@ -212,8 +222,14 @@ static void hint(session *s, const goita_view *v) {
       order[j] = order[j - 1];
       order[j - 1] = t;
     }
-  say(s, "Hint (%s, %d deals, %.0f ms): points for your side, best first\n", goita_player_spec(s->hinter),
-         info.samples, info.ms);
+  /* The level's name only: its full spec (--hint, the welcome line) would fill the table's
+   * narrow panel before the first value. */
+  const char *spec = goita_player_spec(s->hinter);
+  const int name = (int)strcspn(spec, ":");
+  if (info.samples > 0)
+    say(s, "Hint (%.*s, %d deals): your side's points\n", name, spec, info.samples);
+  else
+    say(s, "Hint (%.*s): your side's points\n", name, spec);
   for (int k = 0; k < info.nmoves; k++) {
     const int i = order[k];
     char token[8];
@@ -244,6 +260,21 @@ static bool ask_quit(session *s) {
   return yes;
 }
 
+/* Asks the person for a 5-pawn decision, saying whose 5 pawns and who spoke before
+ * (RULES.md 3.3): the holder proposes or decides, the partner decides or agrees. */
+static void decision_prompt(session *s, const goita_view *v) {
+  const int me = s->o->seat;
+  if (v->goshi >> me & 1) {
+    say(s, v->players == 4 ? "Ask for a redeal, if your partner agrees (r), or play the round (g)?\n"
+                           : "Redeal (r) or play the round (g)?\n");
+    return;
+  }
+  const int holder = (me + 2) % 4;
+  const bool asked = v->nlog > 0 && v->log[v->nlog - 1].seat == holder && v->log[v->nlog - 1].type == GOITA_MOVE_REDEAL;
+  say(s, asked ? "Your partner showed 5 pawns and asks for a redeal. Agree (r) or play the round (g)?\n"
+               : "Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+}
+
 /* The person's move; false when they leave. */
 static bool person_moves(session *s, goita_move *out) {
   goita_view v;
@@ -251,7 +282,7 @@ static bool person_moves(session *s, goita_move *out) {
   goita_move moves[GOITA_MAX_LEGAL];
   const int n = goita_view_legal_moves(&v, moves);
   if (v.phase == GOITA_PHASE_DECIDE) {
-    say(s, "Your partner showed 5 pawns. Redeal (r) or play the round (g)?\n");
+    decision_prompt(s, &v);
   } else if (v.attack == GOITA_NONE) {
     say(s, "Your lead.");
   } else {
@@ -293,7 +324,13 @@ static bool person_moves(session *s, goita_move *out) {
     } else if (text[0] && read_move(&v, text, moves, n, out)) {
       done = true;
     } else if (text[0]) {
-      say(s, "\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
+      /* a move that reads but is not legal: the rules say why (a king's attack, a piece not held) */
+      goita_move m;
+      goita_error err;
+      if (parse_typed(&v, text, &m) && goita_round_check(&s->game.round, m, &err) != GOITA_OK)
+        say(s, "\"%s\" is not a legal move here: %s. Type moves for the list, help for help.\n", text, err.message);
+      else
+        say(s, "\"%s\" is not a legal move here; type moves for the list, help for help.\n", text);
     }
     free(line);
     if (done) return true;

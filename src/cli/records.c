@@ -177,7 +177,7 @@ int cmd_replay(int argc, char **argv) {
   const int parsed = cli_parse_one_operand(&c, argc, argv, "file", "name a file, or - for standard input", &path);
   if (parsed >= 0) return parsed;
   size_t len;
-  char *text = cli_read_file(path, &len);
+  char *text = cli_read_file("replay", path, &len);
   if (!text) return 1;
   const char *start = text;
   while (isspace((unsigned char)*start)) start++;

@@ -113,16 +113,26 @@ static int solve(uint64_t seed, int games, int rollouts, int jobs) {
   free(job.scores);
   const double mean = sum / games;
   const double se = games > 1 ? sqrt((squares - sum * mean) / (games - 1) / games) : 0;
-  printf("Expected score with perfect memory: %.2f ± %.2f of %d (lowest %d; %d in %d of %d deals).\n", mean, se,
+  /* the sentences for people fit 80 columns with any seed; the JSON line is for programs */
+  printf("Expected score with perfect memory: %.2f ± %.2f of %d\n(lowest %d; %d in %d of %d deals).\n", mean, se,
          GOITA_SOLO_MAX_SCORE, lowest, GOITA_SOLO_MAX_SCORE, perfect, games);
-  printf("By sampling: %d deals from seed %llu, each played by the rollout strategy (%d continuations\n"
-         "per step). That is a lower bound on the best strategy; where the exact best is computed\n"
-         "(reduced piece sets, docs/SOLO.md) this strategy is within 0.12 points of it.\n",
+  printf("By sampling: %d deals from seed %llu,\n"
+         "each played by the rollout strategy (%d continuations per step). That is a\n"
+         "lower bound on the best strategy; where the exact best is computed (reduced\n"
+         "piece sets, docs/SOLO.md) this strategy is within 0.12 points of it.\n",
          games, (unsigned long long)seed, rollouts);
   printf("{\"games\":%d,\"seed\":%llu,\"rollouts\":%d,\"mean\":%.3f,\"stderr\":%.3f,\"method\":\"sampling\"}\n", games,
          (unsigned long long)seed, rollouts, mean, se);
   return 0;
 }
+
+/* How to play, at the start and for help at the prompt; lines fit 80 columns. */
+static const char solo_help[] =
+    "Each turn, turn two face-down pieces (e.g. b2 c7). Pairs of one kind among the\n"
+    "visible pieces and the guards in the corners are taken and scored (king 5, rook\n"
+    "and bishop 4, gold and silver 3, knight and lance 2, pawn 1); with no pair,\n"
+    "remove one piece to the discard. The pieces turned go face-down again: remember\n"
+    "them. Type hint for what a perfect memory would do, help for this, quit to stop.\n";
 
 static void print_cell(int cell) { printf("%c%d", 'a' + cell / GOITA_SOLO_COLS, cell % GOITA_SOLO_COLS + 1); }
 
@@ -183,12 +193,7 @@ int cmd_solo(int argc, char **argv) {
   goita_solo_memory memory; /* what a perfect memory holds: for hints only */
   memset(&memory, 0, sizeof memory);
   goita_solo_remember(&memory, &g);
-  printf("goita solo (Gardes), seed %llu. Each turn, turn two face-down pieces (e.g. b2 c7). Pairs\n"
-         "of one kind among the visible pieces and the guards in the corners are taken and scored\n"
-         "(king 5, rook and bishop 4, gold and silver 3, knight and lance 2, pawn 1); with no pair,\n"
-         "remove one piece to the discard. The pieces turned go face-down again: remember them.\n"
-         "Type hint for what a perfect memory would do, quit to stop.\n",
-         (unsigned long long)seed);
+  printf("goita solo (Gardes), seed %llu.\n%s", (unsigned long long)seed, solo_help);
   bool redraw = true;
   while (g.phase != GOITA_SOLO_OVER) {
     if (redraw) show(&g, ascii);
@@ -207,6 +212,11 @@ int cmd_solo(int argc, char **argv) {
     if (words >= 1 && (strcmp(first, "quit") == 0 || strcmp(first, "q") == 0)) {
       printf("Left the game with %d points.\n", g.score);
       return 0;
+    }
+    if (words == 1 && (strcmp(first, "help") == 0 || strcmp(first, "?") == 0)) {
+      printf("%s", solo_help);
+      redraw = false;
+      continue;
     }
     if (words == 1 && (strcmp(first, "hint") == 0 || strcmp(first, "h") == 0)) {
       hint(&g, &memory, goita_seed_mix(seed + g.turns));

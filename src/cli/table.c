@@ -17,6 +17,22 @@ void cli_print_hand(const goita_round *r, int seat, bool ascii) {
   printf(")%s\n", (r->goshi >> seat) & 1 ? "  five pawns, shown" : "");
 }
 
+/* A 5-pawn decision, log entry i, says who speaks: the holder (who proposes under
+ * goshi_decision=holder_and_partner, or decides alone with 3 or 2 players) or the holder's
+ * partner, who agrees to a redeal the holder asked for or decides alone (RULES.md 3.3). */
+static void print_decision(const goita_round *r, int i) {
+  const goita_move m = r->log[i];
+  const bool redeal = m.type == GOITA_MOVE_REDEAL;
+  if ((r->goshi >> m.seat) & 1) {
+    printf("(holds 5 pawns) %s\n", redeal ? "asks for a redeal" : "chooses to play");
+    return;
+  }
+  const int holder = (m.seat + 2) % 4;
+  const bool asked = i > 0 && r->log[i - 1].seat == holder && r->log[i - 1].type == GOITA_MOVE_REDEAL;
+  printf("(partner of a 5-pawn hand) %s\n", redeal ? (asked ? "agrees to a redeal" : "asks for a redeal")
+                                                    : "chooses to play");
+}
+
 void cli_print_move(const goita_round *r, int i, int number, bool ascii) {
   const goita_move m = r->log[i];
   const bool lead = r->lead_log >> i & 1;
@@ -25,8 +41,8 @@ void cli_print_move(const goita_round *r, int i, int number, bool ascii) {
   printf("  %3d. %-4s seat %d ", number, tok, m.seat + 1);
   switch (m.type) {
     case GOITA_MOVE_PASS: printf("passes\n"); return;
-    case GOITA_MOVE_REDEAL: printf("(partner of a 5-pawn hand) asks for a redeal\n"); return;
-    case GOITA_MOVE_GO: printf("(partner of a 5-pawn hand) chooses to play\n"); return;
+    case GOITA_MOVE_REDEAL:
+    case GOITA_MOVE_GO: print_decision(r, i); return;
   }
   /* pieces as people name them: kanji (or the ASCII letter) and the English name */
   printf(lead ? "leads %s %s face-down, attacks %s %s\n" : "defends with %s %s, attacks %s %s\n",

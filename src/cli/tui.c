@@ -17,6 +17,7 @@
 #define MIN_COLS 72
 #define MIN_ROWS 22
 #define TABLE_COLS 44 /* the left part: the table; the rest: scores and messages */
+#define HAND_X 11     /* where the hand starts after its label "Your hand:" */
 
 /* Where a page of the side panel starts: message[message], from its row'th wrapped row. */
 typedef struct panel_top {
@@ -219,32 +220,47 @@ static bool draw(session *s, const char *prompt, const char *input, const panel_
     mvprintw(9, 12, "%s to lead", play_who(s, v.turn));
   else if (v.phase == GOITA_PHASE_DECIDE)
     mvprintw(9, 12, "5 pawns shown: %s %s", play_who(s, v.turn), v.turn == s->o->seat ? "decide" : "decides");
-  /* The hand. */
+  /* The hand, 3 columns a piece: after its label when the whole hand fits there beside the
+   * panel (8 and 10 pieces), else under it from the left edge (12 pieces with 2 players). */
   mvprintw(16, 0, "Your hand:");
-  int x = 11;
+  const bool under = HAND_X + 3 * goita_rules_hand_size(&v.rules) > TABLE_COLS;
+  const int hy = under ? 17 : 16;
+  int x = under ? 0 : HAND_X;
   for (int k = GOITA_KING; k >= GOITA_PAWN; k--) {
     const int count = k == GOITA_KING ? 0 : v.hand[k];
     if (k == GOITA_KING)
       for (int b = 0; b < 2; b++)
         if (v.kings >> b & 1) {
-          mvprintw(16, x, s->o->ascii ? " %s" : "%s", cli_mark(GOITA_MARK_OU + b, s->o->ascii));
-          mvprintw(17, x, " 8");
+          mvprintw(hy, x, s->o->ascii ? " %s" : "%s", cli_mark(GOITA_MARK_OU + b, s->o->ascii));
+          mvprintw(hy + 1, x, " 8");
           x += 3;
         }
     for (int c = 0; c < count; c++) {
-      mvprintw(16, x, s->o->ascii ? " %s" : "%s", cli_mark(k, s->o->ascii));
-      mvprintw(17, x, " %d", k);
+      mvprintw(hy, x, s->o->ascii ? " %s" : "%s", cli_mark(k, s->o->ascii));
+      mvprintw(hy + 1, x, " %d", k);
       x += 3;
     }
   }
   /* Scores and messages on the right, wrapped to the panel's width. */
   const goita_game *g = &s->game;
   const int width = cols - TABLE_COLS - 1;
-  int y = wrap_line(0, TABLE_COLS, width, "Round %d   seed %llu", g->round_index, (unsigned long long)s->o->seed);
+  /* the seed when it fits on the round's line (a seed of 20 digits does not at 72 columns; the
+   * first message and the record keep it) */
+  char round[64];
+  const int len = snprintf(round, sizeof round, "Round %d   seed %llu", g->round_index, (unsigned long long)s->o->seed);
+  if (len > width) snprintf(round, sizeof round, "Round %d", g->round_index);
+  int y = wrap_line(0, TABLE_COLS, width, "%s", round);
   for (int side = 0; side < goita_rules_sides(&g->rules); side++) {
     const bool mine = side == goita_rules_side_of(&g->rules, me);
-    y += wrap_line(y, TABLE_COLS, width, "%-14s %4d / %d",
-                   g->rules.players == 4 ? (mine ? "your team" : "their team") : (mine ? "you" : play_who(s, side)),
+    /* the short names of the territories, so that a side's line fits the narrowest panel */
+    char name[24];
+    if (g->rules.players == 4)
+      snprintf(name, sizeof name, "%s", mine ? "your team" : "their team");
+    else if (mine)
+      snprintf(name, sizeof name, "you");
+    else
+      snprintf(name, sizeof name, "seat %d (opp)", side + 1);
+    y += wrap_line(y, TABLE_COLS, width, "%-14s %4d / %d", name,
                    goita_rules_shown_points(&g->rules, g->score[side]),
                    goita_rules_shown_points(&g->rules, g->rules.target));
   }

@@ -140,7 +140,7 @@ int cmd_watch(int argc, char **argv) {
       .notes = "SPEC: random, rules, fast, sampler, expert, master, or a level with parameters such as\n"
                "sampler:samples=64,infer=on (docs/PLAYERS.md).\n",
       .examples = "goita watch --seed 7\n"
-                  "goita watch --seed 7 --rules next_dealer=rotate,target=100 --ascii --record game.json\n"
+                  "goita watch --seed 7 --rules next_dealer=rotate,target=100 --record game.json\n"
                   "goita watch --player expert --delay 0 | less",
       .options = options,
       .noptions = sizeof options / sizeof options[0],

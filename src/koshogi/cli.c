@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli_board.h"
 #include "cli_piece.h"
 #include "engine.h"
+#include "files.h"
 #include "koshogi/koshogi.h"
 #include "options.h"
 
@@ -16,24 +18,6 @@ static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, len = 0, n;
-  char *text = malloc(cap);
-  while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += n;
-    if (cap - len < 2) {
-      char *grown = realloc(text, cap *= 2);
-      if (!grown) free(text);
-      text = grown;
-    }
-  }
-  fclose(f);
-  if (text) text[len] = '\0';
-  return text;
 }
 
 /* Starts a game from a position's text (docs/KOSHOGI.md, "Positions"); prints the error, naming
@@ -49,19 +33,20 @@ static int load_position(ks_game *game, const char *command, const char *text) {
   return ks_game_init_at(game, &pos, number);
 }
 
-/* Loads a record (or starts a game when path is NULL); prints the error and returns -1. */
-static int load(ks_game *game, const char *path, char *black, char *white) {
+/* Loads a record (or starts a game when path is NULL); prints the error, naming the command
+ * and the reason (files.h: a folder is not an empty record), and returns -1. */
+static int load(const char *command, ks_game *game, const char *path, char *black, char *white) {
   if (!path) return ks_game_init(game);
-  char *text = read_file(path);
+  char err[256];
+  char *text = cli_file_read(path, false, NULL, err, sizeof err);
   if (!text) {
-    fprintf(stderr, "koshogi: cannot read %s\n", path);
+    fprintf(stderr, "koshogi %s: cannot read %s: %s\n", command, path, err);
     return -1;
   }
-  char err[256];
   const int st = ks_record_read(game, text, black, white, err, sizeof err);
   free(text);
   if (st != 0) {
-    fprintf(stderr, "koshogi: %s: %s\n", path, err);
+    fprintf(stderr, "koshogi %s: %s: %s\n", command, path, err);
     ks_game_free(game);
   }
   return st;
@@ -73,7 +58,7 @@ static int load(ks_game *game, const char *path, char *black, char *white) {
 static int starting_game(const cli_command *c, ks_game *game, const char *position, const char *record) {
   if (position && record) return cli_usage_error(c, "give --position or --record, not both");
   if (position) return load_position(game, c->name, position) == 0 ? 0 : 2;
-  return load(game, record, NULL, NULL) == 0 ? 0 : 1;
+  return load(c->name, game, record, NULL, NULL) == 0 ? 0 : 1;
 }
 
 /* The option --position of the commands that read one. */
@@ -280,7 +265,7 @@ static int cmd_replay(int argc, char **argv) {
   const char *path = operands.arg[0];
   char black[64], white[64];
   ks_game game;
-  if (load(&game, path, black, white) != 0) return 1;
+  if (load("replay", &game, path, black, white) != 0) return 1;
   char rules[64];
   ks_rules_format(&game.pos, rules, sizeof rules);
   printf("Black: %s   White: %s%s%s\n", black[0] ? black : "?", white[0] ? white : "?", rules[0] ? "   Rules: " : "",
@@ -483,8 +468,14 @@ static int cmd_play(int argc, char **argv) {
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   if (ascii && kanji) return cli_usage_error(&c, "--ascii or --kanji, not both");
-  if (record && access(record, F_OK) == 0)
+  /* Checked before the game, so that nobody plays a long game for a record that cannot be
+   * saved (the file is made again, with "wx", at the end). */
+  struct stat st;
+  if (record && stat(record, &st) == 0 && !S_ISDIR(st.st_mode))
     return cli_usage_error(&c, "--record %s: the file exists, and a record never overwrites one", record);
+  char why[256];
+  if (record && !cli_file_check_new(record, why, sizeof why))
+    return cli_usage_error(&c, "--record %s: cannot write it: %s", record, why);
   ks_game game;
   if (position ? load_position(&game, "play", position) != 0 : ks_game_init(&game) != 0) return position ? 2 : 1;
   if (apply_rules("play", rules, &game.pos) != 0) {
@@ -555,6 +546,10 @@ static int cmd_match(int argc, char **argv) {
   ks_position probe;
   ks_start(&probe);
   if (apply_rules("match", rules, &probe) != 0) return 2;
+  char why[256];
+  if (records && !cli_file_check_folder(records, why, sizeof why))
+    return cli_usage_error(&c, "--records %s: cannot write in it: %s", records, why);
+  int unsaved = 0;
   rng_state = seed * 2654435761u | 1;
   int wins = 0, losses = 0, undecided = 0;
   long plies = 0;
@@ -583,7 +578,10 @@ static int cmd_match(int argc, char **argv) {
       char path[4096];
       snprintf(path, sizeof path, "%s/game-%03d.txt", records, g + 1);
       if (save_record(&game, path, a_color == KS_BLACK ? a_name : b_name, a_color == KS_BLACK ? b_name : a_name) != 0)
+      {
         fprintf(stderr, "\nkoshogi match: could not write %s\n", path);
+        unsaved++;
+      }
     }
     ks_game_free(&game);
     fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, (int)games, wins, losses, undecided);
@@ -593,7 +591,8 @@ static int cmd_match(int argc, char **argv) {
          "\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
          a_name, b_name, (int)games, wins, losses, undecided, (int)ms, (int)limit, (double)plies / (double)games,
          now_seconds() - start);
-  return 0;
+  if (unsaved) fprintf(stderr, "koshogi match: %d of %d records were not saved\n", unsaved, (int)games);
+  return unsaved ? 1 : 0;
 }
 
 /* koshogi bench: perft 3 from the start (move generation and making moves) and fixed-depth
@@ -695,8 +694,11 @@ int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
                                RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
                                commands, sizeof commands / sizeof commands[0]};
-  /* "help PIECE" for a piece ID that names no command: the piece's help */
-  if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+  /* "help PIECE" for a piece ID that names no command: the piece's help ("help help" and
+   * "help --help" are the program's help, which cli_dispatch gives) */
+  const bool about_help = argc >= 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+                                        strcmp(argv[2], "-h") == 0);
+  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help) {
     bool command = false;
     for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
     if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);

@@ -95,4 +95,26 @@ while IFS= read -r line; do
 done <<<"$out"
 [ "$i" -eq "${#expect[@]}" ] || fail "$i replies, wanted ${#expect[@]}: $out"
 
+# A NUL byte costs its own line only (the next command is answered), and what a reply quotes
+# is escaped: ESC, a CR inside a line, a backslash and bytes that are not UTF-8 come back as
+# \xNN (\\), so a reply is one line of valid UTF-8 that cannot drive a terminal.
+printf 'a\000b\nisready\n\033[2Jx\ry\377\303\\\nposition \342\200\224\nquit\n' | "$goita" engine >"$tmp/out"
+expect=(
+  'error the line has a NUL byte'
+  'readyok'
+  'error unknown command "\x1B[2Jx\x0Dy\xFF\xC3\\"'
+  'error position: '
+)
+i=0
+while IFS= read -r line; do
+  case $line in
+    "${expect[$i]}"*) ;;
+    *) fail "escaping, reply $((i + 1)): got \"$line\", wanted \"${expect[$i]}...\"" ;;
+  esac
+  i=$((i + 1))
+done <"$tmp/out"
+[ "$i" -eq "${#expect[@]}" ] || fail "escaping: $i replies, wanted ${#expect[@]}: $(cat -v "$tmp/out")"
+iconv -f UTF-8 -t UTF-8 "$tmp/out" >/dev/null 2>&1 || fail "a reply is not valid UTF-8: $(cat -v "$tmp/out")"
+LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out" && fail "a reply has a control character: $(cat -v "$tmp/out")"
+
 finish engine

@@ -45,6 +45,32 @@ for cmd in $commands; do
     fail "$name $cmd --bogus-option: $(cat "$tmp/err")"
 done
 
+# Every help text fits a terminal of 80 columns (wc -L counts a kanji as two).
+too_wide() { while IFS= read -r line; do
+  [ "$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -L)" -le 80 ] || printf '%s\n' "$line"
+done <"$1"; }
+wide=$(too_wide "$tmp/help")
+[ -z "$wide" ] || fail "$name help has lines over 80 columns: $wide"
+for cmd in $commands; do
+  "$program" "$cmd" --help >"$tmp/cmdhelp"
+  wide=$(too_wide "$tmp/cmdhelp")
+  [ -z "$wide" ] || fail "$name $cmd --help has lines over 80 columns: $wide"
+done
+
+# help about help is the program's help; a second word after the command is not ignored.
+for args in "help help" "help --help" "help -h" "--help help"; do
+  # shellcheck disable=SC2086
+  "$program" $args >"$tmp/out" 2>"$tmp/err" || fail "$name $args: exit $?: $(cat "$tmp/err")"
+  cmp -s "$tmp/out" "$tmp/help" || fail "$name $args is not $name help"
+done
+first=$(printf '%s\n' "$commands" | head -1)
+"$program" help "$first" extra >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 2 ] || fail "$name help $first extra: exit $status"
+[ -s "$tmp/out" ] && fail "$name help $first extra wrote on stdout"
+grep -q "^$name help: one command, please (got a second: \"extra\") (try: $name help)$" "$tmp/err" ||
+  fail "$name help $first extra: $(cat "$tmp/err")"
+
 # Unknown commands, and help for one.
 "$program" bogus >"$tmp/out" 2>"$tmp/err"
 status=$?

@@ -116,4 +116,33 @@ printf '%s\n' "$out" | grep -q '^White to move' || fail "position sfen, then a m
 printf '%s\n' "$out" | grep -q '^info string error: position sfen: ranks: rank a' || fail "a bad position sfen: $out"
 
 "$koshogi" play --black dragon 2>/dev/null && fail "an unknown player accepted"
+
+# A record that cannot be read is named with the reason; a folder is not an empty record.
+for cmd in "replay $tmp" "board --record $tmp" "replay $tmp/none.txt" "moves --record $tmp/none.txt"; do
+  # shellcheck disable=SC2086
+  "$koshogi" $cmd >/dev/null 2>"$tmp/err" && fail "koshogi $cmd: accepted"
+  grep -Eq "^koshogi ${cmd%% *}: cannot read $tmp(/none.txt)?: (it is a folder|No such file or directory)$" "$tmp/err" ||
+    fail "koshogi $cmd: $(cat "$tmp/err")"
+done
+# A record that cannot be written is refused before the game, not found out after it.
+"$koshogi" play --black random --white random --limit 4 --record "$tmp/no/x.txt" >"$tmp/out" 2>"$tmp/err" &&
+  fail "play --record in a missing folder: accepted"
+grep -q -- "--record $tmp/no/x.txt: cannot write it: No such file or directory" "$tmp/err" ||
+  fail "play --record in a missing folder: $(cat "$tmp/err")"
+grep -q "plies" "$tmp/out" && fail "play --record in a missing folder: the game was played"
+"$koshogi" play --black random --white random --limit 4 --record "$tmp" >/dev/null 2>"$tmp/err" &&
+  fail "play --record FOLDER: accepted"
+grep -q -- "--record $tmp: cannot write it: it is a folder" "$tmp/err" || fail "play --record FOLDER: $(cat "$tmp/err")"
+# match --records: a folder that cannot take the records is an error up front (exit 2), and a
+# record that could not be written makes the exit status non-zero.
+"$koshogi" match --games 1 --limit 4 --records /proc/x random random >/dev/null 2>"$tmp/err" &&
+  fail "match --records /proc/x: exit 0"
+grep -q -- "--records /proc/x: cannot write in it: No such file or directory" "$tmp/err" ||
+  fail "match --records /proc/x: $(cat "$tmp/err")"
+mkdir "$tmp/games" && touch "$tmp/games/game-002.txt"
+"$koshogi" match --games 2 --limit 4 --records "$tmp/games" random random >/dev/null 2>"$tmp/err"
+status=$?
+[ "$status" -eq 1 ] || fail "match with a record not written: exit $status"
+grep -q "could not write $tmp/games/game-002.txt" "$tmp/err" || fail "match, record not written: $(cat "$tmp/err")"
+[ -s "$tmp/games/game-001.txt" ] || fail "match did not write game-001.txt"
 finish koshogi

@@ -72,4 +72,28 @@ printf '%s\n' "$out" | grep -q '^  [0-9p].*王' && fail "moves names 王, which 
 out=$(printf 'quit\ny\n' | "$goita" play --seed 207 --player rules --records "$tmp/teyaku")
 case $out in *'Teyaku: you hold 6 pawns'*) ;; *) fail "teyaku: $(printf '%s\n' "$out" | grep -i teyaku)" ;; esac
 
+# A move that reads but is not legal is refused with the rule's reason (seed 1: seat 1 holds
+# one king, which may attack only on the conditions of RULES.md 4).
+out=$(printf '18\nquit\ny\n' | "$goita" play --seed 1 --player rules --records "$tmp/reason")
+case $out in
+  *'"18" is not a legal move here: a king may attack only when a king is face-up'*) ;;
+  *) fail "an illegal king attack: $(printf '%s\n' "$out" | grep -A1 'move> 18')" ;;
+esac
+
+# goshi_decision=holder_and_partner (preset=french, seed 3: seat 1 holds 5 pawns): the holder
+# is asked to propose, the partner to agree, each in their own words.
+out=$(printf 'r\nquit\ny\n' | "$goita" play --plain --seed 3 --rules preset=french --player rules \
+  --records "$tmp/goshi1")
+case $out in
+  *'You hold 5 pawns: you show them.'*'Ask for a redeal, if your partner agrees (r), or play the round (g)?'*'you asked for a redeal'*'seat 3 (partner) agreed to a redeal'*) ;;
+  *) fail "the 5-pawn holder: $(printf '%s\n' "$out" | sed -n 4,10p)" ;;
+esac
+case $out in *'Your partner showed'*) fail "the holder is called the partner" ;; esac
+out=$(printf 'r\nquit\ny\n' | "$goita" play --plain --seat 3 --seed 3 --rules preset=french --player rules \
+  --records "$tmp/goshi3")
+case $out in
+  *'seat 1 (partner) asked for a redeal'*'Your partner showed 5 pawns and asks for a redeal. Agree (r) or play the round (g)?'*'you agreed to a redeal'*) ;;
+  *) fail "the holder's partner: $(printf '%s\n' "$out" | sed -n 4,10p)" ;;
+esac
+
 finish play

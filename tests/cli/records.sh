@@ -76,7 +76,10 @@ sed 's/"points": \([0-9]*\)/"points": 1\1/' "$tmp/game.json" >"$tmp/bad.json"
 expect_error replay_tampered 'rounds\[[0-9]*\].result' "$goita" replay --check "$tmp/bad.json"
 head -c 200 "$tmp/game.json" >"$tmp/cut.json"
 expect_error replay_truncated 'line' "$goita" replay --check "$tmp/cut.json"
-expect_error replay_missing 'cannot open' "$goita" replay --check "$tmp/none.json"
+expect_error replay_missing 'goita replay: cannot read .*none.json: No such file or directory' \
+  "$goita" replay --check "$tmp/none.json"
+# A folder is named as one, not read as an empty or broken record.
+expect_error replay_folder "goita replay: cannot read $tmp: it is a folder" "$goita" replay "$tmp"
 expect replay_history_stdin 0 "ok: a round of 4 moves, not finished" \
   sh -c "echo $deal,s1,113,2p,3p,431 | \"$goita\" replay --check -"
 

@@ -27,6 +27,16 @@ ascii=$("$goita" solo --seed 9 --ascii <"$tmp/input")
 printf '%s' "$ascii" | LC_ALL=C grep -q '[^ -~]' && fail "--ascii wrote a character outside ASCII"
 [ "$(printf '%s' "$ascii" | tail -1)" = "$(printf '%s' "$out" | tail -1)" ] || fail "--ascii played another game"
 
+# Everything solo prints fits 80 columns, with the longest seed; help at the prompt explains
+# the game again (it was answered "Not here: name two cells").
+out=$(printf 'help\n?\nquit\n' | "$goita" solo --seed 18446744073709551615)
+while IFS= read -r line; do
+  [ "$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -L)" -le 80 ] || fail "solo: a line over 80 columns: $line"
+done <<<"$out"
+[ "$(printf '%s\n' "$out" | grep -c '^Each turn, turn two face-down pieces')" -eq 3 ] ||
+  fail "help at the prompt: $(printf '%s\n' "$out" | grep -A1 'turn two> help')"
+case $out in *'Not here'*) fail "help at the prompt is not a command: $out" ;; esac
+
 out=$(printf 'a2 a3\n' | "$goita" solo --seed 9)
 case $out in *'Left the game with '*' points.') ;; *) fail "end of input: $(printf '%s' "$out" | tail -1)" ;; esac
 
@@ -63,6 +73,11 @@ case $json in '{"games":60,"seed":3,"rollouts":8,"mean":'*',"method":"sampling"}
 mean=$(printf '%s' "$json" | sed -e 's/.*"mean":\([0-9.]*\).*/\1/')
 awk -v m="$mean" 'BEGIN { exit !(m > 50 && m <= 76) }' || fail "--solve mean $mean"
 case $one in *'By sampling: 60 deals'*) ;; *) fail "--solve does not say how it was found" ;; esac
+out=$("$goita" solo --solve --games 2 --rollouts 2 --seed 18446744073709551615 2>/dev/null | grep -v '^{')
+[ "$(printf '%s\n' "$out" | wc -l)" -ge 3 ] || fail "solo --solve with the longest seed: $out"
+while IFS= read -r line; do
+  [ "$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -L)" -le 80 ] || fail "solo --solve: a line over 80 columns: $line"
+done <<<"$out"
 "$goita" solo --solve --games 0 2>/dev/null && fail "--games 0 accepted"
 "$goita" solo --solve --rollouts x 2>/dev/null && fail "--rollouts x accepted"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # goita play's table in a real terminal (tmux): drawn in kanji and in ASCII, played by keys
 # through whole rounds, a message for a terminal too small, leaving with the game saved, and
-# long output (help, record, hint, moves) whole in the side panel from 72x22 to 120x40.
+# long output (help, record, hint, moves) whole in the side panel from 72x22 to 120x40, and
+# 2 and 3 players at 72x22 and 80x24.
 # Usage: table.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 sock="$tmp/tmux.sock"
@@ -92,25 +93,9 @@ start 110 30 --seed 15 --records "$tmp/decide"
 screen=$(wait_for '5 pawns shown: you decide') || fail "the decision after 5 pawns: $screen"
 case $screen in *'you decides'*) fail "\"you decides\" on the table" ;; esac
 
-# Long output at the smallest size the table accepts and at common ones: what help, record,
-# hint and moves print appears whole in the side panel (wrapped, a page at a time when long),
-# as line mode prints it for the same game, and the keys line and the prompt stay whole.
-# The person's moves of round 1 come from line mode: the keys above, the legal ones kept.
-seed=39
-moves=$(printf '%s\n' "${keys[@]}" | grep -vx Enter |
-  "$goita" play --plain --seed $seed --delay 0 --player rules --hint rules --records "$tmp/plain" 2>&1 |
-  awk '/^Round 2\./ { if (m != "") print m; exit }
-  /^move> / { if (m != "") print m; m = substr($0, 7); next } /is not a legal move here/ { m = "" }')
-commands=(record help hint moves)
-# What line mode prints for the commands in round 2, one line each, without spaces (the panel
-# wraps at spaces) and with the hint's time in milliseconds left out (it varies).
-strip() { tr -d ' ' | sed -e 's/,[0-9]*ms)/,ms)/'; }
-for ascii in '' --ascii; do
-  printf '%s\n' $moves "${commands[@]}" quit y | "$goita" play --plain --seed $seed $ascii --delay 0 \
-    --player rules --hint rules --records "$tmp/plain" 2>&1 | sed -n -e '/^move> record$/,/^move> quit$/p' |
-    sed -e '$d' | grep -v '^$' | strip >"$tmp/expected$ascii.txt"
-  [ "$(wc -l <"$tmp/expected$ascii.txt")" -gt 20 ] || fail "line mode printed little: $(cat "$tmp/expected$ascii.txt")"
-done
+# 2 and 3 players at the smallest size and at 80x24 (seed 4): the territories, the whole hand
+# in the table's columns (12 pieces with 2 players go under the label), and one line for each
+# side's score.
 # The panel's text on a screen of $2 rows (the columns from 44, where the table ends; kanji
 # take two), without the keys and the prompt.
 panel() {
@@ -131,6 +116,70 @@ settle() {
   printf '%s' "$screen"
   return 1
 }
+table_part() { # the columns before 44, where the panel starts (kanji take two)
+  printf '%s\n' "$1" | perl -CSD -ne 'chomp; my ($col, $out) = (0, "");
+    for my $c (split //) { $out .= $c if $col < 44; $col += $c =~ /[\p{EA=W}\p{EA=F}]/ ? 2 : 1 }
+    $out =~ s/ +$//; print "$out\n"'
+}
+for players in 2 3; do
+  for size in 72x22 80x24; do
+    start "${size%x*}" "${size#*x}" --seed 4 --rules players=$players --records "$tmp/players$players"
+    screen=$(wait_for 'move>') || { fail "$players players at $size: no table: $screen"; continue; }
+    if [ "$players" = 2 ]; then
+      hand='飛 角 角 金 金 金 銀 銀 馬 し し し' labels='seat 2 \(opp\) 12'
+    else
+      hand='角 角 金 金 銀 馬 香 し し し' labels='^seat 3 \(opp\) 10 +seat 2 \(opp\) 10$'
+    fi
+    table_part "$screen" | grep -qF "$hand" || fail "$players players at $size: the hand is not whole: $screen"
+    table_part "$screen" | grep -qE "$labels" || fail "$players players at $size: the territories: $screen"
+    lines=$(panel "$screen" 99 | sed -n 2,4p)
+    want=$(printf '%-14s %4d / %d\n' you 0 150 'seat 2 (opp)' 0 150)
+    [ "$players" = 3 ] && want=$(printf '%s\n%-14s %4d / %d' "$want" 'seat 3 (opp)' 0 150)
+    [ "$(printf '%s\n' "$lines" | head -n "$players")" = "$want" ] ||
+      fail "$players players at $size: the scores are not one line a side: $screen"
+    case $(printf '%s\n' "$screen" | tail -2 | head -1) in
+      'Keys: '*quit) ;;
+      *) fail "$players players at $size: the keys line is not whole: $screen" ;;
+    esac
+  done
+done
+
+# The header is one line for the round and one a side, with a seed of 20 digits too.
+start 72 22 --seed 18446744073709551615 --records "$tmp/bigseed"
+screen=$(wait_for 'Keys:') || fail "the longest seed: no table: $screen"
+[ "$(panel "$screen" 22 | sed -n 1,3p)" = "$(printf 'Round 1\nyour team         0 / 150\ntheir team        0 / 150')" ] ||
+  fail "the header with the longest seed: $screen"
+
+# The hint's header takes at most two of the narrowest panel's rows before the first value,
+# with the expert level's long spec (seed 4: seat 1 answers an attack, so p comes first).
+start 72 22 --seed 4 --hint expert:samples=16 --records "$tmp/hint"
+wait_for '-- more' >/dev/null || fail "hint: the first page of messages is not shown"
+t send-keys -t play Enter
+wait_for 'move>' >/dev/null || fail "hint: no prompt"
+t send-keys -t play hint Enter
+screen=$(settle "deals" 22) || fail "hint: no answer: $screen"
+header=$(panel "$screen" 22 | awk '/^move> hint$/ { on = 1; next } on && /^ *[1-8p][1-8]? +[-+]?[0-9]/ { exit } on { n++ } END { print n + 0 }')
+[ "$header" -ge 1 ] && [ "$header" -le 2 ] || fail "the hint's header takes $header rows of the panel: $screen"
+
+# Long output at the smallest size the table accepts and at common ones: what help, record,
+# hint and moves print appears whole in the side panel (wrapped, a page at a time when long),
+# as line mode prints it for the same game, and the keys line and the prompt stay whole.
+# The person's moves of round 1 come from line mode: the keys above, the legal ones kept.
+seed=39
+moves=$(printf '%s\n' "${keys[@]}" | grep -vx Enter |
+  "$goita" play --plain --seed $seed --delay 0 --player rules --hint rules --records "$tmp/plain" 2>&1 |
+  awk '/^Round 2\./ { if (m != "") print m; exit }
+  /^move> / { if (m != "") print m; m = substr($0, 7); next } /is not a legal move here/ { m = "" }')
+commands=(record help hint moves)
+# What line mode prints for the commands in round 2, one line each, without spaces (the panel
+# wraps at spaces) and with the hint's time in milliseconds left out (it varies).
+strip() { tr -d ' ' | sed -e 's/,[0-9]*ms)/,ms)/'; }
+for ascii in '' --ascii; do
+  printf '%s\n' $moves "${commands[@]}" quit y | "$goita" play --plain --seed $seed $ascii --delay 0 \
+    --player rules --hint rules --records "$tmp/plain" 2>&1 | sed -n -e '/^move> record$/,/^move> quit$/p' |
+    sed -e '$d' | grep -v '^$' | strip >"$tmp/expected$ascii.txt"
+  [ "$(wc -l <"$tmp/expected$ascii.txt")" -gt 20 ] || fail "line mode printed little: $(cat "$tmp/expected$ascii.txt")"
+done
 for size in 72x22 80x24 120x40 80x24-ascii; do
   cols=${size%%x*} rows=${size#*x} rows=${rows%-ascii} ascii=
   [ "$size" = 80x24-ascii ] && ascii=--ascii

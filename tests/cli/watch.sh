@@ -41,7 +41,17 @@ grep -q 'goita watch: cannot write /nonexistent/g.json' "$tmp/err" || fail "--re
 "$goita" watch --seed 1 --rules target=10 --record "$tmp/g.json" >/dev/null || fail "--record to a good path"
 [ -s "$tmp/g.json" ] && [ ! -e "$tmp/g.json.tmp" ] || fail "--record: the record, and no check file left"
 
-# bench: 0 rounds is an error naming the range; --list lists the cases of either section.
+# goshi_decision=holder_and_partner (preset=french, seed 3): the holder asks, the partner agrees.
+out=$("$goita" watch --rules preset=french --seed 3 --delay 0 | sed -n '/^Round 1,/,/^  -> /p')
+printf '%s\n' "$out" | grep -q '^    1\. 1r   seat 1 (holds 5 pawns) asks for a redeal$' ||
+  fail "the 5-pawn holder: $out"
+printf '%s\n' "$out" | grep -q '^    2\. 3r   seat 3 (partner of a 5-pawn hand) agrees to a redeal$' ||
+  fail "the holder's partner: $out"
+# With the default goshi_decision the partner alone decides (seed 3: seat 3 for seat 1).
+"$goita" watch --seed 3 --delay 0 | grep -q '^    1\. 3r   seat 3 (partner of a 5-pawn hand) asks for a redeal$' ||
+  fail "the partner's decision: $("$goita" watch --seed 3 --delay 0 | grep -m1 '5-pawn')"
+
+# bench: 0 rounds is an error naming the range; --list lists the cases of every section.
 "$goita" bench playout --rounds 0 >"$tmp/out" 2>"$tmp/err" && fail "--rounds 0 accepted"
 grep -q -- '--rounds must be from 1 to ' "$tmp/err" || fail "--rounds 0: $(cat "$tmp/err")"
 "$goita" bench solve --count 0 2>/dev/null && fail "--count 0 accepted"
@@ -52,5 +62,17 @@ for history in $(printf '%s\n' "$out" | cut -f3); do
   "$goita" replay --check - <<<"$history" >/dev/null || fail "a listed deal does not read: $history"
 done
 [ "$("$goita" bench solve --count 2 --list | wc -l)" -eq 8 ] || fail "bench solve --list: not 4 groups of 2"
+# player --list lists its 5 groups of positions (measuring nothing); an option of another
+# section is refused, not ignored.
+out=$("$goita" bench player --count 2 --list)
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 10 ] || fail "bench player --list: not 5 groups of 2: $out"
+printf '%s\n' "$out" | grep -qv $'^\(full\|left[0-9]*\)\t[01]\t[1-9]\{8\},' && fail "bench player --list lines: $out"
+for args in "player --rounds 5" "playout --count 2" "solve --player fast" "player --tt-mb 8" "playout --all-moves"; do
+  # shellcheck disable=SC2086
+  "$goita" bench $args >"$tmp/out" 2>"$tmp/err" && fail "bench $args accepted"
+  [ -s "$tmp/out" ] && fail "bench $args measured: $(head -1 "$tmp/out")"
+  grep -q -- "^goita bench: --[a-z-]* is for [a-z, ]*, not ${args%% *} (try: goita bench --help)$" "$tmp/err" ||
+    fail "bench $args: $(cat "$tmp/err")"
+done
 
 finish watch
