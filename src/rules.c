@@ -45,8 +45,10 @@ static const char *const preset_names[] = {"standard", "japanese", "french", NUL
 static const char *const preset_options[] = {
     "",                                       /* seed 000: the defaults */
     "king_attack=a_or_b,king_b=dealt",        /* seed 001 */
-    /* seed 002, the French edition */
-    "king_attack=a_or_last,teyaku=off,goshi_decision=holder_and_partner,next_dealer=rotate,scale=ones",
+    /* seed 002, the French edition; goshi=on holds for 3 and 2 players too ("la règle de base
+     * reste la même"), and a double 5-pawn hand is decided like any 5-pawn hand */
+    "king_attack=a_or_last,teyaku=off,goshi=on,goshi_decision=holder_and_partner,"
+    "double_goshi=redeal_or_play,king_face_down=allowed,next_dealer=rotate,scale=ones",
 };
 
 enum { OPT_PRESET, OPT_PLAYERS, OPT_TEYAKU, OPT_GOSHI, OPT_GOSHI_DECISION, OPT_DOUBLE_GOSHI,
@@ -118,6 +120,7 @@ static int set_enum(int *field, const char *const *names, const char *name, cons
 typedef struct reading {
   goita_rules r;
   bool given[OPT_COUNT];
+  bool preset_set[OPT_COUNT]; /* set by the preset: a choice, not a default of the players */
   int target;      /* as written, or -1 */
   int goshi_points; /* as written, or -1 */
 } reading;
@@ -144,12 +147,17 @@ static int set_option(reading *rd, int opt, const char *name, const char *value,
         rd->goshi_points = -1;
         return GOITA_OK;
       }
+      if (strcasecmp(value, "redeal_or_play") == 0) {
+        r->double_goshi = GOITA_DOUBLE_GOSHI_DECIDE;
+        rd->goshi_points = -1;
+        return GOITA_OK;
+      }
       if (strncasecmp(value, "points:", 7) == 0 && read_int(value + 7, 0, TARGET_MAX, &v)) {
         r->double_goshi = GOITA_DOUBLE_GOSHI_POINTS;
         rd->goshi_points = v;
         return GOITA_OK;
       }
-      return bad_value(err, index, name, value, NULL, "win or points:N with N from 0 to 10000");
+      return bad_value(err, index, name, value, NULL, "win, redeal_or_play or points:N with N from 0 to 10000");
     case OPT_GOSHI_BOTH:
       st = set_enum(&v, goshi_both_names, name, value, index, err);
       r->goshi_both_teams = (goita_goshi_both_teams)v;
@@ -229,6 +237,7 @@ static int read_options(reading *rd, const char *text, goita_error *err) {
       int st = read_options(&base, preset_options[preset], err);
       if (st != GOITA_OK) return st;
       rd->r = base.r;
+      memcpy(rd->preset_set, base.given, sizeof rd->preset_set);
     } else {
       int st = set_option(rd, opt, name, value, index, err);
       if (st != GOITA_OK) return st;
@@ -249,9 +258,9 @@ int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err) {
   const int unit = r->scale == GOITA_SCALE_ONES ? 10 : 1;
   if (rd.target >= 0) r->target = rd.target * unit;
   if (rd.goshi_points >= 0) r->double_goshi_points = rd.goshi_points * unit;
-  if (r->double_goshi == GOITA_DOUBLE_GOSHI_WIN) r->double_goshi_points = 0;
-  if (r->players != 4 && !rd.given[OPT_TEYAKU]) r->teyaku = false;
-  if (r->players != 4 && !rd.given[OPT_GOSHI]) r->goshi = false;
+  if (r->double_goshi != GOITA_DOUBLE_GOSHI_POINTS) r->double_goshi_points = 0;
+  if (r->players != 4 && !rd.given[OPT_TEYAKU] && !rd.preset_set[OPT_TEYAKU]) r->teyaku = false;
+  if (r->players != 4 && !rd.given[OPT_GOSHI] && !rd.preset_set[OPT_GOSHI]) r->goshi = false;
   st = goita_rules_validate(r, err);
   if (st == GOITA_OK) *rules = *r;
   return st;
@@ -270,7 +279,7 @@ int goita_rules_validate(const goita_rules *r, goita_error *err) {
     return goita_error_set(err, GOITA_EVALUE, -1, "rule option double_goshi: points %d out of range",
                            r->double_goshi_points);
   if ((unsigned)r->king_attack > GOITA_KING_ATTACK_A_OR_B || (unsigned)r->king_face_down > 1 ||
-      (unsigned)r->goshi_both_teams > 1 || (unsigned)r->next_dealer > 1 || (unsigned)r->double_goshi > 1 ||
+      (unsigned)r->goshi_both_teams > 1 || (unsigned)r->next_dealer > 1 || (unsigned)r->double_goshi > GOITA_DOUBLE_GOSHI_DECIDE ||
       (unsigned)r->draw > GOITA_DRAW_C || (unsigned)r->king_b > 1 || (unsigned)r->goshi_decision > 1 ||
       (unsigned)r->three_player_set_aside > 1 || (unsigned)r->scale > 1)
     return goita_error_set(err, GOITA_EVALUE, -1, "rule options: an enumerated value is out of range");
@@ -288,7 +297,7 @@ int goita_rules_format(const goita_rules *r, char *buf, size_t size) {
   if (r->double_goshi == GOITA_DOUBLE_GOSHI_POINTS)
     snprintf(goshi, sizeof goshi, "points:%d", r->double_goshi_points / unit);
   else
-    snprintf(goshi, sizeof goshi, "win");
+    snprintf(goshi, sizeof goshi, "%s", r->double_goshi == GOITA_DOUBLE_GOSHI_DECIDE ? "redeal_or_play" : "win");
   int n = snprintf(buf, size,
                    "players=%d,teyaku=%s,goshi=%s,goshi_decision=%s,double_goshi=%s,goshi_both_teams=%s,"
                    "king_attack=%s,king_b=%s,king_face_down=%s,next_dealer=%s,target=%d,draw=%s,"
@@ -319,17 +328,13 @@ const char *goita_rules_preset(const goita_rules *r) {
   for (int i = 0; preset_names[i]; i++) {
     goita_rules p;
     char text[64];
-    snprintf(text, sizeof text, "preset=%s", preset_names[i]);
+    snprintf(text, sizeof text, "preset=%s,players=%d", preset_names[i], r->players);
     if (goita_rules_parse(&p, text, NULL) != GOITA_OK) continue;
-    /* Same players and target as given: a preset names the rules, not the game's length. */
-    p.players = r->players;
+    /* Same target and draw as given: a preset names the rules, not the game's length or who
+     * sits where; either set-aside reading is seed 002's. */
     p.target = r->target;
     p.draw = r->draw;
-    if (r->players != 4) {
-      p.teyaku = r->teyaku;
-      p.goshi = r->goshi;
-      p.three_player_set_aside = r->three_player_set_aside;
-    }
+    p.three_player_set_aside = r->three_player_set_aside;
     if (same_rules(&p, r)) return preset_names[i];
   }
   return NULL;

@@ -177,3 +177,29 @@ Test(rules, scale_ones_reads_and_writes_numbers_in_ones) {
   cr_expect_eq(goita_rules_validate(&r, &err), GOITA_EVALUE);
   cr_expect(strstr(err.message, "multiple of 10") != NULL, "%s", err.message);
 }
+
+Test(rules, french_preset_keeps_the_five_pawn_rule_with_fewer_players) {
+  /* RULES.md 8 and 11: seed 002's variants keep its base rules, 5 pawns included. */
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,players=3", NULL), GOITA_OK);
+  cr_expect(r.goshi);
+  cr_expect(!r.teyaku);
+  cr_expect_eq(r.double_goshi, GOITA_DOUBLE_GOSHI_DECIDE);
+  cr_expect_eq(r.king_face_down, GOITA_KING_FACE_DOWN_ALLOWED);
+  cr_expect_str_eq(goita_rules_preset(&r), "french");
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,players=2,goshi=off", NULL), GOITA_OK);
+  cr_expect(!r.goshi);
+  cr_expect_null(goita_rules_preset(&r));
+  cr_assert_eq(goita_rules_parse(&r, "preset=standard,players=3", NULL), GOITA_OK);
+  cr_expect(!r.goshi);
+  cr_expect_str_eq(goita_rules_preset(&r), "standard");
+  /* the new value reads back from what format writes */
+  char text[GOITA_RULES_TEXT_SIZE];
+  goita_rules back;
+  cr_assert_gt(goita_rules_format(&r, text, sizeof text), 0);
+  cr_assert_eq(goita_rules_parse(&r, "double_goshi=redeal_or_play", NULL), GOITA_OK);
+  cr_assert_gt(goita_rules_format(&r, text, sizeof text), 0);
+  cr_expect(strstr(text, "double_goshi=redeal_or_play") != NULL, "%s", text);
+  cr_assert_eq(goita_rules_parse(&back, text, NULL), GOITA_OK);
+  cr_expect_eq(back.double_goshi, GOITA_DOUBLE_GOSHI_DECIDE);
+}

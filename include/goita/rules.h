@@ -29,7 +29,9 @@ typedef enum goita_king_face_down {
 /* double_goshi (RULES.md 3.2): both partners of one team hold 5 pawns. */
 typedef enum goita_double_goshi {
   GOITA_DOUBLE_GOSHI_WIN = 0, /* default: that team wins the game at once */
-  GOITA_DOUBLE_GOSHI_POINTS   /* "points:N": the team scores N and play goes on */
+  GOITA_DOUBLE_GOSHI_POINTS,  /* "points:N": the team scores N and play goes on */
+  GOITA_DOUBLE_GOSHI_DECIDE   /* "redeal_or_play" (seed 002): the team decides as for one 5-pawn
+                                 hand; a redeal needs both partners */
 } goita_double_goshi;
 
 /* goshi_both_teams (RULES.md 3.4): one 5-pawn player on each team. */
@@ -82,7 +84,7 @@ typedef struct goita_rules {
   bool teyaku;                             /* teyaku: on (default for 4) / off */
   bool goshi;                              /* goshi: the 5-pawn rule on (default for 4) / off */
   goita_goshi_decision goshi_decision;     /* goshi_decision: partner / holder_and_partner */
-  goita_double_goshi double_goshi;         /* double_goshi: win / points:N */
+  goita_double_goshi double_goshi;         /* double_goshi: win / points:N / redeal_or_play */
   int double_goshi_points;                 /* N of points:N */
   goita_goshi_both_teams goshi_both_teams; /* goshi_both_teams */
   goita_king_attack king_attack;           /* king_attack */
