@@ -123,8 +123,8 @@ static const char *const preset_options[] = {
     "king_attack=a_or_b,king_b=dealt", /* seed 001 */
     /* seed 002, the French edition; goshi=on holds for 3 and 2 players too ("la règle de base
      * reste la même"), and a double 5-pawn hand is decided like any 5-pawn hand */
-    "king_attack=a_or_last,teyaku=off,goshi=on,goshi_decision=holder_and_partner,"
-    "double_goshi=redeal_or_play,king_face_down=allowed,next_dealer=rotate,scale=ones",
+    ("king_attack=a_or_last,teyaku=off,goshi=on,goshi_decision=holder_and_partner,"
+     "double_goshi=redeal_or_play,king_face_down=allowed,next_dealer=rotate,scale=ones"),
 };
 
 /* Returns an option's stored value as an int (a bool as 0 or 1; preset has none: 0). */
