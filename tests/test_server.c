@@ -206,6 +206,7 @@ static void close_hub(void) {
     json_decref(w.clients[i].chat);
     json_decref(w.clients[i].chat_history);
     w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
+    w.clients[i].choices = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
   }
 }
