@@ -191,13 +191,25 @@ static int holder_decision(const goita_round *r, int h) {
   return -1;
 }
 
+/* The place of holder h's side in the order of asking (RULES.md 3.4): how far from the dealer
+ * sits the seat that speaks first for it (the partner, or under holder_and_partner the holder).
+ * A side is asked to the end before the next one, so a team agrees within itself before the
+ * other team speaks. */
+static int side_order(const goita_round *r, int h) {
+  int first = h;
+  if (r->players == 4 && r->rules.goshi_decision == GOITA_GOSHI_DECISION_PARTNER) first = (h + 2) % 4;
+  return (first - r->dealer + r->players) % r->players;
+}
+
 /* Works out who must decide next, or settles the deal once the decisions allow
- * (RULES.md 3.3-3.4). With several holders, a decision that already settles the outcome ends
+ * (RULES.md 3.2-3.4). With several holders, a decision that already settles the outcome ends
  * the asking: redeal_if_both needs every holder's side to choose redeal, play_if_both every
- * one to choose play. Seats are asked in turn order from the dealer. */
+ * one to choose play. Both holders on one team (double_goshi=redeal_or_play) are one team
+ * deciding: a redeal needs both, whatever goshi_both_teams says of two teams. */
 static void settle_decisions(goita_round *r) {
   bool any_go = false, any_redeal = false, all_made = true;
   uint8_t ask = 0;
+  int next = -1;
   for (int h = 0; h < r->players; h++) {
     if (!((r->goshi >> h) & 1)) continue;
     const int d = holder_decision(r, h);
@@ -206,20 +218,16 @@ static void settle_decisions(goita_round *r) {
     if (d < 0) {
       all_made = false;
       ask |= (uint8_t)(1u << asked_for(r, h));
+      if (next < 0 || side_order(r, h) < side_order(r, next)) next = h;
     }
   }
-  const bool redeal_needs_all = r->rules.goshi_both_teams == GOITA_GOSHI_REDEAL_IF_BOTH;
+  const bool one_team = r->players == 4 && (r->goshi == 0x5 || r->goshi == 0xA);
+  const bool redeal_needs_all = one_team || r->rules.goshi_both_teams == GOITA_GOSHI_REDEAL_IF_BOTH;
   const bool settled = all_made || (redeal_needs_all ? any_go : any_redeal);
   if (!settled) {
     r->phase = GOITA_PHASE_DECIDE;
     r->deciders = ask;
-    for (int i = 0; i < r->players; i++) {
-      const int s = (r->dealer + i) % r->players;
-      if ((ask >> s) & 1) {
-        r->turn = (int8_t)s;
-        break;
-      }
-    }
+    r->turn = (int8_t)asked_for(r, next);
     return;
   }
   r->deciders = 0;
@@ -346,7 +354,8 @@ static void resolve_deal(goita_round *r) {
     }
   }
   if (!r->goshi) return;
-  if (n == 4 && (r->goshi == 0x5 || r->goshi == 0xA)) { /* both partners of one team */
+  /* Both partners of one team (RULES.md 3.2); under redeal_or_play they decide as in 3.3. */
+  if (n == 4 && (r->goshi == 0x5 || r->goshi == 0xA) && r->rules.double_goshi != GOITA_DOUBLE_GOSHI_DECIDE) {
     if (r->rules.double_goshi == GOITA_DOUBLE_GOSHI_WIN) {
       r->result.wins_game = true;
       end_round(r, GOITA_END_DOUBLE_GOSHI, first, 0);

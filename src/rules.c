@@ -1,5 +1,7 @@
-/* Rule options: defaults, reading and writing option text (RULES.md 3-8). */
+/* Rule options: one table of the options (RULES.md 12), and reading, writing, checking and
+ * comparing option text from it (RULES.md 3-11). */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,61 +9,166 @@
 
 #include "goita/goita.h"
 
-#define TARGET_MAX 10000
-
-void goita_rules_default(goita_rules *rules) {
-  memset(rules, 0, sizeof *rules);
-  rules->players = 4;
-  rules->teyaku = true;
-  rules->goshi = true;
-  rules->goshi_decision = GOITA_GOSHI_DECISION_PARTNER;
-  rules->double_goshi = GOITA_DOUBLE_GOSHI_WIN;
-  rules->double_goshi_points = 0;
-  rules->goshi_both_teams = GOITA_GOSHI_REDEAL_IF_BOTH;
-  rules->king_attack = GOITA_KING_ATTACK_ANY_OF_ABC;
-  rules->king_b = GOITA_KING_B_HOLDS;
-  rules->king_face_down = GOITA_KING_FACE_DOWN_FORBIDDEN;
-  rules->next_dealer = GOITA_NEXT_DEALER_WINNER;
-  rules->target = 150;
-  rules->draw = GOITA_DRAW_RANDOM;
-  rules->three_player_set_aside = GOITA_SET_ASIDE_PAWNS;
-  rules->scale = GOITA_SCALE_TENS;
-}
-
-/* Names of the values of the enumerated options, indexed by enum value. */
+/* The value names of the options with named values, indexed by the field's value. */
+static const char *const preset_names[] = {"standard", "japanese", "french", NULL};
+static const char *const on_off_names[] = {"off", "on", NULL};
+static const char *const goshi_decision_names[] = {"partner", "holder_and_partner", NULL};
+/* double_goshi's names; its third value is points:N (goita_double_goshi keeps POINTS at 1). */
+static const char *const double_goshi_names[] = {"win", "redeal_or_play", NULL};
+static const int double_goshi_values[] = {GOITA_DOUBLE_GOSHI_WIN, GOITA_DOUBLE_GOSHI_DECIDE};
+static const char *const goshi_both_names[] = {"redeal_if_both", "play_if_both", NULL};
 static const char *const king_attack_names[] = {"any_of_abc", "a_or_last", "a_or_b", NULL};
 static const char *const king_b_names[] = {"holds", "dealt", NULL};
 static const char *const king_face_down_names[] = {"forbidden", "allowed", NULL};
-static const char *const goshi_decision_names[] = {"partner", "holder_and_partner", NULL};
-static const char *const goshi_both_names[] = {"redeal_if_both", "play_if_both", NULL};
 static const char *const next_dealer_names[] = {"winner", "rotate", NULL};
 static const char *const draw_names[] = {"random", "A1", "A2", "B", "C", NULL};
 static const char *const set_aside_names[] = {"pawns", "random", NULL};
 static const char *const scale_names[] = {"tens", "ones", NULL};
-static const char *const on_off_names[] = {"off", "on", NULL};
 
-/* The named rule sets of RULES.md 11, as option text over the defaults. */
-static const char *const preset_names[] = {"standard", "japanese", "french", NULL};
+/* Where an option lives in goita_rules, and how it is stored there. */
+typedef enum field_type {
+  FIELD_NONE,  /* preset: names other options, has no field */
+  FIELD_INT,   /* an int: a number, or an enum (every goita_rules enum has the size of int) */
+  FIELD_BOOL,  /* a bool: off / on */
+  FIELD_GOSHI, /* double_goshi: the enum and double_goshi_points */
+} field_type;
+
+#define CHOICE GOITA_RULE_OPTION_CHOICE
+#define NUMBER GOITA_RULE_OPTION_NUMBER
+#define CHOICE_OR_POINTS GOITA_RULE_OPTION_CHOICE_OR_POINTS
+#define AT(field) offsetof(goita_rules, field)
+
+/* The options, one row each, in the order option text is written (RULES.md 12): id, name,
+ * kind, value names, range of a number as written on the tens scale, whether that number is
+ * written on the rules' scale, default (the field's value, and as written), RULES.md
+ * section, seeds of the readings, help line, and the field. Adding an option is one row here
+ * (and the field in goita_rules), a scenario and a line in RULES.md. */
+#define RULE_OPTIONS(X)                                                                                            \
+  X(PRESET, "preset", CHOICE, preset_names, 0, 0, false, 0, "standard", "11",                                      \
+    "standard: 000; japanese: 001; french: 002",                                                                   \
+    "a named rule set; written first, the options after it change it", FIELD_NONE, 0)                            \
+  X(PLAYERS, "players", NUMBER, NULL, 2, 4, false, 4, "4", "2, 8", "4: 000, 001, 002; 3 and 2: 002",                \
+    "players at the table: 4 in two teams, or 3 or 2 each for themselves", FIELD_INT, AT(players))                \
+  X(TEYAKU, "teyaku", CHOICE, on_off_names, 0, 0, false, 1, "on", "3.1, 8", "on: 000, 001; off: 002",              \
+    "6 or more pawns win the round at once (off with 3 and 2 players unless given)", FIELD_BOOL, AT(teyaku))      \
+  X(GOSHI, "goshi", CHOICE, on_off_names, 0, 0, false, 1, "on", "3, 8",                                            \
+    "on: 000, 001, 002 (with 3 and 2 players too: 002); off with 3 and 2: our reading for 000 and 001",            \
+    "5 pawns may cancel the round (off with 3 and 2 players unless given)", FIELD_BOOL, AT(goshi))                 \
+  X(GOSHI_DECISION, "goshi_decision", CHOICE, goshi_decision_names, 0, 0, false, GOITA_GOSHI_DECISION_PARTNER,     \
+    "partner", "3.3, 3.4", "partner: 000, 001; holder_and_partner: 002",                                           \
+    "who decides a 5-pawn redeal: the partner, or the holder with the partner", FIELD_INT, AT(goshi_decision))    \
+  X(DOUBLE_GOSHI, "double_goshi", CHOICE_OR_POINTS, double_goshi_names, 0, 10000, true, GOITA_DOUBLE_GOSHI_WIN,    \
+    "win", "3.2", "win: the players' convention; redeal_or_play: 002; points:150: goita-core",                     \
+    "5 pawns in both partners' hands: win the game, decide, or score points:N", FIELD_GOSHI, AT(double_goshi))    \
+  X(GOSHI_BOTH, "goshi_both_teams", CHOICE, goshi_both_names, 0, 0, false, GOITA_GOSHI_REDEAL_IF_BOTH,             \
+    "redeal_if_both", "3.4, 8", "redeal_if_both: 000; play_if_both: a Tokyo house rule",                          \
+    "5 pawns on both teams: redeal only if both choose it, or unless both play", FIELD_INT,                       \
+    AT(goshi_both_teams))                                                                                          \
+  X(KING_ATTACK, "king_attack", CHOICE, king_attack_names, 0, 0, false, GOITA_KING_ATTACK_ANY_OF_ABC,              \
+    "any_of_abc", "4", "any_of_abc: 000; a_or_last: 002; a_or_b: 001",                                             \
+    "when a king may attack: (a) a king face-up, (b) both kings held, (c) last piece", FIELD_INT,                 \
+    AT(king_attack))                                                                                               \
+  X(KING_B, "king_b", CHOICE, king_b_names, 0, 0, false, GOITA_KING_B_HOLDS, "holds", "4",                         \
+    "holds: 000; dealt: 001", "rule (b): both kings held now, or both dealt", FIELD_INT, AT(king_b))              \
+  X(KING_FACE_DOWN, "king_face_down", CHOICE, king_face_down_names, 0, 0, false, GOITA_KING_FACE_DOWN_FORBIDDEN,   \
+    "forbidden", "4", "forbidden: 000; allowed: goita-core, and our reading of 002",                              \
+    "whether a king may be led face-down", FIELD_INT, AT(king_face_down))                                         \
+  X(NEXT_DEALER, "next_dealer", CHOICE, next_dealer_names, 0, 0, false, GOITA_NEXT_DEALER_WINNER, "winner", "5",   \
+    "winner: 000; rotate: 002", "who deals the next round: the winner, or the next seat", FIELD_INT,              \
+    AT(next_dealer))                                                                                               \
+  X(TARGET, "target", NUMBER, NULL, 1, 10000, true, 150, "150", "6, 10", "150: 000; 15 on the ones scale: 002",     \
+    "points that win the game, written on the rules' scale", FIELD_INT, AT(target))                               \
+  X(DRAW, "draw", CHOICE, draw_names, 0, 0, false, GOITA_DRAW_RANDOM, "random", "7",                               \
+    "A1, A2, B, C: 000; random: the engine", "how the first dealer (and with B, C the teams) is drawn",            \
+    FIELD_INT, AT(draw))                                                                                           \
+  X(SET_ASIDE, "three_player_set_aside", CHOICE, set_aside_names, 0, 0, false, GOITA_SET_ASIDE_PAWNS, "pawns",     \
+    "8", "both: 002", "3 players: two pawns leave the game, or two random pieces each round", FIELD_INT,          \
+    AT(three_player_set_aside))                                                                                    \
+  X(SCALE, "scale", CHOICE, scale_names, 0, 0, false, GOITA_SCALE_TENS, "tens", "10", "tens: 000, 001; ones: 002", \
+    "how points are written: tens (pawn 10) or ones (pawn 1, as seed 002)", FIELD_INT, AT(scale))
+
+#define OPTION_ID(id, name, kind, values, min, max, scaled, def, def_text, section, seeds, help, type, offset) \
+  OPT_##id,
+enum { RULE_OPTIONS(OPTION_ID) OPT_COUNT };
+
+#define OPTION_ROW(id, name, kind, values, min, max, scaled, def, def_text, section, seeds, help, type, offset) \
+  {name, kind, values, min, max, scaled, def_text, section, seeds, help},
+static const goita_rule_option options[OPT_COUNT] = {RULE_OPTIONS(OPTION_ROW)};
+
+typedef struct option_field {
+  field_type type;
+  size_t offset;
+  int def; /* the default value as stored */
+} option_field;
+#define OPTION_FIELD(id, name, kind, values, min, max, scaled, def, def_text, section, seeds, help, type, offset) \
+  {type, offset, def},
+static const option_field fields[OPT_COUNT] = {RULE_OPTIONS(OPTION_FIELD)};
+
+/* FIELD_INT reads every enum of goita_rules through an int. */
+_Static_assert(sizeof(goita_goshi_decision) == sizeof(int) && sizeof(goita_king_attack) == sizeof(int) &&
+                   sizeof(goita_draw_method) == sizeof(int) && sizeof(goita_scale) == sizeof(int) &&
+                   sizeof(goita_double_goshi) == sizeof(int),
+               "rule enums are read as int");
+
+const goita_rule_option *goita_rules_options(size_t *count) {
+  if (count) *count = OPT_COUNT;
+  return options;
+}
+
+const char *const *goita_rules_preset_names(void) { return preset_names; }
+
+/* The named rule sets of RULES.md 11, as option text over the defaults, by preset_names. */
 static const char *const preset_options[] = {
-    "",                                       /* seed 000: the defaults */
-    "king_attack=a_or_b,king_b=dealt",        /* seed 001 */
-    /* seed 002, the French edition */
-    "king_attack=a_or_last,teyaku=off,goshi_decision=holder_and_partner,next_dealer=rotate,scale=ones",
+    "",                                /* seed 000: the defaults */
+    "king_attack=a_or_b,king_b=dealt", /* seed 001 */
+    /* seed 002, the French edition; goshi=on holds for 3 and 2 players too ("la règle de base
+     * reste la même"), and a double 5-pawn hand is decided like any 5-pawn hand */
+    ("king_attack=a_or_last,teyaku=off,goshi=on,goshi_decision=holder_and_partner,"
+     "double_goshi=redeal_or_play,king_face_down=allowed,next_dealer=rotate,scale=ones"),
 };
 
-enum { OPT_PRESET, OPT_PLAYERS, OPT_TEYAKU, OPT_GOSHI, OPT_GOSHI_DECISION, OPT_DOUBLE_GOSHI,
-       OPT_GOSHI_BOTH, OPT_KING_ATTACK, OPT_KING_B, OPT_KING_FACE_DOWN, OPT_NEXT_DEALER, OPT_TARGET,
-       OPT_DRAW, OPT_SET_ASIDE, OPT_SCALE, OPT_COUNT };
+/* Returns an option's stored value as an int (a bool as 0 or 1; preset has none: 0). */
+static int get_value(const goita_rules *r, int opt) {
+  const void *at = (const char *)r + fields[opt].offset;
+  switch (fields[opt].type) {
+    case FIELD_INT:
+    case FIELD_GOSHI: return *(const int *)at;
+    case FIELD_BOOL: return *(const bool *)at ? 1 : 0;
+    case FIELD_NONE: break;
+  }
+  return 0;
+}
 
-static const char *const option_names[OPT_COUNT + 1] = {
-    "preset", "players", "teyaku", "goshi", "goshi_decision", "double_goshi", "goshi_both_teams",
-    "king_attack", "king_b", "king_face_down", "next_dealer", "target", "draw",
-    "three_player_set_aside", "scale", NULL};
+static void set_value(goita_rules *r, int opt, int v) {
+  void *at = (char *)r + fields[opt].offset;
+  switch (fields[opt].type) {
+    case FIELD_INT:
+    case FIELD_GOSHI: *(int *)at = v; break;
+    case FIELD_BOOL: *(bool *)at = v != 0; break;
+    case FIELD_NONE: break;
+  }
+}
+
+/* How many points one written unit of a scaled number is: 10 with scale=ones. */
+static int unit_of(const goita_rules *r) { return r->scale == GOITA_SCALE_ONES ? 10 : 1; }
+
+void goita_rules_default(goita_rules *rules) {
+  memset(rules, 0, sizeof *rules);
+  for (int i = 0; i < OPT_COUNT; i++) set_value(rules, i, fields[i].def);
+  rules->double_goshi_points = 0;
+}
 
 /* Returns the index of value in names (case-insensitive), or -1. */
 static int lookup(const char *const *names, const char *value) {
   for (int i = 0; names[i]; i++)
     if (strcasecmp(names[i], value) == 0) return i;
+  return -1;
+}
+
+/* Returns the option named exactly name, or -1. */
+static int option_index(const char *name) {
+  for (int i = 0; i < OPT_COUNT; i++)
+    if (strcmp(options[i].name, name) == 0) return i;
   return -1;
 }
 
@@ -75,24 +182,76 @@ static bool read_int(const char *text, long lo, long hi, int *out) {
   return true;
 }
 
-/* Joins the value names for an error message ("a, b, c"). */
-static void list_values(const char *const *names, char *buf, size_t size) {
+/* Writes what an option takes ("any_of_abc, a_or_last or a_or_b", "a whole number from 1 to
+ * 10000") into buf; unit 10 gives a scaled number's range on the ones scale. */
+static void describe_values(int opt, int unit, char *buf, size_t size) {
+  const goita_rule_option *o = &options[opt];
+  size_t used = 0;
   buf[0] = '\0';
-  for (int i = 0; names[i]; i++) {
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s%s", i ? ", " : "", names[i]);
-  }
+  if (o->values)
+    for (int i = 0; o->values[i] && used < size; i++) {
+      const bool last = !o->values[i + 1] && o->kind == CHOICE;
+      used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : last ? " or " : ", ", o->values[i]);
+    }
+  if (used >= size) return;
+  const int max = o->scaled ? o->max / unit : o->max;
+  if (o->kind == NUMBER)
+    snprintf(buf + used, size - used, "a whole number from %d to %d", o->min, max);
+  else if (o->kind == CHOICE_OR_POINTS)
+    snprintf(buf + used, size - used, " or points:N with N from %d to %d", o->min, max);
 }
 
-static int bad_value(goita_error *err, int index, const char *name, const char *value,
-                     const char *const *names, const char *expected) {
+static int bad_value(goita_error *err, int index, int opt, const char *value) {
   char allowed[256];
-  if (names)
-    list_values(names, allowed, sizeof allowed);
-  else
-    snprintf(allowed, sizeof allowed, "%s", expected);
+  describe_values(opt, 1, allowed, sizeof allowed);
   return goita_error_set(err, GOITA_EVALUE, index, "rule option %s: invalid value \"%s\" (expected %s)",
-                         name, value, allowed);
+                         options[opt].name, value, allowed);
+}
+
+/* The distance between two short names in single-letter edits (case-insensitive), capped. */
+static int edits(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 31 || lb > 31) return 99;
+  int row[32];
+  for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      const int up = row[j];
+      const int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+      int best = diag + !same;
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* An unknown option name: names the nearest known one when it is close (a letter's case, a
+ * typo), else every known name. The message must hold the whole list, so a long unknown name
+ * is shown cut rather than the list. */
+static int unknown_option(goita_error *err, int index, const char *name) {
+  int best = -1, best_edits = 3;
+  for (int i = 0; i < OPT_COUNT; i++) {
+    const int e = edits(name, options[i].name);
+    if (e < best_edits) best = i, best_edits = e;
+  }
+  if (best >= 0)
+    return goita_error_set(err, GOITA_EOPTION, index, "unknown rule option \"%.40s\" (did you mean %s?)", name,
+                           options[best].name);
+  char known[sizeof err->message];
+  size_t used = 0;
+  for (int i = 0; i < OPT_COUNT; i++)
+    used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? "," : "", options[i].name);
+  const char *head = "unknown rule option \"";
+  const char *tail = "\" (known: ";
+  const int room = (int)(sizeof err->message - strlen(head) - strlen(tail) - used - 2);
+  const int shown = (int)strlen(name) <= room ? (int)strlen(name) : room - 3;
+  return goita_error_set(err, GOITA_EOPTION, index, "%s%.*s%s%s%s)", head, shown > 0 ? shown : 0, name,
+                         (int)strlen(name) <= room ? "" : "...", tail, known);
 }
 
 /* Copies text[0..len) into buf trimmed of surrounding spaces. */
@@ -104,90 +263,45 @@ static void trimmed(const char *text, size_t len, char *buf, size_t size) {
   buf[len] = '\0';
 }
 
-/* Reads one enumerated value into *field; returns GOITA_OK or the error. */
-static int set_enum(int *field, const char *const *names, const char *name, const char *value, int index,
-                    goita_error *err) {
-  const int v = lookup(names, value);
-  if (v < 0) return bad_value(err, index, name, value, names, NULL);
-  *field = v;
-  return GOITA_OK;
-}
-
-/* The option text being read: numbers written in the rules' scale are kept as written and
+/* The option text being read: numbers written on the rules' scale are kept as written and
  * converted once the scale is known (it may come after them). */
 typedef struct reading {
   goita_rules r;
   bool given[OPT_COUNT];
-  int target;      /* as written, or -1 */
-  int goshi_points; /* as written, or -1 */
+  bool preset_set[OPT_COUNT]; /* set by the preset: a choice, not a default of the players */
+  int written[OPT_COUNT];     /* a scaled number as written, or -1 */
+  int index[OPT_COUNT];       /* where it was written, for its error */
 } reading;
 
-static int set_option(reading *rd, int opt, const char *name, const char *value, int index, goita_error *err) {
-  goita_rules *r = &rd->r;
-  int v = 0, st = GOITA_OK;
-  switch (opt) {
-    case OPT_PLAYERS:
-      if (!read_int(value, 2, 4, &r->players)) return bad_value(err, index, name, value, NULL, "4, 3 or 2");
-      return GOITA_OK;
-    case OPT_TEYAKU:
-    case OPT_GOSHI:
-      if ((st = set_enum(&v, on_off_names, name, value, index, err)) != GOITA_OK) return st;
-      *(opt == OPT_TEYAKU ? &r->teyaku : &r->goshi) = v == 1;
-      return GOITA_OK;
-    case OPT_GOSHI_DECISION:
-      st = set_enum(&v, goshi_decision_names, name, value, index, err);
-      r->goshi_decision = (goita_goshi_decision)v;
-      return st;
-    case OPT_DOUBLE_GOSHI:
-      if (strcasecmp(value, "win") == 0) {
-        r->double_goshi = GOITA_DOUBLE_GOSHI_WIN;
-        rd->goshi_points = -1;
-        return GOITA_OK;
-      }
-      if (strncasecmp(value, "points:", 7) == 0 && read_int(value + 7, 0, TARGET_MAX, &v)) {
-        r->double_goshi = GOITA_DOUBLE_GOSHI_POINTS;
-        rd->goshi_points = v;
-        return GOITA_OK;
-      }
-      return bad_value(err, index, name, value, NULL, "win or points:N with N from 0 to 10000");
-    case OPT_GOSHI_BOTH:
-      st = set_enum(&v, goshi_both_names, name, value, index, err);
-      r->goshi_both_teams = (goita_goshi_both_teams)v;
-      return st;
-    case OPT_KING_ATTACK:
-      st = set_enum(&v, king_attack_names, name, value, index, err);
-      r->king_attack = (goita_king_attack)v;
-      return st;
-    case OPT_KING_B:
-      st = set_enum(&v, king_b_names, name, value, index, err);
-      r->king_b = (goita_king_b)v;
-      return st;
-    case OPT_KING_FACE_DOWN:
-      st = set_enum(&v, king_face_down_names, name, value, index, err);
-      r->king_face_down = (goita_king_face_down)v;
-      return st;
-    case OPT_NEXT_DEALER:
-      st = set_enum(&v, next_dealer_names, name, value, index, err);
-      r->next_dealer = (goita_next_dealer)v;
-      return st;
-    case OPT_TARGET:
-      if (!read_int(value, 1, TARGET_MAX, &rd->target))
-        return bad_value(err, index, name, value, NULL, "a whole number from 1 to 10000");
-      return GOITA_OK;
-    case OPT_DRAW:
-      st = set_enum(&v, draw_names, name, value, index, err);
-      r->draw = (goita_draw_method)v;
-      return st;
-    case OPT_SET_ASIDE:
-      st = set_enum(&v, set_aside_names, name, value, index, err);
-      r->three_player_set_aside = (goita_set_aside)v;
-      return st;
-    case OPT_SCALE:
-      st = set_enum(&v, scale_names, name, value, index, err);
-      r->scale = (goita_scale)v;
-      return st;
+static void reading_start(reading *rd) {
+  memset(rd, 0, sizeof *rd);
+  goita_rules_default(&rd->r);
+  for (int i = 0; i < OPT_COUNT; i++) rd->written[i] = -1;
+}
+
+/* Reads one option's value into rd; returns GOITA_OK or the error. */
+static int set_option(reading *rd, int opt, const char *value, int index, goita_error *err) {
+  const goita_rule_option *o = &options[opt];
+  int v = 0;
+  if (o->kind == NUMBER || (o->kind == CHOICE_OR_POINTS && strncasecmp(value, "points:", 7) == 0)) {
+    const char *digits = o->kind == NUMBER ? value : value + 7;
+    if (!read_int(digits, o->min, o->max, &v)) return bad_value(err, index, opt, value);
+    if (o->kind == CHOICE_OR_POINTS) set_value(&rd->r, opt, GOITA_DOUBLE_GOSHI_POINTS);
+    if (o->scaled) {
+      rd->written[opt] = v;
+      rd->index[opt] = index;
+    } else {
+      set_value(&rd->r, opt, v);
+    }
+    return GOITA_OK;
   }
-  return goita_error_set(err, GOITA_EOPTION, index, "unknown rule option \"%s\"", name);
+  if ((v = lookup(o->values, value)) < 0) return bad_value(err, index, opt, value);
+  if (fields[opt].type == FIELD_GOSHI) {
+    v = double_goshi_values[v];
+    rd->written[opt] = -1;
+  }
+  set_value(&rd->r, opt, v);
+  return GOITA_OK;
 }
 
 /* Reads "name=value,..." into rd; index counts the options read before (for errors). */
@@ -208,29 +322,27 @@ static int read_options(reading *rd, const char *text, goita_error *err) {
     *eq = '\0';
     trimmed(item, strlen(item), name, sizeof name);
     trimmed(eq + 1, strlen(eq + 1), value, sizeof value);
-    const int opt = lookup(option_names, name);
-    if (opt < 0 || strcmp(option_names[opt], name) != 0) {
-      char known[400];
-      list_values(option_names, known, sizeof known);
-      return goita_error_set(err, GOITA_EOPTION, index, "unknown rule option \"%s\" (known: %s)", name, known);
-    }
+    const int opt = option_index(name);
+    if (opt < 0) return unknown_option(err, index, name);
     if (rd->given[opt])
       return goita_error_set(err, GOITA_EOPTION, index, "rule option %s given twice", name);
     rd->given[opt] = true;
     if (opt == OPT_PRESET) {
       const int preset = lookup(preset_names, value);
-      if (preset < 0) return bad_value(err, index, name, value, preset_names, NULL);
+      if (preset < 0) return bad_value(err, index, opt, value);
       if (index > 0)
         return goita_error_set(err, GOITA_EOPTION, index,
                                "rule option preset must come first (the options after it change it)");
       /* The preset's own options read as if written; they may be given again after it. */
-      reading base = {.target = -1, .goshi_points = -1};
-      goita_rules_default(&base.r);
+      reading base;
+      reading_start(&base);
       int st = read_options(&base, preset_options[preset], err);
       if (st != GOITA_OK) return st;
       rd->r = base.r;
+      memcpy(rd->preset_set, base.given, sizeof rd->preset_set);
+      memcpy(rd->written, base.written, sizeof rd->written);
     } else {
-      int st = set_option(rd, opt, name, value, index, err);
+      int st = set_option(rd, opt, value, index, err);
       if (st != GOITA_OK) return st;
     }
     index++;
@@ -241,39 +353,65 @@ static int read_options(reading *rd, const char *text, goita_error *err) {
 }
 
 int goita_rules_parse(goita_rules *rules, const char *text, goita_error *err) {
-  reading rd = {.target = -1, .goshi_points = -1};
-  goita_rules_default(&rd.r);
+  reading rd;
+  reading_start(&rd);
   int st = read_options(&rd, text ? text : "", err);
   if (st != GOITA_OK) return st;
   goita_rules *r = &rd.r;
-  const int unit = r->scale == GOITA_SCALE_ONES ? 10 : 1;
-  if (rd.target >= 0) r->target = rd.target * unit;
-  if (rd.goshi_points >= 0) r->double_goshi_points = rd.goshi_points * unit;
-  if (r->double_goshi == GOITA_DOUBLE_GOSHI_WIN) r->double_goshi_points = 0;
-  if (r->players != 4 && !rd.given[OPT_TEYAKU]) r->teyaku = false;
-  if (r->players != 4 && !rd.given[OPT_GOSHI]) r->goshi = false;
+  /* The scale is known now: a scaled number must fit the range on it, as the user wrote it. */
+  const int unit = unit_of(r);
+  for (int i = 0; i < OPT_COUNT; i++) {
+    if (rd.written[i] < 0) continue;
+    const goita_rule_option *o = &options[i];
+    if (rd.written[i] > o->max / unit) {
+      char allowed[128];
+      describe_values(i, unit, allowed, sizeof allowed);
+      return goita_error_set(err, GOITA_EVALUE, rd.index[i],
+                             "rule option %s: %d is too large on scale=ones (expected %s)", o->name, rd.written[i],
+                             allowed);
+    }
+    if (fields[i].type == FIELD_GOSHI)
+      r->double_goshi_points = rd.written[i] * unit;
+    else
+      set_value(r, i, rd.written[i] * unit);
+  }
+  if (r->double_goshi != GOITA_DOUBLE_GOSHI_POINTS) r->double_goshi_points = 0;
+  if (r->players != 4 && !rd.given[OPT_TEYAKU] && !rd.preset_set[OPT_TEYAKU]) r->teyaku = false;
+  if (r->players != 4 && !rd.given[OPT_GOSHI] && !rd.preset_set[OPT_GOSHI]) r->goshi = false;
   st = goita_rules_validate(r, err);
   if (st == GOITA_OK) *rules = *r;
   return st;
 }
 
+/* Returns how many values an option with named values has. */
+static int value_count(int opt) {
+  int n = 0;
+  while (options[opt].values[n]) n++;
+  return n;
+}
+
 int goita_rules_validate(const goita_rules *r, goita_error *err) {
-  if (r->players < 2 || r->players > 4)
-    return goita_error_set(err, GOITA_EVALUE, -1, "rule option players: %d is not 4, 3 or 2", r->players);
+  for (int i = 0; i < OPT_COUNT; i++) {
+    const goita_rule_option *o = &options[i];
+    const int v = get_value(r, i);
+    if (fields[i].type == FIELD_NONE || fields[i].type == FIELD_BOOL) continue;
+    if (fields[i].type == FIELD_GOSHI) {
+      if ((unsigned)v > GOITA_DOUBLE_GOSHI_DECIDE)
+        return goita_error_set(err, GOITA_EVALUE, -1, "rule option %s: value %d is out of range", o->name, v);
+      if (r->double_goshi_points < o->min || r->double_goshi_points > o->max)
+        return goita_error_set(err, GOITA_EVALUE, -1, "rule option %s: points %d is not from %d to %d", o->name,
+                               r->double_goshi_points, o->min, o->max);
+    } else if (o->kind == NUMBER) {
+      if (v < o->min || v > o->max)
+        return goita_error_set(err, GOITA_EVALUE, -1, "rule option %s: %d%s is not from %d to %d", o->name, v,
+                               o->scaled ? " points" : "", o->min, o->max);
+    } else if (v < 0 || v >= value_count(i)) {
+      return goita_error_set(err, GOITA_EVALUE, -1, "rule option %s: value %d is out of range", o->name, v);
+    }
+  }
   if ((r->draw == GOITA_DRAW_B || r->draw == GOITA_DRAW_C) && r->players != 4)
     return goita_error_set(err, GOITA_EVALUE, -1, "rule option draw: %s chooses teams and needs players=4",
                            draw_names[r->draw]);
-  if (r->target < 1 || r->target > TARGET_MAX)
-    return goita_error_set(err, GOITA_EVALUE, -1, "rule option target: %d points is not from 1 to 10000",
-                           r->target);
-  if (r->double_goshi_points < 0 || r->double_goshi_points > TARGET_MAX)
-    return goita_error_set(err, GOITA_EVALUE, -1, "rule option double_goshi: points %d out of range",
-                           r->double_goshi_points);
-  if ((unsigned)r->king_attack > GOITA_KING_ATTACK_A_OR_B || (unsigned)r->king_face_down > 1 ||
-      (unsigned)r->goshi_both_teams > 1 || (unsigned)r->next_dealer > 1 || (unsigned)r->double_goshi > 1 ||
-      (unsigned)r->draw > GOITA_DRAW_C || (unsigned)r->king_b > 1 || (unsigned)r->goshi_decision > 1 ||
-      (unsigned)r->three_player_set_aside > 1 || (unsigned)r->scale > 1)
-    return goita_error_set(err, GOITA_EVALUE, -1, "rule options: an enumerated value is out of range");
   if (r->scale == GOITA_SCALE_ONES && (r->target % 10 || r->double_goshi_points % 10))
     return goita_error_set(err, GOITA_EVALUE, -1,
                            "rule option scale: ones shows points divided by 10, but target %d or double_goshi "
@@ -283,53 +421,49 @@ int goita_rules_validate(const goita_rules *r, goita_error *err) {
 }
 
 int goita_rules_format(const goita_rules *r, char *buf, size_t size) {
-  const int unit = r->scale == GOITA_SCALE_ONES ? 10 : 1;
-  char goshi[32];
-  if (r->double_goshi == GOITA_DOUBLE_GOSHI_POINTS)
-    snprintf(goshi, sizeof goshi, "points:%d", r->double_goshi_points / unit);
-  else
-    snprintf(goshi, sizeof goshi, "win");
-  int n = snprintf(buf, size,
-                   "players=%d,teyaku=%s,goshi=%s,goshi_decision=%s,double_goshi=%s,goshi_both_teams=%s,"
-                   "king_attack=%s,king_b=%s,king_face_down=%s,next_dealer=%s,target=%d,draw=%s,"
-                   "three_player_set_aside=%s,scale=%s",
-                   r->players, on_off_names[r->teyaku ? 1 : 0], on_off_names[r->goshi ? 1 : 0],
-                   goshi_decision_names[r->goshi_decision & 1], goshi, goshi_both_names[r->goshi_both_teams & 1],
-                   king_attack_names[r->king_attack % 3], king_b_names[r->king_b & 1],
-                   king_face_down_names[r->king_face_down & 1], next_dealer_names[r->next_dealer & 1],
-                   r->target / unit, draw_names[r->draw % 5], set_aside_names[r->three_player_set_aside & 1],
-                   scale_names[r->scale & 1]);
-  if (n < 0 || (size_t)n >= size) return GOITA_ENOSPACE;
-  return n;
+  const int unit = unit_of(r);
+  size_t used = 0;
+  if (size == 0) return GOITA_ENOSPACE;
+  buf[0] = '\0';
+  for (int i = 0; i < OPT_COUNT; i++) {
+    const goita_rule_option *o = &options[i];
+    if (fields[i].type == FIELD_NONE) continue;
+    const int v = get_value(r, i);
+    const char *sep = used ? "," : "";
+    int n;
+    if (fields[i].type == FIELD_GOSHI && v == GOITA_DOUBLE_GOSHI_POINTS)
+      n = snprintf(buf + used, size - used, "%s%s=points:%d", sep, o->name, r->double_goshi_points / unit);
+    else if (fields[i].type == FIELD_GOSHI)
+      n = snprintf(buf + used, size - used, "%s%s=%s", sep, o->name, o->values[v == GOITA_DOUBLE_GOSHI_DECIDE]);
+    else if (o->kind == NUMBER)
+      n = snprintf(buf + used, size - used, "%s%s=%d", sep, o->name, o->scaled ? v / unit : v);
+    else
+      n = snprintf(buf + used, size - used, "%s%s=%s", sep, o->name,
+                   v >= 0 && v < value_count(i) ? o->values[v] : "?");
+    if (n < 0 || (size_t)n >= size - used) return GOITA_ENOSPACE;
+    used += (size_t)n;
+  }
+  return (int)used;
 }
-
-const char *const *goita_rules_preset_names(void) { return preset_names; }
 
 /* Returns whether two rule sets are the same, option by option. */
 static bool same_rules(const goita_rules *a, const goita_rules *b) {
-  return a->players == b->players && a->teyaku == b->teyaku && a->goshi == b->goshi &&
-         a->goshi_decision == b->goshi_decision && a->double_goshi == b->double_goshi &&
-         a->double_goshi_points == b->double_goshi_points && a->goshi_both_teams == b->goshi_both_teams &&
-         a->king_attack == b->king_attack && a->king_b == b->king_b && a->king_face_down == b->king_face_down &&
-         a->next_dealer == b->next_dealer && a->target == b->target && a->draw == b->draw &&
-         a->three_player_set_aside == b->three_player_set_aside && a->scale == b->scale;
+  for (int i = 0; i < OPT_COUNT; i++)
+    if (get_value(a, i) != get_value(b, i)) return false;
+  return a->double_goshi_points == b->double_goshi_points;
 }
 
 const char *goita_rules_preset(const goita_rules *r) {
   for (int i = 0; preset_names[i]; i++) {
     goita_rules p;
     char text[64];
-    snprintf(text, sizeof text, "preset=%s", preset_names[i]);
+    snprintf(text, sizeof text, "preset=%s,players=%d", preset_names[i], r->players);
     if (goita_rules_parse(&p, text, NULL) != GOITA_OK) continue;
-    /* Same players and target as given: a preset names the rules, not the game's length. */
-    p.players = r->players;
+    /* Same target and draw as given: a preset names the rules, not the game's length or who
+     * sits where; either set-aside reading is seed 002's. */
     p.target = r->target;
     p.draw = r->draw;
-    if (r->players != 4) {
-      p.teyaku = r->teyaku;
-      p.goshi = r->goshi;
-      p.three_player_set_aside = r->three_player_set_aside;
-    }
+    p.three_player_set_aside = r->three_player_set_aside;
     if (same_rules(&p, r)) return preset_names[i];
   }
   return NULL;

@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "goita/goita.h"
@@ -176,4 +177,81 @@ Test(rules, scale_ones_reads_and_writes_numbers_in_ones) {
   goita_error err;
   cr_expect_eq(goita_rules_validate(&r, &err), GOITA_EVALUE);
   cr_expect(strstr(err.message, "multiple of 10") != NULL, "%s", err.message);
+}
+
+Test(rules, french_preset_keeps_the_five_pawn_rule_with_fewer_players) {
+  /* RULES.md 8 and 11: seed 002's variants keep its base rules, 5 pawns included. */
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,players=3", NULL), GOITA_OK);
+  cr_expect(r.goshi);
+  cr_expect(!r.teyaku);
+  cr_expect_eq(r.double_goshi, GOITA_DOUBLE_GOSHI_DECIDE);
+  cr_expect_eq(r.king_face_down, GOITA_KING_FACE_DOWN_ALLOWED);
+  cr_expect_str_eq(goita_rules_preset(&r), "french");
+  cr_assert_eq(goita_rules_parse(&r, "preset=french,players=2,goshi=off", NULL), GOITA_OK);
+  cr_expect(!r.goshi);
+  cr_expect_null(goita_rules_preset(&r));
+  cr_assert_eq(goita_rules_parse(&r, "preset=standard,players=3", NULL), GOITA_OK);
+  cr_expect(!r.goshi);
+  cr_expect_str_eq(goita_rules_preset(&r), "standard");
+  /* the new value reads back from what format writes */
+  char text[GOITA_RULES_TEXT_SIZE];
+  goita_rules back;
+  cr_assert_gt(goita_rules_format(&r, text, sizeof text), 0);
+  cr_assert_eq(goita_rules_parse(&r, "double_goshi=redeal_or_play", NULL), GOITA_OK);
+  cr_assert_gt(goita_rules_format(&r, text, sizeof text), 0);
+  cr_expect(strstr(text, "double_goshi=redeal_or_play") != NULL, "%s", text);
+  cr_assert_eq(goita_rules_parse(&back, text, NULL), GOITA_OK);
+  cr_expect_eq(back.double_goshi, GOITA_DOUBLE_GOSHI_DECIDE);
+}
+
+Test(rules, an_unknown_option_error_names_every_option_or_the_nearest) {
+  /* The list used to be cut at the 200 bytes of goita_error.message, never reaching scale. */
+  expect_error("foo=1", GOITA_EOPTION, 0, "three_player_set_aside,scale)");
+  expect_error("target=100,an_option_name_long_enough_to_fill_the_whole_line=1", GOITA_EOPTION, 1, ",scale)");
+  expect_error("TARGET=100", GOITA_EOPTION, 0, "did you mean target?");
+  expect_error("king_atack=a_or_b", GOITA_EOPTION, 0, "did you mean king_attack?");
+}
+
+Test(rules, a_number_on_the_ones_scale_is_checked_as_written) {
+  /* 10000 on the ones scale was reported as "100000 points", a number never typed. */
+  expect_error("scale=ones,target=10000", GOITA_EVALUE, 1, "target: 10000 is too large on scale=ones");
+  expect_error("target=1001,scale=ones", GOITA_EVALUE, 0, "from 1 to 1000");
+  expect_error("scale=ones,double_goshi=points:1001", GOITA_EVALUE, 1, "N from 0 to 1000");
+  goita_rules r;
+  cr_assert_eq(goita_rules_parse(&r, "scale=ones,target=1000", NULL), GOITA_OK);
+  cr_expect_eq(r.target, 10000);
+}
+
+Test(rules, the_options_table_reads_writes_and_defaults_every_option) {
+  size_t count = 0;
+  const goita_rule_option *o = goita_rules_options(&count);
+  cr_assert_eq(count, 15);
+  cr_expect_str_eq(o[0].name, "preset");
+  /* every default as written gives the defaults; the writer writes the options in table order */
+  goita_rules def, r;
+  goita_rules_default(&def);
+  char text[GOITA_RULES_TEXT_SIZE] = "", one[96];
+  for (size_t i = 1; i < count; i++) {
+    snprintf(one, sizeof one, "%s%s=%s", i > 1 ? "," : "", o[i].name, o[i].default_value);
+    strcat(text, one);
+  }
+  char written[GOITA_RULES_TEXT_SIZE];
+  cr_assert_gt(goita_rules_format(&def, written, sizeof written), 0);
+  cr_expect_str_eq(written, text);
+  cr_assert_eq(goita_rules_parse(&r, text, NULL), GOITA_OK);
+  cr_expect(memcmp(&r, &def, sizeof r) == 0);
+  /* every named value reads, writes back as itself, and a section and a help line are given */
+  for (size_t i = 0; i < count; i++) {
+    cr_expect(o[i].section && *o[i].section && o[i].help && *o[i].help && o[i].seeds, "%s", o[i].name);
+    cr_expect_eq(o[i].values == NULL, o[i].kind == GOITA_RULE_OPTION_NUMBER, "%s", o[i].name);
+    for (int v = 0; o[i].values && o[i].values[v]; v++) {
+      snprintf(one, sizeof one, "%s=%s", o[i].name, o[i].values[v]);
+      goita_error err;
+      cr_expect_eq(goita_rules_parse(&r, one, &err), GOITA_OK, "%s: %s", one, err.message);
+      if (i == 0) continue;
+      cr_assert_gt(goita_rules_format(&r, written, sizeof written), 0);
+      cr_expect(strstr(written, one) != NULL, "%s not in %s", one, written);
+    }
+  }
 }

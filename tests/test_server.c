@@ -32,6 +32,7 @@ typedef struct client_state {
   json_t *last; /* the last message */
   json_t *last_state;
   json_t *player; /* the player as the last welcome or player message showed it */
+  json_t *choices; /* the last welcome's levels, rule options and rule sets */
   int players;    /* player messages received */
   int errors;
   char last_error[256];
@@ -93,9 +94,11 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     snprintf(c->seat_token, sizeof c->seat_token, "%s", json_string_value(json_object_get(msg, "seat_token")));
     if (nseen_tokens < 256) memcpy(seen_tokens[nseen_tokens++], c->seat_token, SRV_TOKEN_SIZE);
   } else if (strcmp(type, "welcome") == 0 || strcmp(type, "player") == 0) {
-    if (type[0] == 'w')
+    if (type[0] == 'w') {
       snprintf(c->player_token, sizeof c->player_token, "%s", json_string_value(json_object_get(msg, "player_token")));
-    else
+      json_decref(c->choices);
+      c->choices = json_incref(json_object_get(msg, "choices"));
+    } else
       c->players++;
     json_decref(c->player);
     c->player = json_incref(json_object_get(msg, "player"));
@@ -198,10 +201,12 @@ static void close_hub(void) {
     json_decref(w.clients[i].last_state);
     json_decref(w.clients[i].last_lobby);
     json_decref(w.clients[i].player);
+    json_decref(w.clients[i].choices);
     json_decref(w.clients[i].queued);
     json_decref(w.clients[i].chat);
     json_decref(w.clients[i].chat_history);
     w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
+    w.clients[i].choices = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
   }
 }
@@ -631,6 +636,39 @@ Test(server, bad_requests_get_clear_errors) {
   cr_assert(strstr(w.clients[1].last_error, "rules: "), "%s", w.clients[1].last_error);
   say(1, "{\"type\":\"ping\"}");
   cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last, "type")), "pong");
+}
+
+/* The welcome lists what a client may offer from the library's own tables (docs/SERVER.md):
+ * the browser's create form and computer levels keep no copy of their own. */
+Test(server, welcome_lists_levels_rule_options_and_rule_sets) {
+  connect_client(1, "Ann");
+  const json_t *choices = w.clients[1].choices;
+  cr_assert(json_is_object(choices));
+  const json_t *levels = json_object_get(choices, "levels");
+  size_t n = 0;
+  for (const char *const *level = goita_player_levels(); *level; level++, n++)
+    cr_expect_str_eq(json_string_value(json_array_get(levels, n)), *level);
+  cr_expect_eq(json_array_size(levels), n);
+  size_t count = 0;
+  const goita_rule_option *o = goita_rules_options(&count);
+  const json_t *options = json_object_get(choices, "rule_options");
+  cr_assert_eq(json_array_size(options), count);
+  for (size_t i = 0; i < count; i++) {
+    const json_t *row = json_array_get(options, i);
+    cr_expect_str_eq(json_string_value(json_object_get(row, "name")), o[i].name);
+    cr_expect_str_eq(json_string_value(json_object_get(row, "default")), o[i].default_value);
+    if (strcmp(o[i].name, "target") == 0) {
+      cr_expect_eq(json_integer_value(json_object_get(row, "max")), 10000);
+      cr_expect(json_is_true(json_object_get(row, "scaled")));
+    }
+  }
+  const char *french = json_string_value(json_object_get(json_object_get(choices, "presets"), "french"));
+  cr_assert(french);
+  cr_expect(strstr(french, "king_face_down=allowed") && strstr(french, "scale=ones"), "%s", french);
+  /* a level the library does not know is answered with the library's list */
+  say(1, "{\"type\":\"bot\",\"table\":1,\"seat\":0,\"level\":\"genius\"}");
+  cr_expect(strstr(w.clients[1].last_error, "random, rules, fast, sampler, expert, master"), "%s",
+            w.clients[1].last_error);
 }
 
 /* Nobody acts for another seat: moves name their seat and must be the sender's; a seat comes

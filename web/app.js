@@ -121,6 +121,7 @@ function receive(msg) {
       localStorage.setItem('goita.player', msg.player_token);
       setMe(msg.player);
       if (!$('name').value) $('name').value = me.name;
+      if (msg.choices) applyChoices(msg.choices);
       break;
     case 'player':
       setMe(msg.player);

@@ -123,16 +123,14 @@ function dateText(stamp) {
 // A rule option text (docs/RULES.md 12) in words: the rule set (a lobby row's preset: a name,
 // null for custom rules, undefined when not known), players, target and teyaku.
 function rulesInWords(rules, preset) {
-  const opt = {};
-  for (const part of String(rules || '').split(',')) {
-    const [k, v] = part.split('=');
-    opt[k] = v;
-  }
+  const opt = optionsOf(rules);
+  // what the rule set itself has goes without saying
+  const own = preset ? presetOptions(preset) : {};
   const words = preset === undefined ? [] : [preset ? t('preset_' + preset) : t('preset_custom')];
   if (opt.players) words.push(t('players_n', { n: opt.players }));
   if (opt.target) words.push(t('to_target', { n: opt.target })); // on the rule set's own scale
   if (opt.teyaku && opt.players === '4') words.push(t(opt.teyaku === 'on' ? 'teyaku_on' : 'teyaku_off'));
-  if (opt.king_face_down === 'allowed') words.push(t('king_down_on'));
+  if (opt.king_face_down === 'allowed' && own.king_face_down !== 'allowed') words.push(t('king_down_on'));
   return words.join(' · ');
 }
 

@@ -40,13 +40,75 @@ function renderHistory(player, games) {
     games.length ? list : el('p', { class: 'muted', text: t('no_history') }));
 }
 
-// The rule set comes first: the options after it override it (docs/RULES.md 11). The target
-// is typed on the rule set's own scale (15 for the French edition's 1-5 points).
+// What the server offers, from the library's own tables (its welcome's "choices", docs/SERVER.md):
+// the computer levels weakest first, the rule options of docs/RULES.md 12, and each rule set's
+// full option text. The page keeps no list of its own: the form's lists stay empty until a
+// server says (a static host without a server has no tables to create).
+let choices = null;
+
+// An option's text as an object: "a=b,c=d" -> { a: 'b', c: 'd' }.
+function optionsOf(text) {
+  const opt = {};
+  for (const part of String(text || '').split(',')) {
+    const [k, v] = part.split('=');
+    if (k) opt[k] = v;
+  }
+  return opt;
+}
+
+// The full options of a rule set, or {} while the server has not said.
+function presetOptions(preset) {
+  return choices ? optionsOf(choices.presets[preset]) : {};
+}
+
+// Fills a select with values, each shown by label(value), keeping the value chosen when it stays.
+function fillSelect(select, values, label, translate) {
+  const keep = select.value;
+  select.replaceChildren(...values.map((v) => {
+    const o = el('option', { value: v, text: translate ? t(translate + v) : label(v) });
+    if (translate) o.dataset.t = translate + v;
+    return o;
+  }));
+  if (values.includes(keep)) select.value = keep;
+}
+
+// The levels strongest first, as the page offers them.
+function levelsOffered() {
+  return choices ? [...choices.levels].reverse() : [];
+}
+
+// The server's choices arrived: the rule sets, the numbers of players and the levels of the
+// forms come from them; the form's own values are kept where they still apply.
+function applyChoices(c) {
+  const first = !choices;
+  choices = c;
+  const row = (name) => c.rule_options.find((o) => o.name === name);
+  fillSelect($('opt-preset'), row('preset').values, null, 'preset_');
+  const players = row('players');
+  const counts = [];
+  for (let n = players.max; n >= players.min; n--) counts.push(String(n));
+  fillSelect($('opt-players'), counts, (v) => v);
+  const level = $('quick-level');
+  fillSelect(level, levelsOffered(), null, 'level_');
+  if (first) {
+    level.value = levelsOffered().includes('expert') ? 'expert' : level.value;
+    $('opt-players').value = players.default;
+    onPresetChange();
+  }
+}
+
+// The rule set comes first: the options after it override it (docs/RULES.md 11), and only the
+// ones the form changed from the rule set are written, so that a table with the French rules
+// unchanged is the French rule set. The target is typed on the rule set's own scale (15 for the
+// French edition's 1-5 points).
 function rulesText() {
+  const preset = presetOptions($('opt-preset').value);
   const parts = [`preset=${$('opt-preset').value}`, `players=${$('opt-players').value}`,
     `target=${$('opt-target').value}`];
-  if ($('opt-players').value === '4') parts.push($('opt-teyaku').checked ? 'teyaku=on' : 'teyaku=off');
-  parts.push($('opt-kingdown').checked ? 'king_face_down=allowed' : 'king_face_down=forbidden');
+  const teyaku = $('opt-teyaku').checked ? 'on' : 'off';
+  if ($('opt-players').value === '4' && teyaku !== preset.teyaku) parts.push(`teyaku=${teyaku}`);
+  const kingDown = $('opt-kingdown').checked ? 'allowed' : 'forbidden';
+  if (kingDown !== preset.king_face_down) parts.push(`king_face_down=${kingDown}`);
   return parts.join(',');
 }
 
@@ -56,12 +118,16 @@ function shownPoints(points, scale) {
   return scale === 'ones' ? Math.round(points / 10) : points;
 }
 
-// A rule set chosen: the target on its scale, and teyaku as it has it.
+// A rule set chosen: the target on its scale, within the option's range, and teyaku and kings
+// face-down as the rule set has them.
 function onPresetChange() {
-  const french = $('opt-preset').value === 'french';
-  const target = $('opt-target');
-  Object.assign(target, french ? { min: 5, max: 100, step: 1, value: 15 } : { min: 50, max: 1000, step: 10, value: 150 });
-  $('opt-teyaku').checked = !french;
+  if (!choices) return;
+  const preset = presetOptions($('opt-preset').value);
+  const unit = preset.scale === 'ones' ? 10 : 1;
+  const row = choices.rule_options.find((o) => o.name === 'target');
+  Object.assign($('opt-target'), { min: row.min, max: Math.floor(row.max / unit), step: 1, value: Number(row.default) / unit });
+  $('opt-teyaku').checked = preset.teyaku === 'on';
+  $('opt-kingdown').checked = preset.king_face_down === 'allowed';
 }
 
 // The open tables, by number: their rules in words, seats with teams, and what one may do.

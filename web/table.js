@@ -303,7 +303,7 @@ function renderSeating() {
   for (let s = 0; s < players; s++) {
     if (view.seats[s]) continue;
     const level = el('select', { 'aria-label': `${t('seat')} ${s + 1}: ${t('quick_level')}` });
-    for (const lv of ['expert', 'master', 'sampler', 'fast', 'rules', 'random']) level.append(el('option', { value: lv, text: t('level_' + lv) }));
+    for (const lv of levelsOffered()) level.append(el('option', { value: lv, text: t('level_' + lv) }));
     const team = players === 4 ? ` (${teamName(s)})` : '';
     box.append(el('span', { class: 'seat-chip' }, `${t('seat')} ${s + 1}${team}: `,
       el('button', { type: 'button', text: t('sit'), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }), ' ',

@@ -29,7 +29,9 @@ typedef enum goita_king_face_down {
 /* double_goshi (RULES.md 3.2): both partners of one team hold 5 pawns. */
 typedef enum goita_double_goshi {
   GOITA_DOUBLE_GOSHI_WIN = 0, /* default: that team wins the game at once */
-  GOITA_DOUBLE_GOSHI_POINTS   /* "points:N": the team scores N and play goes on */
+  GOITA_DOUBLE_GOSHI_POINTS,  /* "points:N": the team scores N and play goes on */
+  GOITA_DOUBLE_GOSHI_DECIDE   /* "redeal_or_play" (seed 002): the team decides as for one 5-pawn
+                                 hand; a redeal needs both partners */
 } goita_double_goshi;
 
 /* goshi_both_teams (RULES.md 3.4): one 5-pawn player on each team. */
@@ -82,7 +84,7 @@ typedef struct goita_rules {
   bool teyaku;                             /* teyaku: on (default for 4) / off */
   bool goshi;                              /* goshi: the 5-pawn rule on (default for 4) / off */
   goita_goshi_decision goshi_decision;     /* goshi_decision: partner / holder_and_partner */
-  goita_double_goshi double_goshi;         /* double_goshi: win / points:N */
+  goita_double_goshi double_goshi;         /* double_goshi: win / points:N / redeal_or_play */
   int double_goshi_points;                 /* N of points:N */
   goita_goshi_both_teams goshi_both_teams; /* goshi_both_teams */
   goita_king_attack king_attack;           /* king_attack */
@@ -124,6 +126,33 @@ GOITA_API int goita_rules_validate(const goita_rules *rules, goita_error *err);
 
 /* Returns the name of the preset (RULES.md 11) these rules are exactly, or NULL. */
 GOITA_API const char *goita_rules_preset(const goita_rules *rules);
+
+/* What an option's value is (goita_rule_option.kind). */
+typedef enum goita_rule_option_kind {
+  GOITA_RULE_OPTION_CHOICE = 0,     /* one of values */
+  GOITA_RULE_OPTION_NUMBER,         /* a whole number from min to max */
+  GOITA_RULE_OPTION_CHOICE_OR_POINTS /* one of values, or "points:N" with N from min to max */
+} goita_rule_option_kind;
+
+/* One rule option as docs/RULES.md 12 lists it. The parser, the writer, the checks and the
+ * comparison of rules are made from the same table, so a program (the browser client, the
+ * Python package, a --help text) that lists options from here never drifts from the library. */
+typedef struct goita_rule_option {
+  const char *name;            /* as written in option text: "king_attack" */
+  goita_rule_option_kind kind;
+  const char *const *values;   /* the value names, NULL-terminated; NULL for a NUMBER */
+  int min, max;                /* a number's range (NUMBER, points:N), in points on the tens scale */
+  bool scaled;                 /* the number is written on the rules' scale: max / 10 with scale=ones */
+  const char *default_value;   /* as written with 4 players on the tens scale: "150", "any_of_abc" */
+  const char *section;         /* the sections of docs/RULES.md: "3.1, 8" */
+  const char *seeds;           /* which seed each reading comes from: "holds: 000; dealt: 001" */
+  const char *help;            /* one line saying what the option does, for --help texts */
+} goita_rule_option;
+
+/* Returns the rule options, in the order goita_rules_format writes them, preset first (which
+ * format never writes: it names other options); *count (when not NULL) gets their number.
+ * The table is static and lives as long as the library. */
+GOITA_API const goita_rule_option *goita_rules_options(size_t *count);
 
 /* Returns the names of the presets, NULL-terminated. */
 GOITA_API const char *const *goita_rules_preset_names(void);

@@ -54,6 +54,21 @@ class goita_error(Structure):
     _fields_ = [("status", c_int), ("position", c_int), ("message", c_char * 200)]
 
 
+class goita_rule_option(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("kind", c_enum),
+        ("values", POINTER(c_char_p)),
+        ("min", c_int),
+        ("max", c_int),
+        ("scaled", c_bool),
+        ("default_value", c_char_p),
+        ("section", c_char_p),
+        ("seeds", c_char_p),
+        ("help", c_char_p),
+    ]
+
+
 class goita_move(Structure):
     _fields_ = [("type", c_uint8), ("seat", c_uint8), ("block", c_uint8), ("attack", c_uint8)]
 
@@ -235,7 +250,7 @@ class goita_record(Structure):
 
 # Every mirrored struct by its C name, for the layout test.
 STRUCTS = {cls.__name__: cls for cls in (
-    goita_rules, goita_error, goita_move, goita_round_result, goita_round, goita_view, goita_rng,
+    goita_rules, goita_rule_option, goita_error, goita_move, goita_round_result, goita_round, goita_view, goita_rng,
     goita_draw_result, goita_game, goita_solve_options, goita_solve_bounds, goita_solve_result,
     goita_player_info, goita_record_round, goita_record)}
 
@@ -338,6 +353,7 @@ _PROTOTYPES = {
     "goita_rules_validate": (c_int, [_P, _P]),
     "goita_rules_preset": (c_char_p, [_P]),
     "goita_rules_preset_names": (POINTER(c_char_p), []),
+    "goita_rules_options": (POINTER(goita_rule_option), [POINTER(c_size_t)]),
     "goita_rules_hand_size": (c_int, [_P]),
     "goita_rules_sides": (c_int, [_P]),
     "goita_rules_side_of": (c_int, [_P, c_int]),

@@ -6,13 +6,51 @@ from . import _lib
 from .errors import raise_for
 
 
-def _text_value(text):
-    """Turns an option's text value into Python: on/off -> bool, digits -> int, else str."""
-    if text == "on":
-        return True
-    if text == "off":
-        return False
-    if text.lstrip("-").isdigit():
+_KINDS = {0: "choice", 1: "number", 2: "choice_or_points"}
+
+
+def known_options():
+    """The rule options as the library's table has them (docs/RULES.md 12), in the order the
+    option text writes them: a list of dicts with name, kind ("choice", "number" or
+    "choice_or_points": a choice or points:N), values (or None), min, max, scaled (the number
+    is written on the rules' scale), default, section, seeds and help."""
+    count = ctypes.c_size_t()
+    rows = _lib.lib.goita_rules_options(ctypes.byref(count))
+    out = []
+    for i in range(count.value):
+        row = rows[i]
+        out.append({
+            "name": row.name.decode(),
+            "kind": _KINDS[row.kind],
+            "values": _lib.strings(row.values) if row.values else None,
+            "min": row.min,
+            "max": row.max,
+            "scaled": bool(row.scaled),
+            "default": row.default_value.decode(),
+            "section": row.section.decode(),
+            "seeds": row.seeds.decode(),
+            "help": row.help.decode(),
+        })
+    return out
+
+
+_OPTIONS = None
+
+
+def _option(name):
+    global _OPTIONS
+    if _OPTIONS is None:
+        _OPTIONS = {o["name"]: o for o in known_options()}
+    return _OPTIONS.get(name)
+
+
+def _text_value(name, text):
+    """Turns an option's text value into Python by the library's table: an off/on choice ->
+    bool, a number -> int, anything else (points:N included) -> str."""
+    option = _option(name)
+    if option and option["values"] == ["off", "on"]:
+        return text == "on"
+    if option and option["kind"] == "number":
         return int(text)
     return text
 
@@ -53,6 +91,11 @@ class Rules:
         return cls("preset=" + name, **options)
 
     @staticmethod
+    def known_options():
+        """The library's table of rule options (see goita.rules.known_options)."""
+        return known_options()
+
+    @staticmethod
     def presets():
         """The names of the rule sets the library knows."""
         return _lib.strings(_lib.lib.goita_rules_preset_names())
@@ -72,7 +115,7 @@ class Rules:
 
     def options(self):
         """The options as a dict, name -> value (as attributes give them), in the library's order."""
-        return {name: _text_value(value)
+        return {name: _text_value(name, value)
                 for name, value in (item.split("=", 1) for item in self.to_text().split(","))}
 
     @property

@@ -49,3 +49,21 @@ def test_bad_options_raise_with_the_library_message():
     with pytest.raises(goita.InvalidValue):
         rules.players = 7
     assert rules.players == 4  # unchanged after the error
+
+
+def test_the_options_come_from_the_library_table():
+    options = goita.Rules.known_options()
+    names = [o["name"] for o in options]
+    assert names[0] == "preset" and names[1:] == list(goita.Rules().options())
+    by_name = {o["name"]: o for o in options}
+    assert by_name["target"]["kind"] == "number" and by_name["target"]["max"] == 10000
+    assert by_name["target"]["scaled"] and by_name["target"]["section"] == "6, 10"
+    assert by_name["double_goshi"]["kind"] == "choice_or_points"
+    assert "redeal_or_play" in by_name["double_goshi"]["values"]
+    assert by_name["preset"]["values"] == goita.Rules.presets()
+    # every default, as written, reads back as the defaults
+    text = ",".join("%s=%s" % (o["name"], o["default"]) for o in options[1:])
+    assert goita.Rules(text) == goita.Rules()
+    # values typed by the table: a number stays an int, on/off a bool
+    rules = goita.Rules(double_goshi="points:30")
+    assert rules.double_goshi == "points:30" and rules.players == 4 and rules.goshi is True

@@ -17,8 +17,8 @@ bool cli_read_rules(const char *text, void *target, char *why, size_t size) {
 
 cli_option cli_rules_option(goita_rules *rules) {
   return (cli_option){"--rules", CLI_READ, "OPTS", rules,
-                      "rule options (docs/RULES.md 12), e.g. preset=french or "
-                      "king_face_down=allowed,target=150",
+                      "rule options, e.g. preset=french or target=100,king_face_down=allowed "
+                      "(goita rules lists them)",
                       .fallback = "the standard rules", .read = cli_read_rules};
 }
 

@@ -80,8 +80,46 @@ static json_t *player_json(const srv_player *p) {
   return o;
 }
 
+/* What a client offers when it creates a table or seats a computer, from the library's own
+ * tables so that the browser keeps no copy (docs/SERVER.md): the computer levels, weakest
+ * first; the rule options of docs/RULES.md 12 with their values or range; and each rule set
+ * as the full option text it stands for. */
+static json_t *choices_json(void) {
+  json_t *levels = json_array();
+  for (const char *const *level = goita_player_levels(); *level; level++) json_array_append_new(levels, json_string(*level));
+  json_t *options = json_array();
+  size_t count = 0;
+  const goita_rule_option *o = goita_rules_options(&count);
+  for (size_t i = 0; i < count; i++) {
+    json_t *row = json_pack("{s:s, s:s, s:s, s:s}", "name", o[i].name, "default", o[i].default_value, "section",
+                            o[i].section, "help", o[i].help);
+    if (o[i].values) {
+      json_t *values = json_array();
+      for (int v = 0; o[i].values[v]; v++) json_array_append_new(values, json_string(o[i].values[v]));
+      json_object_set_new(row, "values", values);
+    }
+    if (o[i].kind != GOITA_RULE_OPTION_CHOICE) {
+      json_object_set_new(row, "min", json_integer(o[i].min));
+      json_object_set_new(row, "max", json_integer(o[i].max));
+      json_object_set_new(row, "scaled", json_boolean(o[i].scaled));
+      if (o[i].kind == GOITA_RULE_OPTION_CHOICE_OR_POINTS) json_object_set_new(row, "points", json_true());
+    }
+    json_array_append_new(options, row);
+  }
+  json_t *presets = json_object();
+  for (const char *const *name = goita_rules_preset_names(); *name; name++) {
+    char text[GOITA_RULES_TEXT_SIZE] = "", preset[64];
+    goita_rules r;
+    snprintf(preset, sizeof preset, "preset=%s", *name);
+    if (goita_rules_parse(&r, preset, NULL) == GOITA_OK && goita_rules_format(&r, text, sizeof text) > 0)
+      json_object_set_new(presets, *name, json_string(text));
+  }
+  return json_pack("{s:o, s:o, s:o}", "levels", levels, "rule_options", options, "presets", presets);
+}
+
 static void send_welcome(srv_hub *h, hub_client *c, const srv_player *p, const char *token) {
-  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:s}", "type", "welcome", "player", player_json(p), "player_token", token));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:s, s:o}", "type", "welcome", "player", player_json(p), "player_token",
+                                    token, "choices", choices_json()));
 }
 
 void hub_send_player(srv_hub *h, uint64_t client, int64_t player) {

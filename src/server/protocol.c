@@ -164,7 +164,14 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
         return bad(err, size, "field \"%s\": expected 8 to 128 bytes", f->name);
       snprintf(req->password, sizeof req->password, "%s", s);
     } else if (f->kind == F_LEVEL) {
-      if (!is_level(s)) return bad(err, size, "field \"%s\": not a level (random, rules, fast, sampler, expert, master)", f->name);
+      if (!is_level(s)) {
+        /* the list from the library's own, so that a new level is named here too */
+        char levels[128] = "";
+        for (const char *const *level = goita_player_levels(); *level; level++)
+          snprintf(levels + strlen(levels), sizeof levels - strlen(levels), "%s%s", *levels ? ", " : "", *level);
+        snprintf(err, size, "field \"%s\": not a level (%s)", f->name, levels);
+        return -1;
+      }
       snprintf(req->level, sizeof req->level, "%s", s);
     } else {
       if (strlen(s) >= sizeof req->move_text || goita_move_parse(s, strlen(s), &req->move) != GOITA_OK)

@@ -11,11 +11,14 @@ case $out in *$'\n''Game over after 1 round: '*) ;; *) fail "one round: $(printf
 # The French edition's rule set shows points 1-5 and the game to 15 (docs/RULES.md 10-11);
 # the record keeps the rules, so its replay shows the same scale.
 french=$("$goita" watch --seed 3 --rules preset=french --delay 0 --record "$tmp/french.json")
-case $french in *'wins with 20 (target 15)'*) ;; *) fail "French scale: $(printf '%s' "$french" | tail -1)" ;; esac
+# (A game ends at 15 to 24 on that scale: 14 and a doubled king at most.)
+case $french in *'wins with '1[5-9]' (target 15)'*|*'wins with '2[0-4]' (target 15)'*) ;;
+  *) fail "French scale: $(printf '%s' "$french" | tail -1)" ;; esac
 case $french in *'scores 5'$'\n'*|*'scores 4'$'\n'*|*'scores 3'$'\n'*|*'scores 2'$'\n'*|*'scores 1'$'\n'*) ;;
   *) fail "French scale: no round scored 1-5" ;; esac
 case $french in *'scores '[1-9]0$'\n'*) fail "French scale: a round scored in tens" ;; esac
-case $("$goita" replay "$tmp/french.json") in *'wins with 20 (target 15)'*) ;; *) fail "French replay" ;; esac
+won=$(printf '%s\n' "$french" | grep -o 'wins with [0-9]* (target 15)')
+case $("$goita" replay "$tmp/french.json") in *"$won"*) ;; *) fail "French replay" ;; esac
 
 # --delay pauses after each move: the game takes at least its moves times the delay (a generous
 # upper bound only guards against a pause far too long).

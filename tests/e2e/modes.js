@@ -41,6 +41,21 @@ async function seats(page) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const ann = await openPage(browser, { width: 1280, height: 800 }, 'Ann');
 
+  // The create form's lists come from the server's welcome, made from the library's tables
+  // (docs/SERVER.md): the rule sets, the levels strongest first; a rule set sets its target on
+  // its own scale and its options, and the form writes only what was changed from it.
+  const values = (sel) => ann.$$eval(`${sel} option`, (os) => os.map((o) => o.value).join());
+  if (await values('#opt-preset') !== 'standard,japanese,french') fail('rule sets: ' + (await values('#opt-preset')));
+  if (await values('#opt-players') !== '4,3,2') fail('players: ' + (await values('#opt-players')));
+  if (await values('#quick-level') !== 'master,expert,sampler,fast,rules,random') fail('levels: ' + (await values('#quick-level')));
+  if (await ann.inputValue('#quick-level') !== 'expert') fail('the level offered first: ' + (await ann.inputValue('#quick-level')));
+  await ann.selectOption('#opt-preset', 'french');
+  if (await ann.inputValue('#opt-target') !== '15' || !(await ann.isChecked('#opt-kingdown')) || await ann.isChecked('#opt-teyaku')) fail('the French rule set in the form');
+  const frenchText = await ann.evaluate(() => rulesText());
+  if (frenchText !== 'preset=french,players=4,target=15') fail('the French rules written: ' + frenchText);
+  await ann.selectOption('#opt-preset', 'standard');
+  if (await ann.inputValue('#opt-target') !== '150' || await ann.isChecked('#opt-kingdown')) fail('back to the standard rules');
+
   // A quick match: a game to 10 points, a 1 s wait, computer players fill the table.
   await ann.fill('#opt-target', '10');
   await ann.fill('#quick-wait', '1');
