@@ -152,15 +152,22 @@ void hub_lease_tick(srv_hub *h, int64_t now) {
                "for %lld ms",
             (long long)(now - h->lease_ok_ms), (long long)lease_ms);
   }
+  /* (no claim in a renewal right after a failed one: the others get their time to renew too) */
+  const bool claim = !h->lease_failing && now >= h->claim_after_ms;
   owned_list l = {0};
-  const int status = srv_store_lease_renew(h->store, now >= h->claim_after_ms, add_owned, &l);
+  const int status = srv_store_lease_renew(h->store, claim, add_owned, &l);
   if (status == SRV_STORE_SUPERSEDED) {
     superseded(h);
   } else if (status != 0 || l.out_of_memory) {
     if (!h->lease_failing) hub_log(h, "lease not renewed: %s", l.out_of_memory ? "out of memory" : srv_store_error(h->store));
     h->lease_failing = true;
   } else {
-    if (h->lease_failing) hub_log(h, "lease renewed again");
+    if (h->lease_failing) {
+      /* the database was away: every lease may have run out by its clock meanwhile, and the live
+       * servers renew theirs within a renewal period of its return */
+      if (now + lease_ms > h->claim_after_ms) h->claim_after_ms = now + lease_ms;
+      hub_log(h, "lease renewed again: no other server's table is taken over for %lld ms", (long long)lease_ms);
+    }
     h->lease_failing = false;
     h->lease_ok_ms = now;
     reconcile(h, &l);
