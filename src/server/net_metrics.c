@@ -1,5 +1,5 @@
-/* /healthz and /metrics: the text of each, from the hub's counts, the store's failures and the
- * move-time histogram that net.c keeps. */
+/* /metrics: its text, from the hub's counts, the store's failures and the move-time histogram
+ * that net.c keeps (/healthz is net_health.c's). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,26 +84,6 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   }
   add(&t, "goita_move_seconds_bucket{le=\"+Inf\"} %lld\ngoita_move_seconds_sum %.6f\ngoita_move_seconds_count %lld\n",
       m->count, m->sum, m->count);
-  if (t.failed) {
-    free(t.buf);
-    return NULL;
-  }
-  return t.buf;
-}
-
-char *srv_health_text(const srv_store *store, const srv_bus *bus, unsigned *status) {
-  text t = {0};
-  if (srv_store_failing(store)) {
-    *status = 503;
-    add(&t, "database failing: %s\n", srv_store_error(store));
-  } else {
-    *status = 200;
-    add(&t, "ok\n");
-  }
-  if (bus && srv_bus_connected(bus))
-    add(&t, "bus: connected\n");
-  else if (bus)
-    add(&t, "bus: unreachable: %s\n", srv_bus_error(bus));
   if (t.failed) {
     free(t.buf);
     return NULL;
