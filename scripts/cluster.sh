@@ -52,11 +52,15 @@ usage() {
 # shellcheck source=scripts/packages.sh
 . "$root/scripts/packages.sh"
 
-# Installs the Debian packages of the programs this cluster runs that are missing.
+# Installs the Debian packages of the programs named (postgresql: its initdb) that are missing.
 install_programs() {
   local packages=() program
-  if [ "$STORE" = postgresql ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then packages+=(postgresql); fi
-  for program in "$@"; do command -v "$program" >/dev/null || packages+=("$program"); done
+  for program in "$@"; do
+    case $program in
+      postgresql) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql) ;;
+      *) command -v "$program" >/dev/null || packages+=("$program") ;;
+    esac
+  done
   [ ${#packages[@]} -eq 0 ] && return 0
   echo "cluster.sh: installing ${packages[*]} (Debian)" >&2
   ensure_packages "${packages[@]}"
@@ -205,7 +209,7 @@ start_haproxy() {
 up() {
   local n var
   [ -x "$GOITA" ] || { echo "cluster.sh: no $GOITA: build it first (or say GOITA=...)" >&2; exit 1; }
-  install_programs haproxy nats-server
+  if [ "$STORE" = postgresql ]; then install_programs haproxy nats-server postgresql; else install_programs haproxy nats-server; fi
   [ -n "$dir" ] || dir=$(mktemp -d)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -347,7 +351,7 @@ piece_name() {
       k=${k#server}
       if [[ $k =~ ^[1-9][0-9]*$ ]] && [ "$k" -le "$NODES" ]; then echo "n$k"; return; fi ;;
   esac
-  echo "cluster.sh: no piece $1 in this cluster: postgresql, nats, haproxy or n1..n$NODES" >&2
+  echo "cluster.sh: no piece $1 in this cluster: $([ "$STORE" = sqlite ] || echo "postgresql, ")nats, haproxy or n1..n$NODES" >&2
   exit 2
 }
 

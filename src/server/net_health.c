@@ -12,8 +12,7 @@ static void format_utc(char buf[32], int64_t wall_ms) {
   const time_t t = (time_t)(wall_ms / 1000);
   struct tm tm;
   gmtime_r(&t, &tm);
-  snprintf(buf, 32, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-           tm.tm_min, tm.tm_sec);
+  if (strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) snprintf(buf, 32, "?");
 }
 
 void srv_health_init(srv_health *h, bool has_bus, int64_t wall_ms) {
