@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bus.h"
 #include "net_health.h"
 #include "store.h"
 
@@ -129,4 +130,19 @@ Test(health, the_bus_line_follows_its_connection_and_leaves_the_status) {
   cr_expect_eq(page(&h, text, sizeof text), 200);
   cr_expect_str_eq(text,
                    "ok\nbus: unreachable since 2026-11-27T13:05:06Z: lost the connection to nats://127.0.0.1:4222\n");
+}
+
+static void no_wake(void *ctx) { (void)ctx; }
+
+Test(health, the_bus_is_shown_without_its_password) {
+  srv_bus *bus = NULL;
+  char err[256] = "";
+  const char *subjects[] = {"goita.lobby"};
+  /* nothing listens on port 1: the client keeps trying, and says why it is not connected */
+  cr_assert_eq(srv_bus_open(&bus, "nats://goita:s3cret@127.0.0.1:1", "t", subjects, 1, no_wake, NULL, err, sizeof err),
+               0, "%s", err);
+  cr_expect_str_eq(srv_bus_address(bus), "nats://127.0.0.1:1");
+  cr_expect(strstr(srv_bus_error(bus), "s3cret") == NULL, "%s", srv_bus_error(bus));
+  cr_expect(strstr(srv_bus_error(bus), "nats://127.0.0.1:1") != NULL, "%s", srv_bus_error(bus));
+  srv_bus_close(bus);
 }

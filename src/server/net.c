@@ -559,19 +559,11 @@ static bool subject_safe(const char *name) {
   return *name != '\0';
 }
 
-/* The bus's address as the log shows it: nats://HOST:PORT, without a user or password. */
-static const char *shown_bus(const char *url, char *buf, size_t size) {
-  const char *at = strrchr(url, '@');
-  if (!at) return url;
-  snprintf(buf, size, "nats://%s", at + 1);
-  return buf;
-}
-
 /* The operators' log line of a server that listens now: where, on which database, under which
  * name, on which bus. */
-static void log_start(const srv_serve_options *o, bool tls) {
-  char bus[300] = "no bus", shown[256];
-  if (o->bus) snprintf(bus, sizeof bus, "bus %s", shown_bus(o->bus, shown, sizeof shown));
+static void log_start(const server *s, const srv_serve_options *o, bool tls) {
+  char bus[300] = "no bus";
+  if (s->bus) snprintf(bus, sizeof bus, "bus %s", srv_bus_address(s->bus));
   char lease[32] = "";
   if (srv_store_is_postgresql(o->db_path)) snprintf(lease, sizeof lease, " (lease %d s)", o->lease_ms / 1000);
   srv_log("listening on %s://%s:%d/, database %s, node %s%s, %s", tls ? "https" : "http", o->host, o->port,
@@ -712,7 +704,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, shown_db(o->db_path));
   fflush(stdout);
   srv_health_init(&s.health, o->bus != NULL, wall_now());
-  log_start(o, tls);
+  log_start(&s, o, tls);
   lws_sul_schedule(s.context, 0, &s.tick, on_tick, TICK_MS * LWS_US_PER_MS);
   while (!stopping && lws_service(s.context, 0) >= 0) {
   }
