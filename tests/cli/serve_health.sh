@@ -79,7 +79,7 @@ health_until 80 "^ok bus: connected $since 200$" || fail "/healthz once the bus 
 logged "bus back after [0-9]+\.[0-9] s$" || fail "no line for the bus back: $(cat "$tmp/serve.err")"
 
 kill "$server"
-wait "$server"
+wait "$server" || fail "the server stopped with status $?: $(tail -5 "$tmp/serve.err")"
 server=
 logged "stopping$" || fail "no line for the stop: $(cat "$tmp/serve.err")"
 finish serve_health
