@@ -438,7 +438,7 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
     srv_health_db_check(&s->health, s->store, hub_now(NULL), wall_now()); /* as of this request */
     d->body = srv_health_text(&s->health, &status);
   } else if (strcmp(uri, "/metrics") == 0)
-    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, s->bus);
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus);
   else
     return start_download(s, wsi, d, path);
   if (!d->body) return -1;

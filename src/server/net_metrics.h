@@ -5,6 +5,7 @@
 
 #include "bus.h"
 #include "hub.h"
+#include "net_health.h"
 #include "store.h"
 
 #define SRV_MOVE_BUCKETS 10
@@ -19,6 +20,7 @@ typedef struct srv_metrics {
 /* Counts one move that took `seconds` from its arrival to its broadcast. */
 void srv_metrics_move(srv_metrics *m, double seconds);
 /* The /metrics page (malloc'd, NULL when out of memory); bus is NULL for a server without one. */
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_bus *bus);
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
+                       const srv_bus *bus);
 
 #endif

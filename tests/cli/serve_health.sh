@@ -61,6 +61,7 @@ logged "bus connected$" || fail "no line for the bus connected: $(cat "$tmp/serv
 health_until 50 "^database down $since: .*unreachable.* bus: connected $since 503$" ||
   fail "/healthz with the database stopped: $(health)"
 logged "database down: .*unreachable" || fail "no line for the database lost: $(cat "$tmp/serve.err")"
+curl -s "http://127.0.0.1:$port/metrics" | grep -qx 'goita_database_up 0' || fail "/metrics does not say the database is down"
 sleep 1.5 # a second failed check changes nothing
 [ "$(grep -c 'database down' "$tmp/serve.err")" -eq 1 ] || fail "the database's loss logged more than once"
 
@@ -68,6 +69,7 @@ sleep 1.5 # a second failed check changes nothing
 "$root/scripts/postgres.sh" start "$tmp/pg" >/dev/null || fail "PostgreSQL did not start again"
 health_until 50 "^ok bus: connected $since 200$" || fail "/healthz once the database is back: $(health)"
 logged "database back after [0-9]+\.[0-9] s$" || fail "no line for the database back: $(cat "$tmp/serve.err")"
+curl -s "http://127.0.0.1:$port/metrics" | grep -qx 'goita_database_up 1' || fail "/metrics does not say the database is back"
 
 # 3. the bus stopped: said on /healthz and in the log, status 200; started again: back
 kill "$bus"
