@@ -19,6 +19,8 @@
 #                                         # data, and waits until it serves (a node: until it
 #                                         # listens; HAProxy: until /healthz answers 200)
 #   scripts/cluster.sh restart DIR PIECE  # stop, then start
+#   scripts/cluster.sh pid DIR PIECE      # prints its pid (PostgreSQL's postmaster); exit status
+#                                         # 1 when it does not run. For kill -STOP, kill -9, ...
 #   scripts/cluster.sh proxy DIR NAME:PORT...
 #                                   # HAProxy alone, in front of nodes started otherwise (named
 #                                   # by their --node, on 127.0.0.1:PORT); prints its port.
@@ -26,8 +28,9 @@
 #
 # Each piece writes DIR/NAME.log (appended to by every start, so a restart keeps what came
 # before; a node's log has its timestamped lines: docs/SERVER.md "Health and metrics") and its
-# pid to DIR/NAME.pid (NAME: nats, haproxy, n1..nN; PostgreSQL's is DIR/pg/data/postmaster.pid),
-# for signals of one's own (kill -STOP, kill -9: `start DIR PIECE` brings a killed piece back).
+# pid to DIR/NAME.pid (NAME: nats, haproxy, n1..nN; PostgreSQL's is DIR/pg/data/postmaster.pid;
+# `pid DIR PIECE` prints either), for signals of one's own (kill -STOP, kill -9: `start DIR
+# PIECE` brings a killed piece back).
 #
 # Environment: NODES (3, or as many as GOITA_SERVER_PORTS names), STORE (postgresql, or sqlite
 # for one node on a SQLite file in DIR, to compare), LEASE (each node's --lease, 10 s),
@@ -45,7 +48,7 @@ command=${1:-}
 dir=${2:-}
 PATH=$PATH:/usr/sbin:/sbin # nats-server and haproxy, also for a user whose PATH lacks them
 usage() {
-  echo "usage: scripts/cluster.sh up [DIR] | status DIR | down DIR | stop|start|restart DIR PIECE |" \
+  echo "usage: scripts/cluster.sh up [DIR] | status DIR | down DIR | stop|start|restart|pid DIR PIECE |" \
     "proxy DIR NAME:PORT...  (PIECE: postgresql, nats, haproxy, n1..nN)" >&2
   exit 2
 }
@@ -393,10 +396,19 @@ restart_piece() {
   start_piece "$@"
 }
 
+pid_piece() {
+  [ $# -eq 1 ] || usage
+  [ -e "$dir/cluster.env" ] || { echo "cluster.sh: no cluster in $dir" >&2; exit 1; }
+  local piece
+  piece=$(piece_name "$1")
+  piece_runs "$piece" || { echo "cluster.sh: $piece does not run" >&2; exit 1; }
+  if [ "$piece" = postgresql ]; then head -1 "$dir/pg/data/postmaster.pid"; else cat "$dir/$piece.pid"; fi
+}
+
 [ -n "$command" ] || usage
 case $command in
   up) ;;
-  status | down | proxy | stop | start | restart)
+  status | down | proxy | stop | start | restart | pid)
     if [ -z "$dir" ] || [ ! -d "$dir" ]; then usage; fi
     dir=$(cd "$dir" && pwd) ;;
   *) usage ;;
@@ -410,6 +422,6 @@ GOITA=${GOITA:-$root/${GOITA_BUILD:-build}/goita}
 [ "$command" = up ] || [ ! -e "$dir/cluster.env" ] || . "$dir/cluster.env"
 case $STORE in postgresql | sqlite) ;; *) echo "cluster.sh: STORE is postgresql or sqlite, not $STORE" >&2; exit 2 ;; esac
 case $command in
-  stop | start | restart) "${command}_piece" "${@:3}" ;;
+  stop | start | restart | pid) "${command}_piece" "${@:3}" ;;
   *) "$command" "${@:3}" ;;
 esac

@@ -106,7 +106,11 @@ logged n1 "listening on " 2 || fail "n1's log does not go on after its restart: 
 serves "restart n1"
 cl restart "$cluster" server2 >/dev/null || fail "restart server2"
 logged n2 "listening on " 2 || fail "n2 was not restarted as server2"
-kill -9 "$(cat "$cluster/n2.pid")"
+[ "$(cl pid "$cluster" n2)" = "$(cat "$cluster/n2.pid")" ] || fail "pid n2 is not n2's process"
+[ "$(cl pid "$cluster" postgresql)" = "$(head -1 "$cluster/pg/data/postmaster.pid")" ] || fail "pid postgresql"
+kill -9 "$(cl pid "$cluster" n2)"
+sleep 0.2
+cl pid "$cluster" n2 >/dev/null 2>&1 && fail "pid of a killed node"
 cl start "$cluster" n2 >/dev/null || fail "start n2 after kill -9"
 logged n2 "listening on " 3 || fail "n2 was not started after kill -9"
 serves "n2 killed and started"
