@@ -83,10 +83,24 @@ Test(health, a_database_that_stops_answering_is_down_until_it_answers_again) {
   cr_expect_eq(page(&h, text, sizeof text), 503);
   cr_expect(strncmp(text, "database down since 2026-11-27T13:04:07Z: ", 42) == 0, "%s", text);
   cr_expect(strstr(text, "games") != NULL, "the reason: %s", text);
-  raw("ALTER TABLE games_away RENAME TO games");
-  srv_health_db_check(&h, w.store, SRV_HEALTH_CHECK_MS + SRV_HEALTH_RETRY_MS - 1, WALL + 2900);
+  int64_t t = SRV_HEALTH_CHECK_MS;
+  srv_health_db_check(&h, w.store, t + SRV_HEALTH_RETRY_MS - 1, WALL + 2900);
   cr_expect_eq(page(&h, text, sizeof text), 503, "not read again before the retry interval");
-  srv_health_db_check(&h, w.store, SRV_HEALTH_CHECK_MS + SRV_HEALTH_RETRY_MS, WALL + 3000);
+  cr_assert_neq(srv_store_node(w.store, "a", 10000), 0); /* a failed call while it is down */
+  const long long failures = srv_store_failures(w.store);
+  srv_health_db_check(&h, w.store, t + 1, WALL + 2001);
+  cr_expect_eq(srv_store_failures(w.store), failures, "no read for a failed call while it is down");
+  srv_health_db_check(&h, w.store, t += SRV_HEALTH_RETRY_MS, WALL + 3000);
+  cr_expect_eq(srv_store_failures(w.store), failures + 1, "read again after the retry interval");
+  /* each failed read doubles the wait before the next, up to its maximum */
+  srv_health_db_check(&h, w.store, t + 2 * SRV_HEALTH_RETRY_MS - 1, WALL + 4000);
+  cr_expect_eq(srv_store_failures(w.store), failures + 1, "not read again before twice the interval");
+  srv_health_db_check(&h, w.store, t += 2 * SRV_HEALTH_RETRY_MS, WALL + 5000);
+  cr_expect_eq(srv_store_failures(w.store), failures + 2);
+  for (int i = 0; i < 5; i++) srv_health_db_check(&h, w.store, t += SRV_HEALTH_RETRY_MAX_MS, WALL + 6000);
+  cr_expect_eq(srv_store_failures(w.store), failures + 7, "at most SRV_HEALTH_RETRY_MAX_MS apart");
+  raw("ALTER TABLE games_away RENAME TO games");
+  srv_health_db_check(&h, w.store, t += SRV_HEALTH_RETRY_MAX_MS, WALL + 9000);
   cr_expect_eq(page(&h, text, sizeof text), 200);
   cr_expect_str_eq(text, "ok\n");
 }

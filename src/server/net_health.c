@@ -34,7 +34,10 @@ static int read_database(srv_store *store) {
 /* Notes the database answering or not, logging a change. */
 static void db_set(srv_health *h, bool down, const char *why, int64_t wall_ms) {
   if (down) snprintf(h->db_error, sizeof h->db_error, "%s", why);
+  if (down && h->db_down) /* one more failed read: wait longer */
+    h->db_retry = h->db_retry * 2 < SRV_HEALTH_RETRY_MAX_MS ? h->db_retry * 2 : SRV_HEALTH_RETRY_MAX_MS;
   if (down == h->db_down) return;
+  h->db_retry = SRV_HEALTH_RETRY_MS;
   if (down)
     srv_log("database down: %s", why);
   else
@@ -46,14 +49,18 @@ static void db_set(srv_health *h, bool down, const char *why, int64_t wall_ms) {
 void srv_health_db_check(srv_health *h, srv_store *store, int64_t now_ms, int64_t wall_ms) {
   const long long failures = srv_store_failures(store);
   const bool call_failed = failures != h->db_failures;
+  h->db_failures = failures;
   if (h->db_down && !call_failed && !srv_store_failing(store)) {
     /* a call of the server's own succeeded since the failed read */
     db_set(h, false, NULL, wall_ms);
     h->db_checked = now_ms;
     return;
   }
-  const int64_t interval = h->db_down ? SRV_HEALTH_RETRY_MS : SRV_HEALTH_CHECK_MS;
-  if (!call_failed && h->db_checked >= 0 && now_ms - h->db_checked < interval) return;
+  const int64_t interval = h->db_down ? h->db_retry : SRV_HEALTH_CHECK_MS;
+  const bool due = h->db_checked < 0 || now_ms - h->db_checked >= interval;
+  /* a failed call is looked at at once while the database answered; while it is down, it
+   * says only what is known */
+  if (!due && (h->db_down || !call_failed)) return;
   const bool down = read_database(store) != 0;
   h->db_checked = now_ms;
   h->db_failures = srv_store_failures(store);

@@ -14,16 +14,21 @@
 
 #include "store.h"
 
-/* The database is read every this long while it answers, and every SRV_HEALTH_RETRY_MS while
- * it does not (a failed call of the server's own is looked at on the next check at once). */
+/* The database is read every this long while it answers, and while it does not after
+ * SRV_HEALTH_RETRY_MS, then twice as long after each failed read up to SRV_HEALTH_RETRY_MAX_MS:
+ * a read of a database host that does not answer holds the event loop until libpq's connect
+ * timeout (5 s), so reads must not follow each other. A failed call of the server's own is
+ * looked at at once, and one that succeeds says the database is back without a read. */
 #define SRV_HEALTH_CHECK_MS 2000
 #define SRV_HEALTH_RETRY_MS 1000
+#define SRV_HEALTH_RETRY_MAX_MS 8000
 
 typedef struct srv_health {
   bool db_down;
   char db_error[256];   /* why, while it is down */
   int64_t db_since;     /* wall-clock ms of the last change (down or back) */
   int64_t db_checked;   /* monotonic ms of the last read */
+  int64_t db_retry;     /* while down: the wait before the next read */
   long long db_failures; /* srv_store_failures after the last look */
   bool has_bus;
   bool bus_up, bus_seen; /* connected now; has been connected once */
