@@ -43,6 +43,13 @@ serves() {
 logged() {
   [ "$(grep -cE "^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z $1 $2" "$cluster/$1.log")" -ge "${3:-1}" ]
 }
+# Waits up to 10 s for each node's own /healthz to match $1 (what it says is logged by then).
+nodes_until() {
+  local n
+  for n in n1 n2; do
+    get_until 10 "$(cat "$cluster/$n.port")" /healthz "$1" || fail "$n's /healthz $2: $(get "$(cat "$cluster/$n.port")" /healthz)"
+  done
+}
 expect_logged() {
   local n
   for n in n1 n2; do logged "$n" "$1" "${2:-1}" || fail "no line \"$n $1\" in $n.log: $(cat "$cluster/$n.log")"; done
@@ -67,29 +74,29 @@ grep -q "port ${ports[3]} of 127.0.0.1 is in use" "$tmp/other.out" || fail "the 
 
 # 2. PostgreSQL stopped: both nodes 503 with the reason, then started again and restarted
 cl stop "$cluster" postgresql >/dev/null || fail "stop postgresql"
-get_until 10 "$(cat "$cluster/n1.port")" /healthz '^database down since .*unreachable.* 503$' ||
-  fail "n1's /healthz with PostgreSQL stopped: $(get "$(cat "$cluster/n1.port")" /healthz)"
-get_until 10 "$proxy" /healthz '503$' || fail "HAProxy kept a node without its database in the pool"
+nodes_until '^database down since .*unreachable.* 503$' "with PostgreSQL stopped"
 expect_logged "database down: .*unreachable"
+for _ in $(seq 30); do cl status "$cluster" 2>/dev/null | grep -q 'n1 DOWN.*n2 DOWN' && break; sleep 0.5; done
+[[ $(get "$proxy" /) == *503 ]] || fail "HAProxy kept a node without its database in the pool"
 cl start "$cluster" postgresql >/dev/null || fail "start postgresql"
-serves "PostgreSQL started again"
-get_until 10 "$(cat "$cluster/n2.port")" /healthz '^ok .*200$' || fail "n2's /healthz once PostgreSQL is back"
+nodes_until '^ok .*200$' "once PostgreSQL is back"
 expect_logged "database back after [0-9.]+ s$"
+serves "PostgreSQL started again"
 cl restart "$cluster" postgresql >/dev/null || fail "restart postgresql"
 (exec 3<>"/dev/tcp/127.0.0.1/${ports[1]}") 2>/dev/null || fail "PostgreSQL restarted on another port"
 serves "restart postgresql"
 
 # 3. NATS stopped: the nodes say so and serve on; started again and restarted
 cl stop "$cluster" nats >/dev/null || fail "stop nats"
-get_until 10 "$(cat "$cluster/n1.port")" /healthz 'bus: unreachable since .* 200$' || fail "n1's /healthz without the bus"
+nodes_until 'bus: unreachable since .* 200$' "without the bus"
 expect_logged "bus down: "
 serves "stop nats"
 cl start "$cluster" nats >/dev/null || fail "start nats"
-get_until 10 "$(cat "$cluster/n1.port")" /healthz 'bus: connected since .* 200$' || fail "n1's /healthz with the bus back"
+nodes_until 'bus: connected since .* 200$' "with the bus back"
 expect_logged "bus back after [0-9.]+ s$"
 cl restart "$cluster" nats >/dev/null || fail "restart nats"
 serves "restart nats"
-get_until 10 "$(cat "$cluster/n2.port")" /healthz 'bus: connected since .* 200$' || fail "n2's /healthz after restart nats"
+nodes_until 'bus: connected since .* 200$' "after restart nats"
 
 # 4. HAProxy restarted: another process on the same port
 old=$(cat "$cluster/haproxy.pid")
