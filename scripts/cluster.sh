@@ -205,14 +205,19 @@ start_haproxy() {
   port=$(cat "$dir/haproxy.port")
   start_daemon haproxy haproxy -db -f "$dir/haproxy.cfg"
   for _ in $(seq 50); do [ "$(http_get "$port" /healthz 2>/dev/null | head -1)" = 200 ] && break; sleep 0.2; done
-  [ "$(http_get "$port" /healthz 2>/dev/null | head -1)" = 200 ] || { echo "cluster.sh: HAProxy does not answer" >&2; cat "$dir/haproxy.log" >&2; false; }
+  [ "$(http_get "$port" /healthz 2>/dev/null | head -1)" = 200 ] ||
+    { echo "cluster.sh: HAProxy does not answer" >&2; cat "$dir/haproxy.log" >&2; false; }
 }
 
 # Starts PostgreSQL (or picks the SQLite file), NATS, the nodes and HAProxy, each waited for.
 up() {
   local n var
   [ -x "$GOITA" ] || { echo "cluster.sh: no $GOITA: build it first (or say GOITA=...)" >&2; exit 1; }
-  if [ "$STORE" = postgresql ]; then install_programs haproxy nats-server postgresql; else install_programs haproxy nats-server; fi
+  if [ "$STORE" = postgresql ]; then
+    install_programs haproxy nats-server postgresql
+  else
+    install_programs haproxy nats-server
+  fi
   [ -n "$dir" ] || dir=$(mktemp -d)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)

@@ -10,7 +10,12 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cluster=$tmp/cluster
 chmod 711 "$tmp" # as root, PostgreSQL runs as the postgres user, which must reach its folder
-trap 'for c in "$cluster" "$tmp/other"; do [ -d "$c" ] && bash "$root/scripts/cluster.sh" down "$c" >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+cleanup() {
+  local c
+  for c in "$cluster" "$tmp/other"; do [ -d "$c" ] && bash "$root/scripts/cluster.sh" down "$c" >/dev/null 2>&1; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 cl() { bash "$root/scripts/cluster.sh" "$@"; }
 
 # Five distinct free ports of 127.0.0.1.
@@ -64,7 +69,8 @@ grep -q "open http://127.0.0.1:$proxy/" "$tmp/up.out" || fail "up does not name 
 grep -q "port=${ports[1]}" "$cluster/db" || fail "the nodes' database URI does not name the port: $(cat "$cluster/db")"
 serves up
 for n in 1 2; do
-  logged "n$n" "listening on http://127.0.0.1:${ports[n + 2]}/, database PostgreSQL, node n$n \(lease 3 s\), bus nats://127.0.0.1:${ports[2]}\$" ||
+  start="listening on http://127.0.0.1:${ports[n + 2]}/, database PostgreSQL, node n$n \(lease 3 s\)"
+  logged "n$n" "$start, bus nats://127.0.0.1:${ports[2]}\$" ||
     fail "n$n's start line: $(cat "$cluster/n$n.log")"
 done
 expect_logged "bus connected$"
