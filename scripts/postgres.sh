@@ -8,6 +8,11 @@
 #   scripts/postgres.sh stop DIR    # stops it (the folder stays: start again on the same data,
 #                                   # or remove it yourself)
 #   scripts/postgres.sh status DIR  # whether it accepts connections (pg_isready); exit status 1 if not
+#
+# GOITA_PG_PORT=PORT at `start` has it listen on 127.0.0.1:PORT too (for psql or a node on
+# another user's account; the URI still names the socket, whose name carries the port). The port
+# is kept in DIR/port, so that a later `start` uses it again; remove that file to go back to the
+# socket alone.
 set -euo pipefail
 command=${1:-}
 dir=${2:-}
@@ -20,7 +25,15 @@ as_owner() {
 owner=$(if [ "$(id -u)" -eq 0 ]; then echo postgres; else id -un; fi)
 dir=$(cd "$dir" && pwd)
 data=$dir/data run=$dir/run
-uri="postgresql:///goita?host=$run&user=$owner"
+if [ "$command" = start ] && [ -n "${GOITA_PG_PORT:-}" ]; then
+  [[ $GOITA_PG_PORT =~ ^[0-9]+$ ]] && [ "$GOITA_PG_PORT" -ge 1 ] && [ "$GOITA_PG_PORT" -le 65535 ] ||
+    { echo "postgres.sh: GOITA_PG_PORT is a TCP port, not $GOITA_PG_PORT" >&2; exit 2; }
+  echo "$GOITA_PG_PORT" >"$dir/port"
+fi
+port=$(cat "$dir/port" 2>/dev/null || true)
+listen="''" port_args=() uri_port=""
+if [ -n "$port" ]; then listen="'127.0.0.1'" port_args=(-p "$port") uri_port="&port=$port"; fi
+uri="postgresql:///goita?host=$run$uri_port&user=$owner"
 case $command in
   start)
     mkdir -p "$run"
@@ -34,10 +47,10 @@ case $command in
         { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
-      -o "-c listen_addresses='' -c unix_socket_directories='$run'" start >/dev/null ||
+      -o "-c listen_addresses=$listen -c unix_socket_directories='$run' ${port_args[*]}" start >/dev/null ||
       { cat "$dir/server.log" >&2; exit 1; }
-    as_owner "$bin/psql" -h "$run" -U "$owner" -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname = 'goita'" |
-      grep -q 1 || as_owner "$bin/createdb" -h "$run" -U "$owner" goita
+    as_owner "$bin/psql" -h "$run" "${port_args[@]}" -U "$owner" -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname = 'goita'" |
+      grep -q 1 || as_owner "$bin/createdb" -h "$run" "${port_args[@]}" -U "$owner" goita
     echo "$uri" ;;
   stop)
     # (quietly nothing when it is not running)
@@ -45,6 +58,6 @@ case $command in
       as_owner "$bin/pg_ctl" -D "$data" -m fast -w -t 30 stop >/dev/null
     fi ;;
   status)
-    as_owner "$bin/pg_isready" -h "$run" -U "$owner" -d goita ;;
+    as_owner "$bin/pg_isready" -h "$run" "${port_args[@]}" -U "$owner" -d goita ;;
   *) echo "usage: scripts/postgres.sh start|stop|status DIR" >&2; exit 2 ;;
 esac

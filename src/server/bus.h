@@ -45,6 +45,9 @@ void srv_bus_event_free(srv_bus_event *event);
 bool srv_bus_connected(const srv_bus *bus);
 /* Failed publishes and lost connections since the bus was opened (for /metrics). */
 long long srv_bus_errors(const srv_bus *bus);
+/* The bus's address as messages and logs show it: nats://HOST:PORT, without a user or password
+ * that --bus may hold. */
+const char *srv_bus_address(const srv_bus *bus);
 /* Why the bus is not connected, or the last failure (for /healthz and error replies). */
 const char *srv_bus_error(const srv_bus *bus);
 /* Closes the connection and frees what is left in the queue. */

@@ -27,6 +27,7 @@ struct srv_bus {
   natsSubscription *subs[MAX_SUBJECTS];
   int nsubs;
   char url[256];
+  char shown[256]; /* the url as messages show it, without a user or password */
   pthread_mutex_t lock; /* the queue and the count of errors */
   event_node *head, *tail;
   long long errors;
@@ -126,7 +127,9 @@ int srv_bus_open(srv_bus **bus, const char *url, const char *name, const char *c
   b->wake = wake;
   b->ctx = ctx;
   snprintf(b->url, sizeof b->url, "%s", url);
-  snprintf(b->error, sizeof b->error, "not connected to %s yet", url);
+  const char *at = strrchr(url, '@');
+  snprintf(b->shown, sizeof b->shown, "nats://%s", at ? at + 1 : url + 7);
+  snprintf(b->error, sizeof b->error, "not connected to %s yet", b->shown);
   natsStatus st = make_options(b, url, name);
   if (st == NATS_OK) {
     st = natsConnection_Connect(&b->nc, b->opts);
@@ -138,7 +141,7 @@ int srv_bus_open(srv_bus **bus, const char *url, const char *name, const char *c
     if (st == NATS_OK) b->nsubs++;
   }
   if (st != NATS_OK) {
-    snprintf(err, errsize, "message bus %s: %s", url, natsStatus_GetText(st));
+    snprintf(err, errsize, "message bus %s: %s", b->shown, natsStatus_GetText(st));
     srv_bus_close(b);
     return -1;
   }
@@ -157,7 +160,7 @@ int srv_bus_publish(srv_bus *b, const char *subject, const char *data, size_t le
   pthread_mutex_lock(&b->lock);
   b->errors++;
   pthread_mutex_unlock(&b->lock);
-  snprintf(b->error, sizeof b->error, "no connection to %s (%s)", b->url, natsStatus_GetText(st));
+  snprintf(b->error, sizeof b->error, "no connection to %s (%s)", b->shown, natsStatus_GetText(st));
   return -1;
 }
 
@@ -172,7 +175,7 @@ bool srv_bus_next(srv_bus *b, srv_bus_event *event) {
   if (!n) return false;
   *event = n->event;
   free(n);
-  if (event->kind == SRV_BUS_DOWN) snprintf(b->error, sizeof b->error, "lost the connection to %s", b->url);
+  if (event->kind == SRV_BUS_DOWN) snprintf(b->error, sizeof b->error, "lost the connection to %s", b->shown);
   if (event->kind == SRV_BUS_UP) b->error[0] = '\0';
   return true;
 }
@@ -190,6 +193,8 @@ long long srv_bus_errors(const srv_bus *b) {
   pthread_mutex_unlock(lock);
   return n;
 }
+
+const char *srv_bus_address(const srv_bus *b) { return b->shown; }
 
 const char *srv_bus_error(const srv_bus *b) {
   if (srv_bus_connected(b)) return "";

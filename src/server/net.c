@@ -19,6 +19,7 @@
 #include "bus.h"
 #include "log.h"
 #include "net_handshake.h"
+#include "net_health.h"
 #include "net_metrics.h"
 #include "net_listen.h"
 #include "protocol.h"
@@ -66,6 +67,7 @@ typedef struct server {
   srv_listener *listener;
   srv_net_limits limits;
   srv_metrics metrics; /* for /metrics */
+  srv_health health;   /* for /healthz and the log */
   char full[128]; /* the 503 text for connections over the cap */
   session **slots; /* a client id is (generation << 32 | slot) */
   uint32_t *generations;
@@ -191,6 +193,13 @@ static int64_t hub_now(void *ctx) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The wall clock in ms, for the times /healthz shows. */
+static int64_t wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void wake_loop(void *ctx) {
   server *s = ctx;
   lws_cancel_service(s->context);
@@ -218,10 +227,12 @@ static int hub_publish(void *ctx, const char *subject, const char *text, size_t 
 static void collect_bus_events(server *s) {
   srv_bus_event e;
   while (srv_bus_next(s->bus, &e)) {
-    if (e.kind == SRV_BUS_MESSAGE)
+    if (e.kind == SRV_BUS_MESSAGE) {
       srv_hub_bus_message(s->hub, e.subject, e.data, e.len);
-    else
+    } else {
+      srv_health_bus(&s->health, e.kind == SRV_BUS_UP, srv_bus_error(s->bus), wall_now());
       srv_hub_bus_state(s->hub, e.kind == SRV_BUS_UP);
+    }
     srv_bus_event_free(&e);
   }
 }
@@ -233,6 +244,7 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
     stopping = 1;
     return;
   }
+  srv_health_db_check(&s->health, s->store, hub_now(NULL), wall_now());
   lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }
 
@@ -426,10 +438,11 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
   char uri[64] = "";
   lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
   unsigned status = HTTP_STATUS_OK;
-  if (strcmp(uri, "/healthz") == 0)
-    d->body = srv_health_text(s->store, s->bus, &status);
-  else if (strcmp(uri, "/metrics") == 0)
-    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, s->bus);
+  if (strcmp(uri, "/healthz") == 0) {
+    srv_health_db_check(&s->health, s->store, hub_now(NULL), wall_now()); /* as of this request */
+    d->body = srv_health_text(&s->health, &status);
+  } else if (strcmp(uri, "/metrics") == 0)
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus);
   else
     return start_download(s, wsi, d, path);
   if (!d->body) return -1;
@@ -548,6 +561,17 @@ static bool subject_safe(const char *name) {
     if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') && *p != '-' && *p != '_')
       return false;
   return *name != '\0';
+}
+
+/* The operators' log line of a server that listens now: where, on which database, under which
+ * name, on which bus. */
+static void log_start(const server *s, const srv_serve_options *o, bool tls) {
+  char bus[300] = "no bus";
+  if (s->bus) snprintf(bus, sizeof bus, "bus %s", srv_bus_address(s->bus));
+  char lease[32] = "";
+  if (srv_store_is_postgresql(o->db_path)) snprintf(lease, sizeof lease, " (lease %d s)", o->lease_ms / 1000);
+  srv_log("listening on %s://%s:%d/, database %s, node %s%s, %s", tls ? "https" : "http", o->host, o->port,
+          shown_db(o->db_path), o->node ? o->node : "goita", lease, bus);
 }
 
 /* Connects to the message bus of --bus, listening to the lobby's subject and this server's own. */
@@ -683,9 +707,12 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   signal(SIGTERM, on_signal);
   printf("goita serve: %s://%s:%d/ (database %s)\n", tls ? "https" : "http", o->host, o->port, shown_db(o->db_path));
   fflush(stdout);
+  srv_health_init(&s.health, o->bus != NULL, wall_now());
+  log_start(&s, o, tls);
   lws_sul_schedule(s.context, 0, &s.tick, on_tick, TICK_MS * LWS_US_PER_MS);
   while (!stopping && lws_service(s.context, 0) >= 0) {
   }
+  srv_log("stopping");
   signal_context = NULL;
   const bool superseded = srv_hub_superseded(s.hub);
   /* a clean stop gives up the lease: the other servers take the tables over at once */

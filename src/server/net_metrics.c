@@ -1,5 +1,5 @@
-/* /healthz and /metrics: the text of each, from the hub's counts, the store's failures and the
- * move-time histogram that net.c keeps. */
+/* /metrics: its text, from the hub's counts, the store's failures and the move-time histogram
+ * that net.c keeps (/healthz is net_health.c's). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +57,8 @@ static void metric(text *t, const char *name, const char *type, const char *help
   add(t, "# HELP %s %s\n# TYPE %s %s\n%s %lld\n", name, help, name, type, name, value);
 }
 
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_bus *bus) {
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
+                       const srv_bus *bus) {
   srv_hub_stats st;
   srv_hub_stats_get(hub, &st);
   text t = {0};
@@ -67,6 +68,8 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   metric(&t, "goita_moves_total", "counter", "Moves played at this server's tables (rate() gives moves/s).",
          st.moves);
   metric(&t, "goita_store_errors_total", "counter", "Database calls that failed.", srv_store_failures(store));
+  metric(&t, "goita_database_up", "gauge", "1 while the database answers (what /healthz says), else 0.",
+         !health->db_down);
   if (bus) {
     metric(&t, "goita_bus_connected", "gauge", "1 while the message bus between the servers is connected, else 0.",
            srv_bus_connected(bus));
@@ -84,26 +87,6 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   }
   add(&t, "goita_move_seconds_bucket{le=\"+Inf\"} %lld\ngoita_move_seconds_sum %.6f\ngoita_move_seconds_count %lld\n",
       m->count, m->sum, m->count);
-  if (t.failed) {
-    free(t.buf);
-    return NULL;
-  }
-  return t.buf;
-}
-
-char *srv_health_text(const srv_store *store, const srv_bus *bus, unsigned *status) {
-  text t = {0};
-  if (srv_store_failing(store)) {
-    *status = 503;
-    add(&t, "database failing: %s\n", srv_store_error(store));
-  } else {
-    *status = 200;
-    add(&t, "ok\n");
-  }
-  if (bus && srv_bus_connected(bus))
-    add(&t, "bus: connected\n");
-  else if (bus)
-    add(&t, "bus: unreachable: %s\n", srv_bus_error(bus));
   if (t.failed) {
     free(t.buf);
     return NULL;

@@ -1,11 +1,11 @@
-/* What a server tells its operators over HTTP: /healthz (is it serving, can it write its
- * database) and /metrics (Prometheus text format: tables, connections, moves, the time a move
- * takes from its arrival to its broadcast, store failures). */
+/* What a server tells its operators on /metrics (Prometheus text format: tables, connections,
+ * moves, the time a move takes from its arrival to its broadcast, store failures). */
 #ifndef GOITA_SERVER_NET_METRICS_H
 #define GOITA_SERVER_NET_METRICS_H
 
 #include "bus.h"
 #include "hub.h"
+#include "net_health.h"
 #include "store.h"
 
 #define SRV_MOVE_BUCKETS 10
@@ -20,11 +20,7 @@ typedef struct srv_metrics {
 /* Counts one move that took `seconds` from its arrival to its broadcast. */
 void srv_metrics_move(srv_metrics *m, double seconds);
 /* The /metrics page (malloc'd, NULL when out of memory); bus is NULL for a server without one. */
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_bus *bus);
-/* The /healthz page (malloc'd) and its HTTP status: 200 while the last database call
- * succeeded, 503 with the database's error otherwise. A second line tells how the message bus
- * is; it does not change the status, since a server without the bus still serves its own
- * tables. */
-char *srv_health_text(const srv_store *store, const srv_bus *bus, unsigned *status);
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
+                       const srv_bus *bus);
 
 #endif

@@ -47,7 +47,7 @@ function tryMove(mover, move) {
   await sleep(300);
   clients.forEach((c, s) => { if (gameOf(c) !== before[s]) fail(`seat ${s + 1}'s table changed while the database was away`); });
   const sick = await httpGet(port, '/healthz');
-  if (sick.status !== 503 || !/database failing: .*unreachable/.test(sick.body)) fail(`/healthz while away: ${sick.status} ${sick.body}`);
+  if (sick.status !== 503 || !/^database down since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: .*unreachable/.test(sick.body)) fail(`/healthz while away: ${sick.status} ${sick.body}`);
 
   // 2. the database is back: the server (not restarted) reconnects, the same move is played
   execSync(startDb);
