@@ -94,7 +94,8 @@ async function finish(cl, tables, people) {
     for (const p of people) p.tick().catch(() => {});
     await sleep(50);
   }
-  const unfinished = [...new Set(people.filter((p) => !(p.lastState && p.lastState.status === 'over')).map((p) => p.table))];
+  const ids = tables.flatMap((t) => t.ids);
+  const unfinished = cl.rows(`SELECT id FROM tables WHERE status != 2 AND id IN (${ids.join(',')}) ORDER BY id`).map((x) => x.id);
   return check(cl, tables, { unfinished }).violations;
 }
 

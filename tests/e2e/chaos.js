@@ -184,8 +184,13 @@ class Cluster {
   }
 
   // Starts PostgreSQL, NATS and `count` servers, the audit trigger once the schema is there,
-  // then HAProxy.
+  // then HAProxy. Whatever happens, they are stopped when this process exits.
   async up(count = 3) {
+    process.on('exit', () => {
+      for (const p of [this.nats, this.proxy, ...this.extra.map((d) => d.proc)]) if (p) p.kill('SIGKILL');
+      if (this.proxyPid) try { process.kill(this.proxyPid, 'SIGKILL'); } catch (e) { /* gone */ }
+      try { this.stopPg(); } catch (e) { /* stopped */ }
+    });
     fs.mkdirSync(path.join(this.dir, 'pg'), { recursive: true });
     fs.chmodSync(this.dir, 0o711); // as root, PostgreSQL runs as the postgres user
     this.startPg();
@@ -302,6 +307,7 @@ class Person {
   constructor(cluster, name, entry, r) {
     Object.assign(this, { cluster, name, entry, r, conn: null, player: null, seatToken: null, table: null, seat: -1 });
     this.received = []; // every message of every connection, for the hidden-information scan
+    this.tokens = new Set(); // every seat token it was given
     this.active = true;
     this.auto = true; // reconnects by itself when cut off (the harness cases drive it by hand)
     this.lastState = null;
@@ -424,36 +430,50 @@ class Table {
     this.people = [];
     this.watchers = [];
     this.ids = []; // the tables played, one after another
+    this.all = []; // every person and watcher of every table of the run
+    this.tokens = {}; // table id -> its seat tokens
   }
 
   // Creates a table on the first person's connection, seats everyone, starts it; then a watcher.
   async start() {
     const r = this.r, cl = this.cluster, nodes = Object.keys(cl.nodes);
+    const game = this.ids.length;
     const count = r.int(2, 4);
-    const seats = [0, 1, 2, 3];
+    const order = [0, 1, 2, 3].sort(() => r() - 0.5);
     const host = this.people[0] || new Person(cl, `t${this.index}p0`, r.pick(['proxy', ...nodes]), r);
-    this.people = [host];
-    for (let i = 1; i < count; i++) this.people.push(new Person(cl, `t${this.index}p${i}`, r.pick(['proxy', ...nodes]), r));
-    for (const p of this.people) { if (p.conn) { p.conn.onClose = null; p.conn.close(); } p.conn = await p.connect(cl.url(p.entry)); p.seatToken = null; }
-    const created = await host.conn.request({ type: 'create', rules: '' }, 'created');
-    const id = created.table;
-    this.ids.push(id);
-    const order = seats.sort(() => r() - 0.5);
-    for (let i = 0; i < this.people.length; i++) {
-      const p = this.people[i];
-      const seated = await p.conn.request({ type: 'sit', table: id, seat: order[i] }, 'seated');
-      Object.assign(p, { seatToken: seated.seat_token, table: id, seat: order[i] });
+    const people = [host];
+    for (let i = 1; i < count; i++) people.push(new Person(cl, `t${this.index}g${game}p${i}`, r.pick(['proxy', ...nodes]), r));
+    let id = null;
+    try {
+      for (const p of people) { if (p.conn) { p.conn.onClose = null; p.conn.close(); } p.conn = await p.connect(cl.url(p.entry)); p.seatToken = null; }
+      id = (await host.conn.request({ type: 'create', rules: '' }, 'created')).table;
+      for (let i = 0; i < people.length; i++) {
+        const seated = await people[i].conn.request({ type: 'sit', table: id, seat: order[i] }, 'seated');
+        Object.assign(people[i], { seatToken: seated.seat_token, table: id, seat: order[i] });
+      }
+      for (let i = people.length; i < 4; i++) await host.conn.request({ type: 'bot', table: id, seat: order[i], level: r.pick(['random', 'rules']) }, 'state');
+      await host.conn.request({ type: 'start', table: id }, 'state');
+    } catch (e) {
+      for (const p of people) if (p !== host && p.conn) { p.conn.onClose = null; p.conn.close(); }
+      throw new Error(`${id ? `table ${id}` : 'a table'} not started: ${e.message}`);
     }
-    for (let i = this.people.length; i < 4; i++) await host.conn.request({ type: 'bot', table: id, seat: order[i], level: r.pick(['random', 'rules']) }, 'state');
-    host.conn.send({ type: 'start', table: id });
-    for (const p of this.people) p.attach(p.conn);
-    const w = new Person(cl, `t${this.index}w`, r.pick(['proxy', ...nodes]), r);
+    for (const p of this.people) if (!people.includes(p)) p.close();
+    for (const p of this.watchers) p.close();
+    this.people = people;
+    this.ids.push(id);
+    this.tokens[id] = people.map((p) => p.seatToken);
+    for (const p of people) { p.tokens.add(p.seatToken); p.attach(p.conn); if (!this.all.includes(p)) this.all.push(p); }
+    this.watchers = [];
+    const w = new Person(cl, `t${this.index}g${game}w`, r.pick(['proxy', ...nodes]), r);
     w.table = id;
-    w.conn = await w.connect(cl.url(w.entry));
-    await w.conn.request({ type: 'watch', table: id }, 'state');
-    w.attach(w.conn);
-    this.watchers = [w];
-    cl.note(`table ${id} (${this.people.length} people) created at ${host.entry}`);
+    try {
+      w.conn = await w.connect(cl.url(w.entry));
+      await w.conn.request({ type: 'watch', table: id }, 'state');
+      w.attach(w.conn);
+      this.watchers = [w];
+      this.all.push(w);
+    } catch (e) { cl.note(`table ${id}: no watcher: ${e.message}`); }
+    cl.note(`table ${id} (${people.length} people) started at ${host.entry}`);
     return id;
   }
 
@@ -470,6 +490,21 @@ const FAULTS = {
     cl.pause(n);
     await sleep(cl.lease * 1000 * (1.3 + r()));
     cl.resume(n);
+  },
+  // the paused owner woken, then the server that took its tables over killed (issue 45's first
+  // case): the woken one may take them back
+  async 'pause-kill'(cl, r) {
+    const n = r.pick(cl.live());
+    if (!n) return;
+    cl.pause(n);
+    await sleep(cl.lease * 1000 * (1.3 + r()));
+    cl.resume(n);
+    await sleep(r.int(200, 1500));
+    const other = r.pick(cl.live().filter((x) => x !== n));
+    if (!other) return;
+    await cl.killNode(other);
+    await sleep(cl.lease * 1000 * (1.2 + r()));
+    await cl.restartNode(other);
   },
   async kill(cl, r) {
     const n = r.pick(cl.live());
@@ -562,19 +597,20 @@ async function run(goita, dir, opts) {
     schedules++;
   }
   cl.note(`${schedules} faults in ${Math.round((Date.now() - started) / 1000)} s; healing`);
+  for (const t of tables) t.starting = true; // no new games now
   await cl.heal();
   await cl.untilHealthy(Object.keys(cl.nodes), 20000);
   await sleep(cl.lease * 1000 + 2000); // takeovers settle
   // every game goes on to its end: the people stay, reconnect when cut off, and play
   const deadline = Date.now() + opts.finishSeconds * 1000;
-  for (const t of tables) t.starting = true; // no new games now
   while (Date.now() < deadline && !tables.every((t) => t.over())) await sleep(200);
   playing = false;
   await life;
-  const unfinished = tables.filter((t) => !t.over()).map((t) => t.ids[t.ids.length - 1]);
+  const played = tables.flatMap((t) => t.ids);
+  const unfinished = played.length ? cl.rows(`SELECT id FROM tables WHERE status != 2 AND id IN (${played.join(',')}) ORDER BY id`).map((x) => x.id) : [];
   const report = check(cl, tables, { unfinished });
   report.schedules = schedules;
-  for (const t of tables) for (const p of t.everyone()) p.close();
+  for (const t of tables) for (const p of t.all) p.close();
   await cl.down();
   return report;
 }
@@ -650,15 +686,15 @@ function check(cl, tables, opts = {}) {
     const rec = finals[id];
     if (!rec) continue;
     const deals = rec.rounds.map((x) => x.history.split(',').slice(0, 4));
-    const tokens = t.people.filter((p) => p.table === id).map((p) => p.seatToken);
-    for (const p of t.everyone()) {
+    const tokens = (t.tokens && t.tokens[id]) || t.people.filter((p) => p.table === id).map((p) => p.seatToken);
+    for (const p of t.all || t.everyone()) {
       const own = { name: p.name, player: p.player, received: p.received.filter((m) => m.table === undefined ? m.type !== 'state' : m.table === id) };
-      try { scanHidden(own, tokens.filter((x) => x !== p.seatToken), deals); } catch (e) { bad('hidden piece shown', e.message.slice(0, 400)); }
+      try { scanHidden(own, tokens.filter((x) => x !== p.seatToken && !(p.tokens && p.tokens.has(x))), deals); } catch (e) { bad('hidden piece shown', e.message.slice(0, 400)); }
     }
   }
   // 7. every game finished (or left resumable: then it is one of `unfinished`)
   for (const id of opts.unfinished || []) bad('game neither finished nor played out', `table ${id}`);
-  return { violations, compared, games: games.length, rewrites: rewrites.length, problems: tables.flatMap((t) => t.everyone().flatMap((p) => p.problems.map((x) => `${p.name}: ${x}`))) };
+  return { violations, compared, games: games.length, rewrites: rewrites.length, problems: tables.flatMap((t) => (t.all || t.everyone()).flatMap((p) => p.problems.map((x) => `${p.name}: ${x}`))) };
 }
 
 module.exports = { Cluster, Person, Table, FAULTS, check, rng, shown, sleep };
