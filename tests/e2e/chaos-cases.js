@@ -248,7 +248,15 @@ const CASES = {
     const host = await person(cl, 'P1', 'n1');
     const people = [host, await person(cl, 'P2', 'n2')];
     const id = await table(cl, people);
-    await until(() => people[1].lastState && (people[1].lastState.game.legal || []).length, 20000, 'P2 (forwarded, at n2) to move');
+    // P1 (at n1) plays its turns, the computers theirs, until P2 (forwarded through n2) is to move
+    await until(() => {
+      const mine = people[0].lastState;
+      if ((mine.game.legal || []).length && people[0].moving !== mine) {
+        people[0].moving = mine;
+        people[0].conn.send({ type: 'move', table: id, move: mine.game.legal[0] });
+      }
+      return people[1].lastState && (people[1].lastState.game.legal || []).length;
+    }, 30000, 'P2 (forwarded, at n2) to move');
     cl.pause('n1');
     const p = people[1], st = p.lastState, sent = Date.now();
     const answer = p.conn.wait((m) => m.type === 'error' || (m.type === 'state' && m.game && m.game.history !== st.game.history), 'an answer', 20000);

@@ -7,7 +7,7 @@
 // tokens as the browser page does when cut off; a scheduler applies random faults from a seed.
 // Every state message every client is shown is logged; at the end the faults are healed, every
 // unfinished game is resumed with its seat tokens and played out, and the invariant checker
-// compares what the clients were shown with what the database holds (chaos-check.js).
+// compares what the clients were shown with what the database holds (check() below).
 //
 //   node chaos.js run GOITA [--seconds N | --schedules N] [--seed S] [--dir DIR]
 //   node chaos.js case NAME GOITA [--dir DIR]       (NAME: see CASES below, or "all")
@@ -52,6 +52,7 @@ class Cluster {
     this.nodes = {}; // name -> { port, proc, clock }
     this.extra = []; // duplicate servers
     this.events = []; // what the harness did, with times
+    this.shown = []; // every state every client was shown
     this.faketime = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1']
       .find((f) => fs.existsSync(f));
   }
@@ -301,10 +302,8 @@ class Cluster {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The people and the watchers. Every state message each was shown goes into `shown` (and the
-// run's shown.jsonl): who, its seat, the table, the round, the moves of the round as it saw them.
-const shown = [];
-let shownFile = null;
+// The people and the watchers. Every state message each was shown goes into the cluster's
+// `shown` (and DIR/shown.jsonl): who, its seat, the table, the round, the moves as it saw them.
 
 class Person {
   // entry: 'proxy' or a server's name; the person reconnects there first, then anywhere
@@ -326,8 +325,8 @@ class Person {
     this.lastStateAt = Date.now();
     const entry = { at: Date.now(), who: this.name, via: this.via, seat: msg.seat, table: msg.table, status: msg.status,
       round: msg.game.round, history: msg.game.history, game_id: msg.game_id || null };
-    shown.push(entry);
-    if (shownFile !== null) fs.writeSync(shownFile, JSON.stringify(entry) + '\n');
+    this.cluster.shown.push(entry);
+    fs.appendFileSync(path.join(this.cluster.dir, 'shown.jsonl'), JSON.stringify(entry) + '\n');
   }
 
   // Opens a connection to url and says hello (with the player token once there is one).
@@ -569,7 +568,6 @@ const FAULTS = {
 async function run(goita, dir, opts) {
   const r = rng(opts.seed);
   const cl = new Cluster(goita, dir, { lease: opts.lease, serveArgs: ['--seat-grace', '60'] });
-  shownFile = fs.openSync(path.join(dir, 'shown.jsonl'), 'a');
   await cl.up(3);
   const tables = [];
   for (let i = 0; i < opts.tables; i++) {
@@ -663,7 +661,7 @@ function check(cl, tables, opts = {}) {
   for (const [id, list] of Object.entries(byTable)) finals[id] = JSON.parse((list.find((g) => !g.ended) || list[list.length - 1]).record);
   let compared = 0;
   const missing = {};
-  for (const s of shown) {
+  for (const s of cl.shown) {
     const rec = finals[s.table];
     if (!rec) continue;
     const mine = s.history.split(','), round = rec.rounds[s.round - 1];
@@ -705,7 +703,7 @@ function check(cl, tables, opts = {}) {
   return { violations, compared, games: games.length, rewrites: rewrites.length, problems: tables.flatMap((t) => (t.all || t.everyone()).flatMap((p) => p.problems.map((x) => `${p.name}: ${x}`))) };
 }
 
-module.exports = { Cluster, Person, Table, FAULTS, check, rng, shown, sleep };
+module.exports = { Cluster, Person, Table, FAULTS, check, rng, sleep };
 
 // ---------------------------------------------------------------------------------------------
 if (require.main === module) {
