@@ -386,8 +386,9 @@ class Person {
     if (!this.conn || this.reconnecting || !this.active) return;
     const c = this.conn;
     if (Date.now() - this.lastPong > 4000) return this.cutOff('no pong for 4 s');
-    if (!this.pinging) {
+    if (!this.pinging && Date.now() - (this.pingedAt || 0) > 1000) {
       this.pinging = true;
+      this.pingedAt = Date.now();
       c.wait((m) => m.type === 'pong', 'pong', 3000).then(() => { this.lastPong = Date.now(); }, () => {}).finally(() => { this.pinging = false; });
       try { c.send({ type: 'ping' }); } catch (e) { /* closing */ }
     }
