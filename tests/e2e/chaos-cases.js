@@ -2,7 +2,9 @@
 // broken case of issue 45 as a fixed schedule, deterministic but for the servers' own timing.
 // A case resolves with what it found wrong (an empty list when the bug is absent).
 'use strict';
-const { Cluster, Person, check, rng, sleep } = require('./chaos');
+const { Cluster, rng, sleep } = require('./chaos-cluster');
+const { Person } = require('./chaos-people');
+const { check } = require('./chaos-check');
 const { Client, httpGet } = require('./client');
 
 // A person of a case, connected to `node` ('proxy' or a server's name), who does not reconnect by
