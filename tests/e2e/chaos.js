@@ -82,7 +82,7 @@ if (require.main === module) {
   const argv = process.argv.slice(2);
   const opt = (name, fallback) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : fallback; };
   const mode = argv[0];
-  const dirOf = () => { const d = opt('--dir', null) || fs.mkdtempSync(path.join(os.tmpdir(), 'goita-chaos-')); fs.mkdirSync(d, { recursive: true }); return path.resolve(d); };
+  const dirOf = () => { const d = opt('--dir', null) || fs.mkdtempSync(path.join(os.tmpdir(), 'goita-chaos-')); fs.mkdirSync(d, { recursive: true }); fs.chmodSync(d, 0o711); return path.resolve(d); }; // (711: PostgreSQL, as the postgres user when run by root, goes through it)
   (async () => {
     if (mode === 'run') {
       const goita = argv[1], dir = dirOf();
@@ -102,11 +102,12 @@ if (require.main === module) {
       process.exit(rep.violations.length ? 1 : 0);
     } else if (mode === 'case') {
       const names = argv[1] === 'all' ? Object.keys(CASES) : [argv[1]];
-      const goita = argv[2];
+      const goita = argv[2], base = dirOf();
+      console.log(`chaos: cases in ${base}`);
       let failed = 0;
       for (const name of names) {
         if (!CASES[name]) { console.error(`chaos: no case ${name} (${Object.keys(CASES).join(', ')})`); process.exit(2); }
-        const dir = path.join(dirOf(), name);
+        const dir = path.join(base, name);
         fs.mkdirSync(dir, { recursive: true });
         const t0 = Date.now();
         const found = await runCase(name, goita, dir).catch((e) => [`the case broke: ${e.stack || e}`]);
