@@ -40,7 +40,7 @@ class Person {
     const origReceive = c.receive.bind(c);
     c.receive = (m) => { this.log(m); origReceive(m); };
     const hello = await Promise.race([c.request(this.player ? { type: 'hello', player_token: this.player } : { type: 'hello', name: this.name }, 'welcome'),
-      sleep(3000).then(() => { throw new Error('no welcome'); })]);
+      sleep(3000).then(() => { throw new Error('no welcome'); })]).catch((e) => { c.close(); throw e; });
     this.player = hello.player_token;
     c.player = this.player;
     this.via = url;
@@ -55,14 +55,15 @@ class Person {
     this.reconnects++;
     for (let attempt = 0; this.active; attempt++) {
       const where = attempt === 0 && !elsewhere ? this.entry : this.r.pick(['proxy', ...Object.keys(this.cluster.nodes)]);
+      let c = null;
       try {
-        const c = await this.connect(this.cluster.url(where));
+        c = await this.connect(this.cluster.url(where));
         const msg = this.seatToken ? { type: 'resume', seat_token: this.seatToken } : { type: 'watch', table: this.table };
-        const reply = await Promise.race([c.request(msg, this.seatToken ? 'seated' : 'state'), sleep(4000).then(() => { throw new Error('no answer to ' + msg.type); })]);
-        if (reply.type === 'state') this.log(reply);
+        await Promise.race([c.request(msg, this.seatToken ? 'seated' : 'state'), sleep(4000).then(() => { throw new Error('no answer to ' + msg.type); })]);
         this.attach(c);
         return true;
       } catch (e) {
+        if (c) c.close();
         this.lastError = e.message;
         await sleep(300 + this.r.int(0, 700));
       }
