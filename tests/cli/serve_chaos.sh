@@ -16,7 +16,7 @@ node "$root/tests/e2e/chaos.js" case all "$goita" --dir "$tmp/cases" || fail "th
 for entry in $seeds; do
   seed=${entry%%:*} faults=
   [ "$entry" = "$seed" ] || faults=${entry#*:}
-  node "$root/tests/e2e/chaos.js" run "$goita" --seed "$seed" --schedules 4 --tables 3 --finish 60 \
+  node "$root/tests/e2e/chaos.js" run "$goita" --seed "$seed" --schedules 4 --finish 60 \
     ${faults:+--faults "$faults"} --dir "$tmp/seed-$seed" || fail "random schedule, seed $entry"
 done
 finish serve_chaos
