@@ -9,6 +9,9 @@ const path = require('path');
 const { startServer, httpGet } = require('./client');
 
 const root = path.join(__dirname, '..', '..');
+// A program by its name, found in PATH or in /usr/sbin (where Debian puts nats-server and
+// haproxy, not in every user's PATH).
+const program = (name) => [...(process.env.PATH || '').split(':'), '/usr/sbin'].map((d) => path.join(d, name)).find((f) => fs.existsSync(f)) || name;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () => execFileSync('node', [path.join(__dirname, 'free-port.js')]).toString().trim();
 const stamp = () => new Date().toISOString().slice(11, 23);
@@ -70,7 +73,7 @@ class Cluster {
   startNats() {
     return new Promise((resolve, reject) => {
       const log = fs.openSync(path.join(this.dir, 'nats.log'), 'a');
-      this.nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', this.natsPort], { cwd: this.dir, stdio: ['ignore', log, 'pipe'] });
+      this.nats = spawn(program('nats-server'), ['-a', '127.0.0.1', '-p', this.natsPort], { cwd: this.dir, stdio: ['ignore', log, 'pipe'] });
       this.nats.stderr.on('data', (d) => { fs.writeSync(log, d); if (/Server is ready/.test(d.toString())) resolve(); });
       this.nats.on('exit', (code) => reject(new Error(`nats-server exited (${code})`)));
     });
@@ -166,7 +169,7 @@ class Cluster {
 
   restartProxy() {
     const log = fs.openSync(path.join(this.proxyDir, 'haproxy.log'), 'a');
-    this.proxy = spawn('haproxy', ['-db', '-f', path.join(this.proxyDir, 'haproxy.cfg')], { stdio: ['ignore', log, log] });
+    this.proxy = spawn(program('haproxy'), ['-db', '-f', path.join(this.proxyDir, 'haproxy.cfg')], { stdio: ['ignore', log, log] });
     this.note('HAProxy started again');
   }
 
