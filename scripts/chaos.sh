@@ -20,7 +20,7 @@ goita=${GOITA:-$root/${GOITA_BUILD:-build}/goita}
 usage() { echo "usage: scripts/chaos.sh [--minutes M | --schedules N | --case NAME|all] [--seed S] [--tables N] [--lease S] [--finish S] [--dir DIR] [--faults a,b]" >&2; exit 2; }
 [ -x "$goita" ] || { echo "chaos.sh: no $goita: build it first (or say GOITA=...)" >&2; exit 1; }
 for program in nats-server haproxy psql node; do
-  command -v "$program" >/dev/null || { echo "chaos.sh: $program is not installed: run scripts/test-tools.sh" >&2; exit 1; }
+  command -v "$program" >/dev/null || [ -x "/usr/sbin/$program" ] || { echo "chaos.sh: $program is not installed: run scripts/test-tools.sh" >&2; exit 1; }
 done
 ls /usr/lib/x86_64-linux-gnu/faketime/libfaketime*.so.1 >/dev/null 2>&1 ||
   echo "chaos.sh: libfaketime is not installed (scripts/test-tools.sh): the clock steps will do nothing" >&2
