@@ -17,13 +17,24 @@ class Client {
     this.onState = null;
     this.errors = [];
     this.received = []; // every message, for the hidden-information scans
+    this.onClose = null; // called once when the connection is lost or closed
+    this.closed = false;
   }
 
-  open() {
+  // Opens the WebSocket; with ms, gives up (and rejects) when the upgrade is not answered in
+  // that time (a stopped server accepts the TCP connection and never answers).
+  open(ms = 0) {
     return new Promise((resolve, reject) => {
       this.ws = new WebSocket(this.url, 'goita');
-      this.ws.on('open', resolve);
-      this.ws.on('error', reject);
+      const timer = ms ? setTimeout(() => { reject(new Error(`${this.name}: ${this.url} did not answer within ${ms} ms`)); this.ws.terminate(); }, ms) : null;
+      this.ws.on('open', () => { clearTimeout(timer); resolve(); });
+      this.ws.on('error', (e) => { clearTimeout(timer); reject(e); });
+      this.ws.on('close', () => {
+        clearTimeout(timer);
+        if (this.closed) return;
+        this.closed = true;
+        if (this.onClose) this.onClose();
+      });
       this.ws.on('message', (data) => this.receive(JSON.parse(data.toString())));
     });
   }
@@ -134,13 +145,17 @@ process.on('exit', () => { for (const server of servers) server.kill('SIGKILL');
 
 // Starts `goita serve --port PORT --db DB` with the players' rate limits lifted (they move as
 // fast as the server answers) and any further arguments; resolves once it listens.
-function startServer(goita, port, db, extra = []) {
+// options: env (the server's environment), log (a file descriptor its output also goes to).
+function startServer(goita, port, db, extra = [], options = {}) {
   return new Promise((resolve, reject) => {
     const args = ['serve', '--port', port, '--db', db, '--round-pause', '0', '--rate-per-second', '1000',
       '--rate-burst', '1000', ...extra];
-    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(goita, args, { stdio: ['ignore', 'pipe', options.log === undefined ? 'inherit' : options.log], env: options.env || process.env });
     servers.add(server);
-    server.stdout.on('data', (d) => { if (/goita serve: http/.test(d.toString())) resolve(server); });
+    server.stdout.on('data', (d) => {
+      if (options.log !== undefined) fs.writeSync(options.log, d);
+      if (/goita serve: http/.test(d.toString())) resolve(server);
+    });
     server.on('exit', (code) => { servers.delete(server); reject(new Error(`the server exited (${code})`)); });
   });
 }
@@ -186,4 +201,49 @@ function replayCheck(goita, record) {
   }
 }
 
-module.exports = { Client, startTable, play, reconnect, downloadRecord, startServer, killServer, replayCheck, httpGet };
+// The hidden-information scan of every message a client received (throws at the first leak) (docs/SERVER.md "Hidden
+// information"): no other seat's token and no field named like a secret, a spectator has no
+// hand, a seat's hand is its own as dealt (the record's deal), no face-down block of another
+// seat shown while the round is played, and no piece of another hand in the history string
+// that was not dealt to it and shown.
+function scanHidden(client, seatTokens, deals) {
+  const fail = (why) => { throw new Error(why); };
+  for (const msg of client.received) {
+    const text = JSON.stringify(msg);
+    for (const token of seatTokens) {
+      if (text.includes(token) && !(msg.type === 'seated' && msg.seat_token === token)) fail(`${client.name} got a seat token not its own: ${text}`);
+    }
+    const secret = /"(hands|deal|deals|seed|token|tokens|player_token_hash)":/.exec(text.replace(/"(seat_token|player_token)":/g, ''));
+    if (secret) fail(`${client.name} got a field named like a secret (${secret[1]}): ${text}`);
+    if (msg.type === 'welcome' && msg.player_token !== client.player) fail(`${client.name} was welcomed with another player's token`);
+    if (msg.type !== 'state' || !msg.game) continue;
+    const g = msg.game, seat = msg.seat, parts = g.history.split(',');
+    if (seat < 0 && g.hand !== undefined) fail(`the spectator ${client.name} got a hand`);
+    if (seat >= 0 && g.hand.length !== g.sizes[seat]) fail(`${client.name}'s hand has ${g.hand.length} pieces, its size is ${g.sizes[seat]}`);
+    g.rows.forEach((row, x) => {
+      if (x === seat || g.phase === 'over') return;
+      for (let i = 0; i < row.face_down.length; i++) {
+        if (row.face_down[i] === '1' && row.blocks[i] !== '0') fail(`${client.name} sees seat ${x + 1}'s face-down block: ${text}`);
+      }
+    });
+    for (const log of g.log) if (/^\d[1-9]/.test(log) && Number(log[0]) - 1 !== seat && g.phase !== 'over') {
+      // a block of another seat written in the open must be a face-up one in its row
+      const x = Number(log[0]) - 1;
+      if (!g.rows[x].blocks.includes(log[1]) && !g.rows[x].attacks.includes(log[1])) fail(`${client.name} sees ${log} not on the table: ${text}`);
+    }
+    // the rounds this seat was dealt its hand in (one, unless the same hand came twice)
+    const fits = deals.filter((d) => seat < 0 || d[seat] === parts[seat]);
+    if (!fits.length) fail(`${client.name}'s hand ${parts[seat]} was dealt in no round of the record`);
+    const honest = (deal) => (seat < 0 || within(g.hand, deal[seat])) &&
+      deal.every((hand, x) => x === seat || within(parts[x].replace(/x/g, ''), hand));
+    if (!fits.some(honest)) fail(`${client.name} was shown a piece not in the hand it names (deals ${JSON.stringify(fits)}): ${text}`);
+  }
+}
+// Whether the pieces of `some` are among those of `all` (kings as 8 in both: a history string
+// writes 王 and 玉 alike).
+function within(some, all) {
+  const left = all.replace(/9/g, '8').split('');
+  return some.replace(/9/g, '8').split('').every((p) => { const i = left.indexOf(p); if (i >= 0) left.splice(i, 1); return i >= 0; });
+}
+
+module.exports = { Client, scanHidden, within, startTable, play, reconnect, downloadRecord, startServer, killServer, replayCheck, httpGet };

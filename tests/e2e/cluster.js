@@ -18,7 +18,7 @@ const { spawn, execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { Client, downloadRecord, startServer, killServer, replayCheck, httpGet } = require('./client');
+const { Client, downloadRecord, startServer, killServer, replayCheck, httpGet, scanHidden } = require('./client');
 
 const [goita, db, natsServer, lease] = process.argv.slice(2);
 const clusterSh = path.join(__dirname, '..', '..', 'scripts', 'cluster.sh');
@@ -93,50 +93,6 @@ async function connect(node, name, token) {
   await c.open();
   c.player = (await c.request(token ? { type: 'hello', player_token: token } : { type: 'hello', name }, 'welcome')).player_token;
   return c;
-}
-
-// The hidden-information scan of every message a client received (docs/SERVER.md "Hidden
-// information"): no other seat's token and no field named like a secret, a spectator has no
-// hand, a seat's hand is its own as dealt (the record's deal), no face-down block of another
-// seat shown while the round is played, and no piece of another hand in the history string
-// that was not dealt to it and shown.
-function scan(client, seatTokens, deals) {
-  for (const msg of client.received) {
-    const text = JSON.stringify(msg);
-    for (const token of seatTokens) {
-      if (text.includes(token) && !(msg.type === 'seated' && msg.seat_token === token)) fail(`${client.name} got a seat token not its own: ${text}`);
-    }
-    const secret = /"(hands|deal|deals|seed|token|tokens|player_token_hash)":/.exec(text.replace(/"(seat_token|player_token)":/g, ''));
-    if (secret) fail(`${client.name} got a field named like a secret (${secret[1]}): ${text}`);
-    if (msg.type === 'welcome' && msg.player_token !== client.player) fail(`${client.name} was welcomed with another player's token`);
-    if (msg.type !== 'state' || !msg.game) continue;
-    const g = msg.game, seat = msg.seat, parts = g.history.split(',');
-    if (seat < 0 && g.hand !== undefined) fail(`the spectator ${client.name} got a hand`);
-    if (seat >= 0 && g.hand.length !== g.sizes[seat]) fail(`${client.name}'s hand has ${g.hand.length} pieces, its size is ${g.sizes[seat]}`);
-    g.rows.forEach((row, x) => {
-      if (x === seat || g.phase === 'over') return;
-      for (let i = 0; i < row.face_down.length; i++) {
-        if (row.face_down[i] === '1' && row.blocks[i] !== '0') fail(`${client.name} sees seat ${x + 1}'s face-down block: ${text}`);
-      }
-    });
-    for (const log of g.log) if (/^\d[1-9]/.test(log) && Number(log[0]) - 1 !== seat && g.phase !== 'over') {
-      // a block of another seat written in the open must be a face-up one in its row
-      const x = Number(log[0]) - 1;
-      if (!g.rows[x].blocks.includes(log[1]) && !g.rows[x].attacks.includes(log[1])) fail(`${client.name} sees ${log} not on the table: ${text}`);
-    }
-    // the rounds this seat was dealt its hand in (one, unless the same hand came twice)
-    const fits = deals.filter((d) => seat < 0 || d[seat] === parts[seat]);
-    if (!fits.length) fail(`${client.name}'s hand ${parts[seat]} was dealt in no round of the record`);
-    const honest = (deal) => (seat < 0 || within(g.hand, deal[seat])) &&
-      deal.every((hand, x) => x === seat || within(parts[x].replace(/x/g, ''), hand));
-    if (!fits.some(honest)) fail(`${client.name} was shown a piece not in the hand it names (deals ${JSON.stringify(fits)}): ${text}`);
-  }
-}
-// Whether the pieces of `some` are among those of `all` (kings as 8 in both: a history string
-// writes 王 and 玉 alike).
-function within(some, all) {
-  const left = all.replace(/9/g, '8').split('');
-  return some.replace(/9/g, '8').split('').every((p) => { const i = left.indexOf(p); if (i >= 0) left.splice(i, 1); return i >= 0; });
 }
 
 (async () => {
@@ -262,7 +218,7 @@ function within(some, all) {
   const tokens = players.map((c) => c.seatToken);
   let messages = 0;
   for (const c of [...players, spectator, listener]) {
-    scan(c, tokens.filter((t) => t !== c.seatToken), deals);
+    scanHidden(c, tokens.filter((t) => t !== c.seatToken), deals);
     messages += c.received.length;
   }
   console.log(`cluster: 3 nodes, table of a seen in c's lobby; bus away: forwarded move refused, owner's played, back in ${back} ms; ` +
