@@ -195,7 +195,7 @@ const CASES = {
     probe.close();
     [...people, watcher].forEach((p, i) => {
       const later = p.received.slice(heard[i]);
-      const told = later.some((m) => m.type === 'error' || m.type === 'seated') || p.conn.closed;
+      const told = later.some((m) => m.type === 'error' || m.type === 'seated' || m.type === 'moved') || p.conn.closed;
       const same = p.lastState && p.lastState.game && p.lastState.game.round === truth.game.round && p.lastState.game.log.length === truth.game.log.length;
       if (!told && !same) found.push(`${p.name}, at n1, was left at round ${p.lastState.game.round} move ${p.lastState.game.log.length} with no word, while the table is at round ${truth.game.round} move ${truth.game.log.length} at n2 (${Math.round((Date.now() - woke) / 1000)} s after n1 woke)`);
     });

@@ -24,6 +24,8 @@ class Person {
 
   log(msg) {
     this.received.push(msg);
+    // the server lost the table to another: as the browser page, ask again on the same connection
+    if (msg.type === 'moved' && msg.table === this.table && this.auto) this.returnToTable();
     if (msg.type !== 'state' || !msg.game) return;
     this.lastState = msg;
     this.lastStateAt = Date.now();
@@ -69,6 +71,21 @@ class Person {
       }
     }
     return false;
+  }
+
+  // Asks for its seat (or its watch) again on the connection it has, as the page does on `moved`.
+  async returnToTable() {
+    const c = this.conn;
+    if (!c || this.reconnecting) return;
+    const msg = this.seatToken ? { type: 'resume', seat_token: this.seatToken } : { type: 'watch', table: this.table };
+    try {
+      const answer = c.wait((m) => m.type === (this.seatToken ? 'seated' : 'state') || m.type === 'error', 'the answer to ' + msg.type, 6000);
+      c.send(msg);
+      const got = await answer;
+      if (got.type === 'error') this.cutOff(`${msg.type} after moved: ${got.error}`, true);
+    } catch (e) {
+      if (this.conn === c) this.cutOff(`${msg.type} after moved: ${e.message}`, true);
+    }
   }
 
   attach(c) {
