@@ -120,6 +120,17 @@ static void slot_release(server *s, uint64_t id) {
 
 static void session_free(session *ss);
 
+/* Drops what waits to be sent to a client. */
+static void queue_drop(session *ss) {
+  while (ss->head) {
+    out_msg *m = ss->head;
+    ss->head = m->next;
+    free(m);
+  }
+  ss->tail = NULL;
+  ss->queued = 0;
+}
+
 /* Bytes written to the connection's socket that its reader has not taken yet. */
 static size_t unacknowledged(struct lws *wsi) {
   int n = 0;
@@ -132,8 +143,7 @@ static size_t unacknowledged(struct lws *wsi) {
 static void queue_text(server *s, session *ss, const char *text, size_t len) {
   if (ss->closing) return;
   if (ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
-    session_free(ss);
-    ss->queued = 0;
+    queue_drop(ss); /* not its receive buffer: the hub may be inside srv_hub_receive with it (hub.h) */
     ss->closing = "too slow"; /* the close frame goes at its next writable callback... */
     lws_callback_on_writable(ss->wsi);
     lws_set_timeout(ss->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S); /* ...or it is cut off */
@@ -240,12 +250,7 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
 
 /* Frees what a session holds: its queue and its partial message. */
 static void session_free(session *ss) {
-  while (ss->head) {
-    out_msg *m = ss->head;
-    ss->head = m->next;
-    free(m);
-  }
-  ss->tail = NULL;
+  queue_drop(ss);
   free(ss->rx);
   ss->rx = NULL;
 }
