@@ -583,7 +583,7 @@ Test(server, restart_keeps_a_first_round_that_ended_at_the_deal) {
   cr_assert_eq(count, 1);
   cr_assert_eq(rows[0].table, table);
   char *text = NULL;
-  cr_assert_eq(srv_store_game_text(w.store, rows[0].id, false, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, rows[0].id, NULL, false, &text), 0);
   cr_assert_not_null(text);
   goita_record rec;
   goita_error err;
@@ -1155,7 +1155,7 @@ Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
   cr_assert_str_eq(json_string_value(json_object_get(game, "ended")), "abandoned");
   const json_int_t abandoned = json_integer_value(json_object_get(game, "id"));
   char *record = NULL;
-  cr_assert_eq(srv_store_game_text(w.store, abandoned, false, &record), 0);
+  cr_assert_eq(srv_store_game_text(w.store, abandoned, NULL, false, &record), 0);
   goita_record rec;
   goita_error gerr;
   cr_assert_eq(goita_record_read_json(&rec, record, strlen(record), &gerr), GOITA_OK, "%s", gerr.message);
@@ -1667,6 +1667,48 @@ Test(server, private_tables_are_unlisted_and_joined_only_by_their_code) {
   cr_assert_eq(int_of(w.clients[4].last_state, "table"), table, "%s", w.clients[4].last_error);
   cr_assert_str_eq(seat_name(4, 1), "Ben");
   cr_assert_str_eq(json_string_value(json_object_get(w.clients[4].last_state, "invite")), saved);
+}
+
+/* A private table's finished game is not in anyone's `games`, and its record and histories are
+ * given only with the table's invite code (the key of the links its players are shown). */
+Test(server, private_games_are_unlisted_and_their_records_need_the_invite_code) {
+  connect_client(1, "Ann");
+  connect_client(2, "Stranger");
+  say(1, "{\"type\":\"create\",\"private\":true}");
+  const int table = (int)int_of(w.clients[1].last, "table");
+  char code[SRV_TOKEN_SIZE];
+  snprintf(code, sizeof code, "%s", w.clients[1].invite);
+  say(1, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", table);
+  for (int s = 1; s < 4; s++) say(1, "{\"type\":\"bot\",\"table\":%d,\"seat\":%d,\"level\":\"random\"}", table, s);
+  say(1, "{\"type\":\"start\",\"table\":%d}", table);
+  cr_assert_eq(w.clients[1].errors, 0, "%s", w.clients[1].last_error);
+  const uint64_t ann[1] = {1};
+  play_out(ann, 1);
+  const int64_t game = int_of(w.clients[1].last_state, "game_id");
+  cr_assert_gt(game, 0, "the player is not told the game's number");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last_state, "invite")), code,
+                   "the player is not told the code that opens the record");
+  say(2, "{\"type\":\"games\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[2].last, "games")), 0, "a private game is listed");
+  char *text = NULL;
+  for (int histories = 0; histories < 2; histories++) {
+    cr_assert_eq(srv_store_game_text(w.store, game, NULL, histories, &text), 0);
+    cr_assert_null(text, "a private game's record is given without its code");
+    cr_assert_eq(srv_store_game_text(w.store, game, "0123456789abcdef0123456789abcdef", histories, &text), 0);
+    cr_assert_null(text, "a private game's record is given with another code");
+    cr_assert_eq(srv_store_game_text(w.store, game, code, histories, &text), 0);
+    cr_assert_not_null(text, "a private game's record is not given with its code");
+    free(text);
+  }
+  /* a listed table's game beside it is listed and given to all */
+  const int open = table_with("", 0, ann, 1, "random");
+  play_out(ann, 1);
+  say(2, "{\"type\":\"games\"}");
+  cr_assert_eq(json_array_size(json_object_get(w.clients[2].last, "games")), 1);
+  cr_assert_eq(srv_store_game_text(w.store, int_of(w.clients[1].last_state, "game_id"), NULL, false, &text), 0);
+  cr_assert_not_null(text, "a listed game's record needs a code");
+  free(text);
+  (void)open;
 }
 
 /* Says quick for a client: rules, wait and level as given (NULL or -1: not said). */

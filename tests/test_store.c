@@ -291,13 +291,13 @@ Test(store, a_finished_game_rates_its_players_and_closes_its_table) {
   cr_assert_eq(count, 2, "only players who have played");
   cr_expect_eq(board[0].id, a.id, "equal ratings: the older player first");
   char *text = NULL;
-  cr_assert_eq(srv_store_game_text(w.store, g.id, false, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id, NULL, false, &text), 0);
   cr_expect_str_eq(text, "{\"record\":1}");
   free(text);
-  cr_assert_eq(srv_store_game_text(w.store, g.id, true, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id, NULL, true, &text), 0);
   cr_expect_str_eq(text, "line one\nline two");
   free(text);
-  cr_assert_eq(srv_store_game_text(w.store, g.id + 1, true, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id + 1, NULL, true, &text), 0);
   cr_expect_null(text);
 }
 

@@ -724,7 +724,8 @@ static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   const char *params[] = {num(b[0], before > 0 ? before : INT64_MAX), num(b[1], max)};
   PGresult *r = query(s, "reading the games",
                       "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
-                      "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 ORDER BY g.id DESC LIMIT $2",
+                      "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 AND t.invite IS NULL "
+                      "ORDER BY g.id DESC LIMIT $2",
                       2, params);
   if (!r) return -1;
   int status = 0;
@@ -754,13 +755,16 @@ static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   return status;
 }
 
-static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+static int pg_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   *text = NULL;
   char b[32];
-  const char *params[] = {num(b, game)};
+  const char *params[] = {num(b, game), key}; /* no key: NULL, equal to nothing */
   PGresult *r = query(s, "reading a game",
-                      histories ? "SELECT histories FROM games WHERE id = $1" : "SELECT record FROM games WHERE id = $1",
-                      1, params);
+                      histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                  "WHERE g.id = $1 AND (t.invite IS NULL OR t.invite = $2)"
+                                : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                  "WHERE g.id = $1 AND (t.invite IS NULL OR t.invite = $2)",
+                      2, params);
   if (!r) return -1;
   int status = 0;
   if (PQntuples(r) > 0 && !(*text = strdup(PQgetvalue(r, 0, 0)))) {

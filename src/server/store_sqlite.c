@@ -534,7 +534,8 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
   *count = 0;
   sqlite3_stmt *st = prepare(s,
                              "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
-                             "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? ORDER BY g.id DESC LIMIT ?");
+                             "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? AND t.invite IS NULL "
+                             "ORDER BY g.id DESC LIMIT ?");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
   sqlite3_bind_int(st, 2, max);
@@ -567,11 +568,15 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the games");
 }
 
-static int lite_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+static int lite_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   *text = NULL;
-  sqlite3_stmt *st = prepare(s, histories ? "SELECT histories FROM games WHERE id = ?" : "SELECT record FROM games WHERE id = ?");
+  sqlite3_stmt *st = prepare(s, histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)"
+                                          : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, game);
+  if (key) sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT); /* unbound: NULL, equal to nothing */
   const int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(st, 0);
