@@ -2074,7 +2074,8 @@ Test(server, a_guest_is_rate_limited_before_and_after_its_row_is_made) {
 
 /* An abandoned game changes nobody's rating or game count and writes no rating history; a
  * freed seat keeps no token hash in the store. */
-Test(server, abandoned_games_are_not_rated_and_freed_seats_keep_no_token) {
+/* Eve, alone with computers, leaves for good: the game is abandoned, and counts as her loss. */
+Test(server, abandoned_games_count_as_a_loss_for_who_left_and_freed_seats_keep_no_token) {
   connect_client(1, "Eve");
   connect_client(2, "Ben");
   const uint64_t eve[1] = {1};
@@ -2088,11 +2089,74 @@ Test(server, abandoned_games_are_not_rated_and_freed_seats_keep_no_token) {
   w.now += w.options.seat_grace_ms + 1000;
   srv_hub_tick(w.hub);
   cr_assert_eq(count_rows("SELECT count(*) FROM games WHERE ended = 'abandoned'"), 1, "the game was not abandoned");
-  cr_assert_eq(count_rows("SELECT count(*) FROM rating_history"), 0, "an abandoned game was rated");
-  cr_assert_eq(count_rows("SELECT count(*) FROM players WHERE games != 0 OR rating != 1500"), 0,
-               "an abandoned game changed a player");
+  /* the computer level sits on both sides, so only Eve is rated */
+  cr_assert_eq(count_rows("SELECT count(*) FROM rating_history"), 1, "the abandoned game was not rated for Eve");
+  cr_assert_eq(count_rows("SELECT count(*) FROM players WHERE name = 'Eve' AND games = 1 AND rating < 1500"), 1,
+               "leaving did not count as a loss");
+  cr_assert_eq(count_rows("SELECT count(*) FROM players WHERE name != 'Eve' AND (games != 0 OR rating != 1500)"), 0,
+               "the abandoned game changed a player who did not play it");
   cr_assert_eq(count_rows("SELECT count(*) FROM seats WHERE token != ''"), 1, "the freed seat kept its token");
   (void)table;
+}
+
+/* The abandon exploit (issue 39): a player who leaves a rated game when behind and never comes
+ * back made it "abandoned" and unrated, so random play with a disconnect at every bad game took a
+ * rating from 1317 to 1911. Leaving now counts as a loss: the leaver's rating goes down. */
+Test(server, leaving_a_game_when_behind_lowers_the_rating) {
+  connect_client(1, "Eve");
+  const uint64_t eve[1] = {1};
+  table_with("", 0, eve, 1, "random");
+  bool behind = false;
+  for (int steps = 0; steps < 5000 && !behind; steps++) {
+    run_jobs();
+    json_t *scores = json_object_get(json_object_get(w.clients[1].last_state, "game"), "scores");
+    behind = json_integer_value(json_array_get(scores, 0)) < json_integer_value(json_array_get(scores, 1));
+    if (!behind && !play_if_turn(1) && w.njobs == 0) {
+      w.now += 10000; /* a paused round: the next deal */
+      srv_hub_tick(w.hub);
+    }
+    cr_assert_str_neq(status_of(1), "over", "the game ended before Eve's side was behind");
+  }
+  cr_assert(behind, "Eve's side was never behind");
+  srv_hub_disconnect(w.hub, 1);
+  w.now += w.options.seat_grace_ms + 1000;
+  srv_hub_tick(w.hub);
+  cr_assert_eq(count_rows("SELECT count(*) FROM games WHERE ended = 'abandoned'"), 1, "the game was not abandoned");
+  const double after = stored_double("SELECT rating FROM players WHERE name = 'Eve'");
+  cr_assert_lt(after, 1500.0, "Eve left when behind and her rating went from 1500 to %.1f", after);
+  cr_assert_eq(count_rows("SELECT count(*) FROM rating_history h JOIN players p ON p.id = h.player WHERE p.name = 'Eve'"),
+               1);
+}
+
+/* Eve leaves a game against Ann for good; a computer finishes it for her. Ann is rated as for
+ * the finished game, whoever won it; Eve as if her side had lost, whoever won it. */
+Test(server, a_leaver_loses_and_the_others_are_rated_as_for_the_finished_game) {
+  connect_client(1, "Ann");
+  connect_client(2, "Eve");
+  const uint64_t both[2] = {1, 2}, ann[1] = {1};
+  table_with("", 0, both, 2, "random");
+  run_jobs();
+  srv_hub_disconnect(w.hub, 2);
+  w.now += w.options.seat_grace_ms + 1000;
+  srv_hub_tick(w.hub);
+  play_out(ann, 1);
+  cr_assert_eq(count_rows("SELECT count(*) FROM games WHERE ended IS NULL"), 1, "the game was not finished");
+  const bool ann_won = count_rows("SELECT count(*) FROM games WHERE score0 > score1") == 1;
+  const double bot = stored_double("SELECT rating FROM players WHERE bot = 'random'"),
+               bot_dev = stored_double("SELECT deviation FROM players WHERE bot = 'random'");
+  srv_rating_seat seats[4] = {{1, 0, ann_won ? 0 : 1, 1500, 350}, {2, 1, ann_won ? 1 : 0, 1500, 350},
+                              {3, 0, ann_won ? 0 : 1, bot, bot_dev}, {3, 1, ann_won ? 1 : 0, bot, bot_dev}};
+  srv_rating_result played[4], lost[4];
+  srv_ratings_update(seats, 4, played);
+  seats[1].rank = seats[3].rank = 4; /* Eve's side below Ann's */
+  seats[0].rank = seats[2].rank = 0;
+  srv_ratings_update(seats, 4, lost);
+  const double ann_after = stored_double("SELECT rating FROM players WHERE name = 'Ann'"),
+               eve_after = stored_double("SELECT rating FROM players WHERE name = 'Eve'");
+  cr_expect_float_eq(ann_after, played[0].rating, 1e-6, "Ann: %.3f, as for the finished game %.3f", ann_after,
+                     played[0].rating);
+  cr_expect_float_eq(eve_after, lost[1].rating, 1e-6, "Eve: %.3f, for a loss %.3f", eve_after, lost[1].rating);
+  cr_assert_lt(eve_after, 1500.0, "Eve left and her rating went up (%s won)", ann_won ? "Ann" : "Eve");
 }
 
 /* Passwords are hashed and checked off the event loop: while a register's or a login's job is

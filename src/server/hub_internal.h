@@ -330,6 +330,10 @@ void hub_arm_timer(srv_hub *h, hub_table *t);
 /* Writes a table's record as JSON and its rounds as history strings, one a line (both
  * malloc'd); returns 0, or -1 when out of memory. */
 int hub_record_texts(const hub_table *t, char **json, char **histories);
+/* Rates a game that ended, finished or abandoned, into its row; leavers lose (hub_table.c). */
+void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
+/* Tells every connection of a rated player of the game its new rating. */
+void hub_announce_ratings(srv_hub *h, const srv_game_row *game);
 
 /* The game is over: the record, its history strings and the new ratings are saved together. */
 void hub_finish_game(srv_hub *h, hub_table *t);

@@ -173,8 +173,9 @@ typedef struct srv_game_row {
  * history rows, and the table closed, all in one transaction, in the table's epoch
  * (game->epoch); a table that is over already is refused as fenced. Sets game->id. */
 int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
-/* A game no person plays any more: its record up to the last move, its players with their
- * ratings unchanged, ended "abandoned", and the table closed, in one transaction. Sets game->id. */
+/* A game no person plays any more: its record up to the last move, its players with the new
+ * ratings of those rated (the people who left it lose, docs/SERVER.md "Ratings"), ended
+ * "abandoned", and the table closed, in one transaction. Sets game->id. */
 int srv_store_game_abandon(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
 /* The newest finished games with an id below `before` (0: the newest of all), at most max;
  * returns how many through *count. A private table's games are not among them: only their

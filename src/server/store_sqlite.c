@@ -489,7 +489,7 @@ static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game
 }
 
 /* Saves a game that ended, its players and the table's end, in one transaction: finished
- * (rated players' histories written) or abandoned (nobody rated, marked as such). */
+ * or abandoned (marked as such); either way the rated players' ratings and histories are written. */
 static int save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories, bool abandoned) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
@@ -517,7 +517,7 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
       sqlite3_bind_double(st, 5, g->ratings[i]);
     }
     status = run(s, st, "saving a game's players");
-    if (status == 0 && !abandoned && g->rated[i]) status = write_rating(s, g, i, game);
+    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, game); /* leavers lose, abandoned too */
   }
   if (status == 0) {
     st = prepare(s, abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?"
