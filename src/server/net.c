@@ -417,9 +417,9 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }
   const bool histories = strcmp(ext, "txt") == 0;
-  char key[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE: a private table's games are given only with its code */
-  const bool keyed = lws_get_urlarg_by_name(wsi, "key=", key, (int)sizeof key) != NULL;
-  if (srv_store_game_text(s->store, id, keyed ? key : NULL, histories, &d->body) != 0 || !d->body) {
+  char arg[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE: a private table's games are given only with its code */
+  const char *key = lws_get_urlarg_by_name(wsi, "key=", arg, (int)sizeof arg); /* the value, within arg */
+  if (srv_store_game_text(s->store, id, key, histories, &d->body) != 0 || !d->body) {
     lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished game");
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }

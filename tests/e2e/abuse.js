@@ -229,6 +229,37 @@ function httpGet(url) {
   });
 }
 
+// A private table's finished game: a stranger neither finds it in `games` nor downloads its
+// record or histories; its player, with the table's invite code as key, does.
+async function privateRecord(env) {
+  const pia = new Client(env.server.url, 'Pia');
+  await pia.open();
+  await pia.request({ type: 'hello', name: 'Pia' }, 'welcome');
+  const created = await pia.request({ type: 'create', rules: 'players=2,target=1', private: true }, 'created');
+  await pia.request({ type: 'sit', table: created.table, seat: 0 }, 'seated');
+  await pia.request({ type: 'bot', table: created.table, seat: 1, level: 'random' }, 'state');
+  pia.send({ type: 'start', table: created.table });
+  for (let i = 0; i < 500 && !(pia.state && pia.state.status === 'over'); i++) {
+    if (pia.legal().length) pia.send({ type: 'move', table: created.table, move: pia.legal()[0] });
+    await pia.wait((m) => m.type === 'state', 'a state of the private game', 5000);
+  }
+  const id = pia.state.game_id, key = pia.state.invite;
+  if (!id || key !== created.invite) throw new Error(`private record: no game_id or invite at the game's end: ${JSON.stringify(pia.state).slice(0, 300)}`);
+  const games = await env.lou.request({ type: 'games' }, 'games');
+  if (games.games.some((g) => g.id === id)) fail(`private record: game ${id} is listed in games for a stranger`);
+  const http0 = `http://127.0.0.1:${env.server.port}/records/${id}`;
+  for (const ext of ['json', 'txt']) {
+    for (const q of ['', '?key=0123456789abcdef0123456789abcdef']) {
+      const r = await httpGet(`${http0}.${ext}${q}`);
+      if (r.status !== 404) fail(`private record: /records/${id}.${ext}${q} answered ${r.status} to a stranger`);
+    }
+    const own = await httpGet(`${http0}.${ext}?key=${key}`);
+    if (own.status !== 200) fail(`private record: its player's /records/${id}.${ext}?key=CODE answered ${own.status}`);
+  }
+  pia.close();
+  return `game ${id} unlisted, its record 404 without the code and 200 with it`;
+}
+
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
 async function connectionCap(env, cap) {
   const t0 = Date.now();
@@ -379,6 +410,7 @@ async function outOfDescriptors(env) {
   await run('twice the connection cap', () => connectionCap(env, 50));
   await run('slow reader', () => slowReader(env));
   await run('create flood', () => createFlood(env));
+  await run('a private game\'s record', () => privateRecord(env));
   const low = await startServer('emfile', [], 64);
   const envLow = await honest(low);
   await run('out of file descriptors (ulimit -n 64)', () => outOfDescriptors(envLow));
