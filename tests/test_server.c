@@ -20,7 +20,7 @@
 
 /* ---- a fake world around the hub ---- */
 
-#define MAX_CLIENTS 16
+#define MAX_CLIENTS 40
 #define MAX_JOBS 64
 
 typedef struct client_state {
@@ -1460,6 +1460,62 @@ Test(server, wrong_passwords_slow_down_the_next_tries) {
   say(2, "{\"type\":\"login\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
   cr_assert_eq(w.clients[2].errors, errors, "%s", error_of(2));
   cr_assert_eq(player_field(2, "id"), player_field(1, "id"));
+}
+
+/* The lockout cannot be crowded out (issue 39): it kept 64 names, so 64 logins for unknown names
+ * made it forget an account in lockout, and then one account took 8 guesses a second. */
+Test(server, logins_for_other_names_do_not_lift_a_lockout) {
+  connect_client(1, "Ann");
+  say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
+  cr_assert_eq(w.clients[1].errors, 0, "%s", error_of(1));
+  srv_hub_connect(w.hub, 2);
+  for (int i = 0; i < 3; i++) say(2, "{\"type\":\"login\",\"name\":\"Ann\",\"password\":\"guess %04d\"}", i);
+  w.hold_passwords = true; /* unknown names cost a hash each: not done here, only counted */
+  for (int i = 0; i < 200; i++) {
+    w.now += 1; /* the lockout's second is not over at the end */
+    say(2, "{\"type\":\"login\",\"name\":\"nobody %d\",\"password\":\"whatever1\"}", i);
+    w.npasswords = 0;
+    srv_hub_disconnect(w.hub, 2); /* a new connection: the last one's check is dropped */
+    srv_hub_connect(w.hub, 2);
+  }
+  w.hold_passwords = false;
+  say(2, "{\"type\":\"login\",\"name\":\"Ann\",\"password\":\"guess 0003\"}");
+  cr_assert(strstr(error_of(2), "too many wrong passwords for \"Ann\""), "the lockout was crowded out: %s", error_of(2));
+}
+
+/* Guesses sent at once from 30 connections are not all checked: each counts before its hash,
+ * so the lockout starts after the free ones (issue 39: all 30 were checked). */
+Test(server, concurrent_guesses_are_counted_before_they_are_checked) {
+  connect_client(1, "Ann");
+  say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
+  cr_assert_eq(w.clients[1].errors, 0, "%s", error_of(1));
+  w.hold_passwords = true;
+  int refused = 0;
+  for (uint64_t id = 2; id < 32; id++) {
+    srv_hub_connect(w.hub, id);
+    say(id, "{\"type\":\"login\",\"name\":\"Ann\",\"password\":\"guess %04d\"}", (int)id);
+    refused += w.clients[id].errors > 0 && strstr(error_of(id), "too many wrong passwords") != NULL;
+  }
+  cr_assert_eq(w.npasswords, 3, "%d of 30 concurrent guesses were sent to be checked", w.npasswords);
+  cr_assert_eq(refused, 27);
+  run_passwords();
+  w.hold_passwords = false;
+}
+
+/* A login for a name nobody has costs a real check, like a wrong password, and gets the same
+ * answer: its timing does not tell which names exist (issue 39: 1-6 ms against 255-375 ms). */
+Test(server, unknown_names_take_the_work_of_known_ones) {
+  srv_hub_connect(w.hub, 2);
+  w.hold_passwords = true;
+  say(2, "{\"type\":\"login\",\"name\":\"Nobody\",\"password\":\"whatever1\"}");
+  cr_assert_eq(w.npasswords, 1, "an unknown name was answered without a password check: %s", error_of(2));
+  cr_assert_eq(w.passwords[0].kind, SRV_PASSWORD_CHECK);
+  cr_assert_eq(strlen(w.passwords[0].hash), strlen("$argon2id$v=19$m=65536,t=2,p=1$") + 22 + 1 + 43,
+               "not checked against an argon2id hash of the server's parameters: %s", w.passwords[0].hash);
+  cr_assert(strncmp(w.passwords[0].hash, "$argon2id$v=19$m=65536,t=2,p=1$", 31) == 0, "%s", w.passwords[0].hash);
+  run_passwords();
+  w.hold_passwords = false;
+  cr_assert(strstr(error_of(2), "wrong name or password"), "%s", error_of(2));
 }
 
 /* Names of computers are not for people: refused in hello and in register, whatever the case. */

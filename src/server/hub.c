@@ -91,6 +91,7 @@ void srv_hub_free(srv_hub *h) {
   hub_map_free(&h->seat_index);
   hub_map_free(&h->invite_index);
   hub_map_free(&h->player_index);
+  hub_login_guards_prune(h, true);
   free(h->lobby_dirty);
   free(h->lobby_removed);
   free(h->tables);
@@ -336,6 +337,7 @@ void srv_hub_tick(srv_hub *h) {
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {
     hub_players_prune(h);
+    hub_login_guards_prune(h, false);
     h->prune_ms = now + 60000;
   }
 }

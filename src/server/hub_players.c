@@ -2,18 +2,26 @@
  * names claimed with a password and logins from other devices, names kept for computers, the
  * leaderboard and each player's rating history. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hub_internal.h"
 #include "ratings.h"
 #include "secret.h"
 
-/* Logins: this many wrong passwords for one name are free; then each further try waits twice as
- * long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A quiet name is forgiven after
- * LOGIN_FORGET_MS. */
+/* Logins: this many tries at one account's password are free; then each further try waits twice
+ * as long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A try counts before its hash is
+ * checked (a right password undoes it), so guesses sent at once from many connections take
+ * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. */
 #define LOGIN_FREE_FAILURES 3
 #define LOGIN_WAIT_MAX_MS 300000
 #define LOGIN_FORGET_MS 900000
+
+/* What a login for a name nobody has is checked against, so that it costs the same argon2id work
+ * as a real one and its answer takes as long (a password no one can have: it hashes "no account
+ * has this password", and such a login fails whatever the check says). */
+static const char dummy_hash[] =
+    "$argon2id$v=19$m=65536,t=2,p=1$PLLwExoAd5kJ3Zj9rrY7Bw$kpaylhG9O6G4YRolCD4RhyPRsWjTA26U7BQOg+OL9TQ";
 
 #define HISTORY_ROWS 20
 #define LEADERBOARD_ROWS 50
@@ -271,22 +279,46 @@ static void register_hashed(srv_hub *h, hub_client *c, const srv_password_answer
   hub_send_player(h, c->id, c->pending_player);
 }
 
-/* The guard of an account's wrong passwords, or a free (or the stalest) slot for it. */
-static hub_login_guard *login_guard(srv_hub *h, const char *account, int64_t now) {
-  hub_login_guard *free_slot = NULL;
-  for (int i = 0; i < HUB_LOGIN_GUARDS; i++) {
-    hub_login_guard *g = &h->login_guards[i];
-    if (g->account[0] && now - g->last_ms > LOGIN_FORGET_MS && now >= g->until_ms) memset(g, 0, sizeof *g);
-    if (g->account[0] && strcmp(g->account, account) == 0) return g;
-    if (!free_slot || !g->account[0] || (free_slot->account[0] && g->last_ms < free_slot->last_ms)) free_slot = g;
-  }
-  memset(free_slot, 0, sizeof *free_slot);
-  snprintf(free_slot->account, sizeof free_slot->account, "%s", account);
-  return free_slot;
+/* Whether an account's tries are forgotten: quiet for LOGIN_FORGET_MS and not waiting. */
+static bool guard_forgotten(const hub_login_guard *g, int64_t now) {
+  return now - g->last_ms > LOGIN_FORGET_MS && now >= g->until_ms;
 }
 
-/* Counts a wrong password; from the free ones on, the next try must wait. */
-static void login_failed(hub_login_guard *g, int64_t now) {
+/* The guard of a registered player's password, made when missing; NULL when out of memory. */
+static hub_login_guard *login_guard(srv_hub *h, int64_t player, bool create) {
+  uint64_t ptr;
+  if (hub_map_get(&h->login_index, (uint64_t)player, &ptr)) return (hub_login_guard *)(uintptr_t)ptr;
+  if (!create) return NULL;
+  hub_login_guard *g = calloc(1, sizeof *g);
+  if (!g || hub_map_put(&h->login_index, (uint64_t)player, (uint64_t)(uintptr_t)g) != 0) {
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+void hub_login_guards_prune(srv_hub *h, bool all) {
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  uint64_t *quiet = malloc(h->login_index.count * sizeof *quiet + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < h->login_index.cap && (quiet || all); i++) {
+    if (!h->login_index.entries[i].used) continue;
+    hub_login_guard *g = (hub_login_guard *)(uintptr_t)h->login_index.entries[i].value;
+    if (!all && !guard_forgotten(g, now)) continue;
+    if (quiet) quiet[n++] = h->login_index.entries[i].key;
+    free(g);
+  }
+  if (all) {
+    hub_map_free(&h->login_index);
+  } else {
+    for (size_t i = 0; i < n; i++) hub_map_del(&h->login_index, quiet[i]);
+  }
+  free(quiet);
+}
+
+/* Counts a try; from the free ones on, the next try must wait. */
+static void login_counted(hub_login_guard *g, int64_t now) {
+  if (guard_forgotten(g, now)) memset(g, 0, sizeof *g);
   g->failures++;
   g->last_ms = now;
   const int over = g->failures - LOGIN_FREE_FAILURES;
@@ -301,39 +333,43 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
   account_of(r->name, account);
   const int64_t now = h->io.now_ms(h->io.ctx);
-  hub_login_guard *g = login_guard(h, account, now);
-  if (now < g->until_ms) {
-    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
-                   (long long)((g->until_ms - now + 999) / 1000));
-    return;
-  }
   srv_player p;
   bool found = false;
   if (srv_store_account(h->store, account, &p, hash, &found) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
     return;
   }
-  if (!found) {
-    login_failed(g, now);
-    hub_send_error(h, c->id, "login", "wrong name or password");
+  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
+  if (!found) { /* the same work and answer as a wrong password, so a name is not told by timing */
+    c->pending_player = 0;
+    send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, dummy_hash);
     return;
   }
+  hub_login_guard *g = login_guard(h, p.id, true);
+  if (!g) {
+    hub_send_error(h, c->id, "login", "out of memory");
+    return;
+  }
+  if (now < g->until_ms) {
+    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
+                   (long long)((g->until_ms - now + 999) / 1000));
+    return;
+  }
+  login_counted(g, now); /* before the hash: a guess waiting for its check counts already */
   c->pending_player = p.id;
-  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
   send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, hash);
 }
 
-/* Finishes a login once its password is checked: a wrong one counts against the account; a
- * right one gives this device a token of its own (the others' keep working). */
+/* Finishes a login once its password is checked: a wrong one stays counted against the account;
+ * a right one forgives its tries and gives this device a token of its own (the others' keep
+ * working). */
 static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *a) {
-  const int64_t now = h->io.now_ms(h->io.ctx);
-  hub_login_guard *g = login_guard(h, c->pending_account, now);
-  if (!a->ok) {
-    login_failed(g, now);
+  if (!a->ok || !c->pending_player) {
     hub_send_error(h, c->id, "login", "wrong name or password");
     return;
   }
-  memset(g, 0, sizeof *g);
+  hub_login_guard *g = login_guard(h, c->pending_player, false);
+  if (g) memset(g, 0, sizeof *g);
   srv_player p;
   if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
