@@ -606,7 +606,7 @@ Test(server, bad_requests_get_clear_errors) {
       {"{\"type\":\"hello\",\"nmae\":\"x\"}", "hello: unknown field \"nmae\""},
       {"{\"type\":\"hello\",\"name\":5}", "field \"name\": expected a string"},
       {"{\"type\":\"hello\",\"name\":\"\"}", "field \"name\": expected 1 to 39 bytes"},
-      {"{\"type\":\"hello\",\"name\":\"a\\u0007b\"}", "no control characters"},
+      {"{\"type\":\"hello\",\"name\":\"a\\u0007b\"}", "control and invisible characters are not allowed (U+0007 at character 2)"},
       {"{\"type\":\"hello\",\"player_token\":\"XYZ\"}", "expected 32 lowercase hex digits"},
       {"{\"type\":\"create\"}", "say hello first"},
       {"{\"type\":\"sit\",\"table\":1}", "sit: missing field \"seat\""},
@@ -1517,6 +1517,63 @@ Test(server, unknown_names_take_the_work_of_known_ones) {
   run_passwords();
   w.hold_passwords = false;
   cr_assert(strstr(error_of(2), "wrong name or password"), "%s", error_of(2));
+}
+
+/* Names that look like a computer seat's are refused as it is (issue 39: a Greek omicron, a
+ * fullwidth C or a zero-width space got through), and names may not carry the control,
+ * bidirectional and invisible characters chat refuses, nor those that show nothing. */
+Test(server, names_that_look_like_a_computer_or_hide_characters_are_refused) {
+  static const char *const lookalikes[] = {
+      "C\\u03bfmputer 2 \\u00b7 expert",      /* Greek small omicron */
+      "\\uff23omputer 2 \\u00b7 expert",      /* fullwidth C */
+      "\\u0421\\u043emputer 2",               /* Cyrillic Es and o */
+      "Comput\\u0435r\\u00a03",               /* Cyrillic e, a no-break space */
+      "\\ud835\\udc02omputer 1 \\u00b7 rules", /* mathematical bold C */
+      "Sampler (C\\u039fMPUTER)",             /* Greek capital omicron */
+  };
+  srv_hub_connect(w.hub, 1);
+  for (size_t i = 0; i < sizeof lookalikes / sizeof *lookalikes; i++) {
+    const int errors = w.clients[1].errors;
+    say(1, "{\"type\":\"hello\",\"name\":\"%s\"}", lookalikes[i]);
+    cr_assert_eq(w.clients[1].errors, errors + 1, "hello took the name %s", lookalikes[i]);
+    cr_assert(strstr(error_of(1), "is kept for computer players"), "%s: %s", lookalikes[i], error_of(1));
+  }
+  static const char *const hidden[] = {
+      "Computer\\u200b 2 \\u00b7 expert", /* zero-width space */
+      "Ann\\u202e",                       /* right-to-left override */
+      "A\\u2066nn\\u2069",                /* isolates */
+      "A\\u200dnn",                       /* zero-width joiner */
+      "Ann\\ufeff",                       /* byte-order mark */
+      "\\u3164",                          /* Hangul filler: looks empty */
+      "A\\u00adnn",                       /* soft hyphen */
+  };
+  for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++) {
+    const int errors = w.clients[1].errors;
+    say(1, "{\"type\":\"hello\",\"name\":\"%s\"}", hidden[i]);
+    cr_assert_eq(w.clients[1].errors, errors + 1, "hello took the name %s", hidden[i]);
+    cr_assert(strstr(error_of(1), "control and invisible characters are not allowed"), "%s: %s", hidden[i],
+              error_of(1));
+  }
+  /* names in other scripts are fine */
+  w.clients[1].errors = 0;
+  connect_client(1, "\\u039a\\u03ce\\u03c3\\u03c4\\u03b1\\u03c2"); /* Greek */
+  connect_client(1, "\\u3053\\u3093\\u3074\\u3085\\u30fc\\u305f\\u597d\\u304d");
+}
+
+/* Guests who give no name are told apart: "Player 1234", not all "Player" (issue 39). */
+Test(server, guests_get_distinct_names) {
+  char seen[8][SRV_NAME_SIZE];
+  for (uint64_t id = 1; id <= 8; id++) {
+    srv_hub_connect(w.hub, id);
+    say(id, "{\"type\":\"hello\"}");
+    const char *name = json_string_value(json_object_get(w.clients[id].player, "name"));
+    cr_assert_not_null(name);
+    cr_assert_eq(strlen(name), strlen("Player 1234"), "a guest is called \"%s\"", name);
+    cr_assert(strncmp(name, "Player ", 7) == 0, "a guest is called \"%s\"", name);
+    snprintf(seen[id - 1], sizeof seen[id - 1], "%s", name);
+    for (uint64_t other = 1; other < id; other++)
+      cr_expect_str_neq(seen[other - 1], name, "two guests are both \"%s\"", name);
+  }
 }
 
 /* Names of computers are not for people: refused in hello and in register, whatever the case. */

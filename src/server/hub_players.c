@@ -44,12 +44,73 @@ static void account_of(const char *name, char out[SRV_NAME_SIZE]) {
     if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
 }
 
-/* Whether a name is kept for computer players: "Computer" followed by anything but a letter
+/* The ASCII letter (lowercase) or digit a character stands for to the eye, or the character
+ * itself: fullwidth forms, circled and mathematical letters, small Roman numerals, and the
+ * Greek and Cyrillic letters that look like Latin ones (Unicode's confusables for the letters
+ * of "computer", and a few more). Enough to tell "Computer 2" spelled with a Greek omicron or a
+ * fullwidth C from the real one; not a full UTS #39 skeleton. */
+static uint32_t looks_like(uint32_t c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 'a';
+  if (c >= 0xff01 && c <= 0xff5e) return looks_like(c - 0xfee0); /* fullwidth ASCII */
+  if (c == 0x3000 || c == 0xa0 || (c >= 0x2000 && c <= 0x200a) || c == 0x202f || c == 0x205f) return ' ';
+  if (c >= 0x24b6 && c <= 0x24cf) return c - 0x24b6 + 'a'; /* circled capitals */
+  if (c >= 0x24d0 && c <= 0x24e9) return c - 0x24d0 + 'a'; /* circled small letters */
+  if (c >= 0x1d400 && c <= 0x1d6a3) return (c - 0x1d400) % 26 + 'a'; /* mathematical A-Z a-z, 13 styles */
+  if (c >= 0x1d7ce && c <= 0x1d7ff) return (c - 0x1d7ce) % 10 + '0'; /* mathematical digits */
+  switch (c) {
+  case 0x39f: case 0x3bf: case 0x41e: case 0x43e: case 0x3c3: case 0x555: case 0x585: case 0x2134:
+    return 'o';
+  case 0x3f9: case 0x3f2: case 0x421: case 0x441: case 0x2102: case 0x212d: case 0x217d: case 0x216d: case 0x1d04:
+    return 'c';
+  case 0x39c: case 0x41c: case 0x43c: case 0x217f: case 0x216f: case 0x1d0d:
+    return 'm';
+  case 0x3a1: case 0x3c1: case 0x420: case 0x440: case 0x2119: case 0x1d18:
+    return 'p';
+  case 0x3c5: case 0x57d: case 0x1d1c: case 0x28b:
+    return 'u';
+  case 0x3a4: case 0x3c4: case 0x422: case 0x442: case 0x1d1b:
+    return 't';
+  case 0x395: case 0x3b5: case 0x415: case 0x435: case 0x212f: case 0x2147: case 0x1d07:
+    return 'e';
+  case 0x433: case 0x280: case 0x1d26: case 0x27c:
+    return 'r';
+  default:
+    return c;
+  }
+}
+
+/* A name as it looks: trimmed, each character as looks_like says, spaces squeezed to one,
+ * written back as UTF-8 (out holds SRV_NAME_SIZE bytes; the result is never longer). */
+static void skeleton(const char *name, char out[SRV_NAME_SIZE]) {
+  char trimmed[SRV_NAME_SIZE];
+  trim_name(name, trimmed);
+  size_t len = 0;
+  for (const unsigned char *p = (const unsigned char *)trimmed; *p;) {
+    const int n = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+    uint32_t c = n == 1 ? *p : (uint32_t)(*p & (0x7f >> n));
+    for (int i = 1; i < n && p[i]; i++) c = c << 6 | (p[i] & 0x3fu);
+    p += n;
+    const uint32_t k = looks_like(c);
+    if (k == ' ' && (len == 0 || out[len - 1] == ' ')) continue;
+    if (k < 0x80) {
+      out[len++] = (char)k;
+    } else { /* unchanged: the same bytes as it came */
+      const unsigned char *src = p - n;
+      for (int i = 0; i < n && len < SRV_NAME_SIZE - 1; i++) out[len++] = (char)src[i];
+    }
+    if (len >= SRV_NAME_SIZE - 1) break;
+  }
+  while (len > 0 && out[len - 1] == ' ') len--;
+  out[len] = '\0';
+}
+
+/* Whether a name is kept for computer players, as it looks (skeleton: "Cοmputer" with a Greek
+ * omicron, a fullwidth "Ｃomputer"): "Computer" followed by anything but a letter
  * ("Computer 2 · expert", "computer"), anything with "(computer)" in it (the older
  * "expert (computer)"), or the client's Japanese label. */
 static bool name_reserved(const char *name) {
   char key[SRV_NAME_SIZE];
-  account_of(name, key);
+  skeleton(name, key);
   if (strncmp(key, "computer", 8) == 0) {
     const char next = key[8]; /* lowercase already */
     if (!(next >= 'a' && next <= 'z')) return true;
@@ -163,12 +224,34 @@ void hub_bot_seat_name(hub_seat *s, int seat) {
   snprintf(s->name, sizeof s->name, "Computer %u · %s", (unsigned)number, s->bot);
 }
 
+/* A name for a guest who gave none, so that two of them are told apart in a game and in chat:
+ * "Player 1234" with four random digits, neither a registered name nor one of a client here
+ * (tried a few times; then the last draw stands, a guest's name being only shown). */
+static void guest_name(srv_hub *h, char out[SRV_NAME_SIZE]) {
+  for (int attempt = 0; attempt < 4; attempt++) {
+    uint16_t r = 0;
+    h->io.random(h->io.ctx, &r, sizeof r);
+    snprintf(out, SRV_NAME_SIZE, "Player %04u", (unsigned)(r % 10000));
+    char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+    srv_player owner;
+    bool found = false;
+    bool taken = false;
+    for (int i = 0; i < h->nclients && !taken; i++) taken = strcmp(h->clients[i].name, out) == 0;
+    if (taken) continue;
+    account_of(out, account);
+    if (srv_store_account(h->store, account, &owner, hash, &found) != 0 || !found) return;
+  }
+}
+
 /* A guest: known by its token, saved only when it does something that needs a row. */
 static void hello_guest(srv_hub *h, hub_client *c, const char *name, const char *token) {
   if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
   c->player = 0;
   srv_token_hash(token, c->guest);
-  snprintf(c->name, sizeof c->name, "%s", name[0] ? name : "Player");
+  if (name[0])
+    snprintf(c->name, sizeof c->name, "%s", name);
+  else
+    guest_name(h, c->name);
   const srv_player guest = {.name = "", .rating = SRV_RATING_START, .deviation = SRV_DEVIATION_START};
   srv_player p = guest;
   snprintf(p.name, sizeof p.name, "%s", c->name);
