@@ -1560,6 +1560,24 @@ Test(server, names_that_look_like_a_computer_or_hide_characters_are_refused) {
   connect_client(1, "\\u3053\\u3093\\u3074\\u3085\\u30fc\\u305f\\u597d\\u304d");
 }
 
+/* The most common passwords are refused (issue 39: 12345678 and password were accepted), in
+ * any ASCII case, and so are runs and repeats; an uncommon one is taken. */
+Test(server, the_most_common_passwords_are_refused) {
+  static const char *const common[] = {"12345678", "password", "PASSWORD1", "qwertyuiop", "iloveyou",
+                                       "23456789", "aaaaaaaaaa", "abcdefghij", "87654321", "1q2w3e4r"};
+  connect_client(1, "Ann");
+  for (size_t i = 0; i < sizeof common / sizeof *common; i++) {
+    const int errors = w.clients[1].errors;
+    say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"%s\"}", common[i]);
+    cr_assert_eq(w.clients[1].errors, errors + 1, "the password %s was taken", common[i]);
+    cr_assert(strstr(error_of(1), "one of the most common ones"), "%s: %s", common[i], error_of(1));
+  }
+  const int errors = w.clients[1].errors;
+  say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
+  cr_assert_eq(w.clients[1].errors, errors, "%s", error_of(1));
+  cr_assert(json_is_true(json_object_get(w.clients[1].player, "registered")));
+}
+
 /* Guests who give no name are told apart: "Player 1234", not all "Player" (issue 39). */
 Test(server, guests_get_distinct_names) {
   char seen[8][SRV_NAME_SIZE];

@@ -340,6 +340,11 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
   trim_name(r->name, name);
   account_of(name, account);
   if (!name_allowed(h, c, "register", name, p.id)) return;
+  if (srv_password_common(r->password)) {
+    hub_send_error(h, c->id, "register",
+                   "this password is one of the most common ones, which are tried first: choose another");
+    return;
+  }
   c->pending_player = p.id;
   snprintf(c->pending_name, sizeof c->pending_name, "%s", name);
   snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
