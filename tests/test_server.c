@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bots.h"
 #include "goita/goita.h"
 #include "hub.h"
 #include "hub_internal.h"
@@ -2336,4 +2338,60 @@ Test(server, passwords_are_worked_off_the_event_loop) {
   cr_assert_eq(json_integer_value(json_object_get(w.clients[4].player, "id")),
                json_integer_value(json_object_get(w.clients[2].player, "id")));
   w.hold_passwords = false;
+}
+
+/* ---- the worker threads (bots.c) ---- */
+
+static void wake_nothing(void *ctx) { (void)ctx; }
+
+/* Registrations hash their passwords on a worker of their own: 16 at once do not hold another
+ * table's computer move (issue 39: 40 registrations held one for 8.5 s, being queued in front
+ * of it on the computer players' one thread). */
+Test(bots, password_jobs_never_hold_a_computer_move) {
+  srv_bots *bots = NULL;
+  cr_assert_eq(srv_bots_start(&bots, 1, wake_nothing, NULL), 0);
+  enum { HASHES = 16 };
+  srv_password_job pw;
+  memset(&pw, 0, sizeof pw);
+  pw.kind = SRV_PASSWORD_HASH;
+  snprintf(pw.password, sizeof pw.password, "correct horse");
+  for (int i = 0; i < HASHES; i++) {
+    pw.client = (uint64_t)i + 1;
+    srv_bots_submit_password(bots, &pw);
+  }
+  srv_think_job job;
+  memset(&job, 0, sizeof job);
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_game game;
+  uint64_t seed = 1;
+  goita_move legal[GOITA_MAX_LEGAL];
+  for (;; seed++) { /* a deal that does not end at once */
+    cr_assert_eq(goita_game_start(&game, &rules, seed, NULL), GOITA_OK);
+    goita_game_view(&game, game.round.turn, &job.view);
+    if (goita_view_legal_moves(&job.view, legal) > 0) break;
+  }
+  job.table = 7;
+  job.seed = seed;
+  snprintf(job.level, sizeof job.level, "random");
+  srv_bots_submit(bots, &job);
+  int hashed = 0, moves = 0, hashed_before_move = -1;
+  srv_bot_answer answers[32];
+  for (int waited = 0; waited < 60000 && (moves == 0 || hashed < HASHES); waited++) {
+    const int n = srv_bots_collect(bots, answers, 32);
+    for (int i = 0; i < n; i++) {
+      if (answers[i].password) {
+        hashed++;
+        continue;
+      }
+      moves++;
+      cr_assert_eq(answers[i].table, 7);
+      hashed_before_move = hashed;
+    }
+    if (n == 0) nanosleep(&(struct timespec){0, 1000000}, NULL);
+  }
+  srv_bots_stop(bots);
+  cr_assert_eq(moves, 1, "no move");
+  cr_assert_eq(hashed, HASHES);
+  cr_assert_lt(hashed_before_move, 2, "the computer's move waited for %d password hashes", hashed_before_move);
 }
