@@ -260,6 +260,52 @@ async function privateRecord(env) {
   return `game ${id} unlisted, its record 404 without the code and 200 with it`;
 }
 
+// Password guessing: 30 wrong guesses at one account sent at once from 30 connections are not
+// all checked (each counts before its hash: 3 are, 27 wait out the lockout); a login for a name
+// nobody has takes as long as a wrong password (the same argon2id work), not a few ms.
+async function passwordGuesses(env) {
+  const open = async (name) => {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const owners = [await open('Vic'), await open('Wes')];
+  for (const o of owners) { // the guest's row comes first, then the claimed name once hashed
+    const claimed = o.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed');
+    o.send({ type: 'register', name: o.name, password: 'a long and rare one' });
+    const m = await claimed;
+    if (m.type === 'error') throw new Error(`password guesses: register ${o.name}: ${m.error}`);
+  }
+  const timed = async (c, name) => {
+    const t0 = process.hrtime.bigint();
+    const reply = c.wait((m) => m.type === 'error', 'a login\'s answer', 10000).then((m) => m, (e) => ({ error: String(e) }));
+    c.send({ type: 'login', name, password: 'not the password' });
+    return { error: (await reply).error, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+  };
+  // the timing first, on Wes (within his free tries) and on unknown names
+  const probe = await open('Probe');
+  const known = [], unknown = [];
+  for (let i = 0; i < 2; i++) {
+    known.push((await timed(probe, 'Wes')).ms);
+    unknown.push((await timed(probe, `Nobody ${i}`)).ms);
+  }
+  const slowKnown = Math.min(...known), fastUnknown = Math.min(...unknown);
+  if (fastUnknown < slowKnown / 3) fail(`password guesses: an unknown name answers in ${fastUnknown.toFixed(1)} ms, a known one in ${slowKnown.toFixed(1)} ms (names told by timing)`);
+  probe.close();
+  // 30 at once
+  const guessers = [];
+  for (let i = 0; i < 30; i++) guessers.push(await open(`Guess ${i}`));
+  const replies = await Promise.all(guessers.map((g) => timed(g, 'Vic')));
+  const checked = replies.filter((r) => r.error === 'wrong name or password').length;
+  const refused = replies.filter((r) => /^too many wrong passwords/.test(r.error || '')).length;
+  if (checked > 3) fail(`password guesses: ${checked} of 30 concurrent guesses were checked`);
+  if (checked + refused !== 30) fail(`password guesses: unexpected answers: ${JSON.stringify(replies.slice(0, 3))}`);
+  for (const c of [...guessers, ...owners]) c.close();
+  await healthy(env, 'after the password guesses');
+  return `${checked} of 30 concurrent guesses checked, ${refused} refused; unknown name ${fastUnknown.toFixed(0)} ms, known ${slowKnown.toFixed(0)} ms`;
+}
+
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
 async function connectionCap(env, cap) {
   const t0 = Date.now();
@@ -411,6 +457,7 @@ async function outOfDescriptors(env) {
   await run('slow reader', () => slowReader(env));
   await run('create flood', () => createFlood(env));
   await run('a private game\'s record', () => privateRecord(env));
+  await run('password guesses', () => passwordGuesses(env));
   const low = await startServer('emfile', [], 64);
   const envLow = await honest(low);
   await run('out of file descriptors (ulimit -n 64)', () => outOfDescriptors(envLow));
