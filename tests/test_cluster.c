@@ -44,6 +44,7 @@ static struct {
   bool paused[HUBS]; /* a paused server (SIGSTOP) neither ticks nor hears the bus */
   int64_t now;
   uint64_t rng;
+  char *free_on_send; /* a receive buffer the next send frees, as net.c's queue_text may */
 } w;
 
 static const char *const names[HUBS] = {"a", "b", "c"};
@@ -51,6 +52,8 @@ static const char *const names[HUBS] = {"a", "b", "c"};
 static int hub_of(void *ctx) { return (int)(intptr_t)ctx; }
 
 static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
+  free(w.free_on_send); /* the client's queue overflowed: its session goes, with its receive buffer */
+  w.free_on_send = NULL;
   cr_assert_leq(client, CLIENTS, "hub %s sent to client %llu, not one of its own", names[hub_of(ctx)],
                 (unsigned long long)client);
   client_log *c = &w.clients[hub_of(ctx)][client];
@@ -449,6 +452,22 @@ Test(cluster, players_on_two_servers_are_matched_by_one_quick_match_queue) {
   bool found = false;
   cr_assert_eq(srv_store_table_owner(w.stores[0], SRV_KEY_ID, key, &table, node, &found), 0);
   cr_expect(found && strcmp(node, "a") == 0, "the quick match's table is served by %s, not by a", node);
+}
+
+/* net.c gives srv_hub_receive the session's receive buffer, and a send that overflows the
+ * client's queue frees the session with it (hub.h): the hub must not read the text after a send.
+ * A guest's quick match sends it its player row first, then forwards the text to the matchmaker
+ * (server a). Under ASan this was a heap use after free. */
+Test(cluster, a_send_that_frees_the_receive_buffer_leaves_the_forwarded_request_whole) {
+  if (skipped()) return;
+  say(1, 1, "{\"type\":\"hello\",\"name\":\"Ben\"}");
+  char *rx = strdup("{\"type\":\"quick\",\"rules\":\"\",\"wait_seconds\":2,\"level\":\"rules\"}");
+  w.free_on_send = rx;
+  srv_hub_receive(w.hubs[1], 1, rx, strlen(rx));
+  cr_assert_null(w.free_on_send, "the hub sent nothing to the guest before forwarding: the test tests nothing");
+  pump();
+  run(2500);
+  cr_expect_eq(w.clients[1][1].seated, 1, "Ben's quick match through a was lost: %s", w.clients[1][1].last_error);
 }
 
 /* Runs SQL on the test database and returns the first column of the first row as a number. */

@@ -291,17 +291,19 @@ Test(store, a_finished_game_rates_its_players_and_closes_its_table) {
   cr_assert_eq(count, 2, "only players who have played");
   cr_expect_eq(board[0].id, a.id, "equal ratings: the older player first");
   char *text = NULL;
-  cr_assert_eq(srv_store_game_text(w.store, g.id, false, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id, NULL, false, &text), 0);
   cr_expect_str_eq(text, "{\"record\":1}");
   free(text);
-  cr_assert_eq(srv_store_game_text(w.store, g.id, true, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id, NULL, true, &text), 0);
   cr_expect_str_eq(text, "line one\nline two");
   free(text);
-  cr_assert_eq(srv_store_game_text(w.store, g.id + 1, true, &text), 0);
+  cr_assert_eq(srv_store_game_text(w.store, g.id + 1, NULL, true, &text), 0);
   cr_expect_null(text);
 }
 
-Test(store, an_abandoned_game_rates_nobody_and_games_are_paged) {
+/* An abandoned game writes the ratings the hub gave its rated seats (those who left lose,
+ * hub_rate_game), and nobody else's. */
+Test(store, an_abandoned_game_writes_only_the_ratings_it_is_given_and_games_are_paged) {
   srv_player a, b, bot;
   cr_assert_eq(srv_store_player_create(w.store, "Ayu", "ha", &a), 0);
   cr_assert_eq(srv_store_player_create(w.store, "Ken", "hb", &b), 0);
@@ -311,11 +313,17 @@ Test(store, an_abandoned_game_rates_nobody_and_games_are_paged) {
     srv_table_row row = sample_table(a.id);
     cr_assert_eq(srv_store_table_create(w.store, &row), 0);
     srv_game_row g = sample_game(row.id, &a, &b, &bot);
+    memset(g.rated, 0, sizeof g.rated);
+    g.rated[0] = i == 0; /* Ayu left the first */
     cr_assert_eq(srv_store_game_abandon(w.store, &g, "{}", ""), 0, "%s", srv_store_error(w.store));
     ids[i] = g.id;
   }
   srv_player after;
   cr_assert_eq(srv_store_player_get(w.store, a.id, &after), 0);
+  cr_expect_eq(after.rating, 1512.25);
+  cr_expect_eq(after.games, 1);
+  cr_expect_eq(raw("SELECT count(*) FROM rating_history"), 1);
+  cr_assert_eq(srv_store_player_get(w.store, b.id, &after), 0);
   cr_expect_eq(after.rating, 1500);
   cr_expect_eq(after.games, 0);
   srv_game_row rows[2];

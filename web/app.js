@@ -245,7 +245,8 @@ function route() {
   const old = location.hash.match(/^#replay\/(\d+)$/);
   if (replayAsked()) {
     const id = Number(old ? old[1] : query.get('game'));
-    openReplay(id, Number(query.get('round')) || 1, Number(query.get('move')) || 0);
+    const key = /^[0-9a-f]{32}$/.test(query.get('key') || '') ? query.get('key') : ''; // a private table's game
+    openReplay(id, Number(query.get('round')) || 1, Number(query.get('move')) || 0, key);
     return;
   }
   const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);

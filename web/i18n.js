@@ -161,6 +161,10 @@ const SERVER_ERRORS_JA = [
   [/^no seat has this seat_token \(the game may be over\)$/, 'この席はもうありません (対局が終わったのかもしれません)'],
   [/^the rematch has started without you, at table (\d+)$/, '再戦はあなた抜きで卓 #{1} で始まりました'],
   [/^wrong name or password$/, '名前かパスワードが違います'],
+  [/^too many wrong passwords for ".*": try again in (\d+) s$/, 'パスワードの間違いが多すぎます: {1} 秒後にもう一度どうぞ'],
+  [/^this password is one of the most common ones, which are tried first: choose another$/, 'このパスワードはよく使われていて推測されやすいため使えません: 別のものを選んでください'],
+  [/^field "name": control and invisible characters are not allowed/, '名前に制御文字や見えない文字は使えません'],
+  [/^the name ".*" is kept for computer players: choose another$/, 'この名前はコンピュータ用です: 別の名前を選んでください'],
   [/^too many requests: .* try again in ([\d.]+) s$/, '操作が多すぎます: {1} 秒後にもう一度どうぞ'],
   [/^too many lines: wait ([\d.]+) s/, 'チャットが多すぎます: {1} 秒待ってください'],
 ];

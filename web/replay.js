@@ -46,18 +46,20 @@ function goshiOf(round) {
   return mask;
 }
 
-// Loads a stored game's record and shows it at round (from 1) and move.
-function openReplay(id, round, move) {
+// Loads a stored game's record and shows it at round (from 1) and move; key is the invite code
+// a private table's game is given with ('' for any other).
+function openReplay(id, round, move, key) {
   show('replay');
   $('replay-title').textContent = `#${id}`;
-  $('dl-json').href = `/records/${id}.json`;
-  $('dl-txt').href = `/records/${id}.txt`;
-  fetch(`/records/${id}.json`).then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); }).then((rec) => {
+  const q = key ? `?key=${key}` : '';
+  $('dl-json').href = `/records/${id}.json${q}`;
+  $('dl-txt').href = `/records/${id}.txt${q}`;
+  fetch(`/records/${id}.json${q}`).then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); }).then((rec) => {
     const players = Number((rec.rules.match(/players=(\d)/) || [0, 4])[1]);
     const scale = /scale=ones/.test(rec.rules) ? 'ones' : 'tens';
     const rounds = rec.rounds.map((r) => parseRound(r.history, players));
     const r = Math.max(0, Math.min(rounds.length - 1, (round || 1) - 1));
-    replay = { id, rec, players, scale, rounds, round: r, move: Math.max(0, Math.min(rounds[r].moves.length, move || 0)) };
+    replay = { id, key, rec, players, scale, rounds, round: r, move: Math.max(0, Math.min(rounds[r].moves.length, move || 0)) };
     renderReplay();
   }).catch(() => showNotice(`${t('error')}: /records/${id}.json`));
 }
@@ -118,7 +120,7 @@ function renderReplay() {
   board.append(replayCenter(round, rr, names));
   $('r-pos').textContent = `${t('round', { n: r.round + 1 })} (${t('round_of', { n: r.rounds.length })}) · ` +
     (round.moves.length ? `${t('move')} ${r.move}/${round.moves.length}` : t('no_moves'));
-  const link = `?game=${r.id}&round=${r.round + 1}&move=${r.move}`;
+  const link = `?game=${r.id}${r.key ? '&key=' + r.key : ''}&round=${r.round + 1}&move=${r.move}`;
   history.replaceState(null, '', link);
   $('r-link').href = link;
   const log = $('r-log');

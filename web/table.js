@@ -284,10 +284,11 @@ function gameOverBox(g) {
   const team = players === 4 ? `${teamName(winner)} (${seatName(winner)} · ${seatName(winner + 2)})` : seatName(winner);
   const box = el('div', { class: 'result' }, el('strong', { text: t('game_over', { team }) }));
   if (view.game_id) {
+    const q = view.invite ? `?key=${view.invite}` : ''; // a private table's record is given only with its code
     box.append(el('div', {},
-      el('a', { href: `/records/${view.game_id}.json`, download: '', text: t('download_json') }), ' · ',
-      el('a', { href: `/records/${view.game_id}.txt`, download: '', text: t('download_txt') }), ' · ',
-      el('a', { href: `?game=${view.game_id}`, text: t('replay') })));
+      el('a', { href: `/records/${view.game_id}.json${q}`, download: '', text: t('download_json') }), ' · ',
+      el('a', { href: `/records/${view.game_id}.txt${q}`, download: '', text: t('download_txt') }), ' · ',
+      el('a', { href: `?game=${view.game_id}${view.invite ? '&key=' + view.invite : ''}`, text: t('replay') })));
   }
   box.append(rematchBox());
   return box;

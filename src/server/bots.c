@@ -1,5 +1,7 @@
 /* Worker threads for computer players (bots.h). Each worker keeps one player per level, so
- * tables of the sampler and expert levels reuse their transposition tables. */
+ * tables of the sampler and expert levels reuse their transposition tables. Password jobs have
+ * their own queue and their own worker: 40 registrations at once (argon2id, about 0.1 s and
+ * 64 MiB each) wait for each other there, and never in front of a table's computer move. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,8 @@
 
 #define MAX_WORKERS 16
 #define MAX_LEVELS 8
+/* The password workers: one, so that hashing takes at most one core and one job's memory. */
+#define PASSWORD_WORKERS 1
 
 typedef struct job_node {
   bool password; /* a password job (in pw), else a think job */
@@ -21,17 +25,28 @@ typedef struct answer_node {
   struct answer_node *next;
 } answer_node;
 
+/* A queue of jobs and the condition its workers wait on. */
+typedef struct job_queue {
+  pthread_cond_t work;
+  job_node *head, *tail;
+} job_queue;
+
 struct srv_bots {
   pthread_mutex_t lock;
-  pthread_cond_t work;
-  job_node *jobs, *jobs_tail;
+  job_queue think, passwords;
   answer_node *answers, *answers_tail;
   bool stopping;
   void (*wake)(void *ctx);
   void *ctx;
   int nthreads;
-  pthread_t threads[MAX_WORKERS];
+  pthread_t threads[MAX_WORKERS + PASSWORD_WORKERS];
 };
+
+/* What a worker thread is given: its pool and its queue. */
+typedef struct worker_arg {
+  srv_bots *bots;
+  job_queue *queue;
+} worker_arg;
 
 /* Queues an answer for the event loop and wakes it. */
 static void hand_back(srv_bots *b, answer_node *answer) {
@@ -47,19 +62,22 @@ static void hand_back(srv_bots *b, answer_node *answer) {
 }
 
 static void *worker(void *arg) {
-  srv_bots *b = arg;
+  worker_arg *wa = arg;
+  srv_bots *b = wa->bots;
+  job_queue *q = wa->queue;
+  free(wa);
   goita_player *players[MAX_LEVELS] = {0};
   const char *const *levels = goita_player_levels();
   for (;;) {
     pthread_mutex_lock(&b->lock);
-    while (!b->jobs && !b->stopping) pthread_cond_wait(&b->work, &b->lock);
+    while (!q->head && !b->stopping) pthread_cond_wait(&q->work, &b->lock);
     if (b->stopping) {
       pthread_mutex_unlock(&b->lock);
       break;
     }
-    job_node *node = b->jobs;
-    b->jobs = node->next;
-    if (!b->jobs) b->jobs_tail = NULL;
+    job_node *node = q->head;
+    q->head = node->next;
+    if (!q->head) q->tail = NULL;
     pthread_mutex_unlock(&b->lock);
 
     answer_node *answer = malloc(sizeof *answer);
@@ -101,16 +119,29 @@ int srv_bots_start(srv_bots **out, int threads, void (*wake)(void *ctx), void *c
   srv_bots *b = calloc(1, sizeof *b);
   if (!b) return -1;
   pthread_mutex_init(&b->lock, NULL);
-  pthread_cond_init(&b->work, NULL);
+  pthread_cond_init(&b->think.work, NULL);
+  pthread_cond_init(&b->passwords.work, NULL);
   b->wake = wake;
   b->ctx = ctx;
   if (threads < 1) threads = 1;
   if (threads > MAX_WORKERS) threads = MAX_WORKERS;
-  for (int i = 0; i < threads; i++) {
-    if (pthread_create(&b->threads[i], NULL, worker, b) != 0) break;
+  int think = 0, passwords = 0;
+  for (int i = 0; i < threads + PASSWORD_WORKERS; i++) {
+    job_queue *q = i < threads ? &b->think : &b->passwords;
+    worker_arg *wa = malloc(sizeof *wa);
+    if (!wa) break;
+    *wa = (worker_arg){b, q};
+    if (pthread_create(&b->threads[b->nthreads], NULL, worker, wa) != 0) {
+      free(wa);
+      break;
+    }
     b->nthreads++;
+    if (q == &b->think)
+      think++;
+    else
+      passwords++;
   }
-  if (b->nthreads == 0) {
+  if (think == 0 || passwords == 0) {
     srv_bots_stop(b);
     return -1;
   }
@@ -118,16 +149,16 @@ int srv_bots_start(srv_bots **out, int threads, void (*wake)(void *ctx), void *c
   return 0;
 }
 
-/* Queues a job node for the workers. */
-static void queue_job(srv_bots *b, job_node *node) {
+/* Queues a job node for the workers of its queue. */
+static void queue_job(srv_bots *b, job_queue *q, job_node *node) {
   node->next = NULL;
   pthread_mutex_lock(&b->lock);
-  if (b->jobs_tail)
-    b->jobs_tail->next = node;
+  if (q->tail)
+    q->tail->next = node;
   else
-    b->jobs = node;
-  b->jobs_tail = node;
-  pthread_cond_signal(&b->work);
+    q->head = node;
+  q->tail = node;
+  pthread_cond_signal(&q->work);
   pthread_mutex_unlock(&b->lock);
 }
 
@@ -136,7 +167,7 @@ void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
   if (!node) return; /* the table's turn timer or the next tick asks again */
   node->password = false;
   node->job = *job;
-  queue_job(b, node);
+  queue_job(b, &b->think, node);
 }
 
 void srv_bots_submit_password(srv_bots *b, const srv_password_job *job) {
@@ -144,7 +175,7 @@ void srv_bots_submit_password(srv_bots *b, const srv_password_job *job) {
   if (!node) return; /* the request stays pending; the client may reconnect */
   node->password = true;
   node->pw = *job;
-  queue_job(b, node);
+  queue_job(b, &b->passwords, node);
 }
 
 int srv_bots_collect(srv_bots *b, srv_bot_answer *out, int max) {
@@ -165,21 +196,25 @@ void srv_bots_stop(srv_bots *b) {
   if (!b) return;
   pthread_mutex_lock(&b->lock);
   b->stopping = true;
-  pthread_cond_broadcast(&b->work);
+  pthread_cond_broadcast(&b->think.work);
+  pthread_cond_broadcast(&b->passwords.work);
   pthread_mutex_unlock(&b->lock);
   for (int i = 0; i < b->nthreads; i++) pthread_join(b->threads[i], NULL);
-  while (b->jobs) {
-    job_node *n = b->jobs;
-    b->jobs = n->next;
-    srv_secret_wipe(n->pw.password, sizeof n->pw.password);
-    free(n);
-  }
+  job_queue *queues[] = {&b->think, &b->passwords};
+  for (int i = 0; i < 2; i++)
+    while (queues[i]->head) {
+      job_node *n = queues[i]->head;
+      queues[i]->head = n->next;
+      srv_secret_wipe(n->pw.password, sizeof n->pw.password);
+      free(n);
+    }
   while (b->answers) {
     answer_node *a = b->answers;
     b->answers = a->next;
     free(a);
   }
   pthread_mutex_destroy(&b->lock);
-  pthread_cond_destroy(&b->work);
+  pthread_cond_destroy(&b->think.work);
+  pthread_cond_destroy(&b->passwords.work);
   free(b);
 }

@@ -1,6 +1,7 @@
 /* Computer players for the server: worker threads that take think jobs (a seat's view and a
  * level), choose a move, and hand it back to the event loop, which alone touches game state.
- * The same workers hash and check passwords (argon2id is too slow for the event loop). */
+ * Passwords are hashed and checked (argon2id is too slow for the event loop) on a worker of
+ * their own, so that they never hold a computer's move. */
 #ifndef GOITA_SERVER_BOTS_H
 #define GOITA_SERVER_BOTS_H
 
@@ -16,7 +17,7 @@ typedef struct srv_bot_answer {
   srv_password_answer pw;
 } srv_bot_answer;
 
-/* Starts `threads` workers; wake(ctx) is called from a worker after each answer, to wake the
+/* Starts `threads` workers for computer players and one for passwords; wake(ctx) is called from a worker after each answer, to wake the
  * event loop (which then calls srv_bots_collect). */
 int srv_bots_start(srv_bots **bots, int threads, void (*wake)(void *ctx), void *ctx);
 /* Queues a job (copied). */

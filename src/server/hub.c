@@ -91,6 +91,7 @@ void srv_hub_free(srv_hub *h) {
   hub_map_free(&h->seat_index);
   hub_map_free(&h->invite_index);
   hub_map_free(&h->player_index);
+  hub_login_guards_prune(h, true);
   free(h->lobby_dirty);
   free(h->lobby_removed);
   free(h->tables);
@@ -184,6 +185,15 @@ static const char *const request_names[] = {
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
+  /* The caller's buffer may go with the first send (hub.h), and a request forwarded over the bus
+   * is sent on after the client was answered (a guest's player row): the hub reads its own copy.
+   * A longer text is refused by the parser before anything is sent. */
+  char own[SRV_MAX_REQUEST + 1];
+  if (len <= SRV_MAX_REQUEST) {
+    memcpy(own, text, len);
+    own[len] = '\0';
+    text = own;
+  }
   srv_request r;
   char err[256];
   if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
@@ -327,6 +337,7 @@ void srv_hub_tick(srv_hub *h) {
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {
     hub_players_prune(h);
+    hub_login_guards_prune(h, false);
     h->prune_ms = now + 60000;
   }
 }

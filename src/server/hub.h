@@ -100,7 +100,10 @@ void srv_hub_free(srv_hub *hub);
 
 void srv_hub_connect(srv_hub *hub, uint64_t client);
 void srv_hub_disconnect(srv_hub *hub, uint64_t client);
-/* Handles one message from a client; every reply goes through io.send. */
+/* Handles one message from a client; every reply goes through io.send. The text is borrowed
+ * only until the hub's first callback: the hub copies it before it sends, publishes or logs
+ * anything, so the caller may free it from inside io.send (net.c's receive buffer goes with its
+ * session when a send overflows the client's queue). */
 void srv_hub_receive(srv_hub *hub, uint64_t client, const char *text, size_t len);
 /* A computer player's answer to a think job. */
 void srv_hub_bot_move(srv_hub *hub, int64_t table, int version, goita_move move);

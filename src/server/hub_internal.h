@@ -107,14 +107,13 @@ typedef struct hub_player {
   int64_t refilled_ms;
 } hub_player;
 
-/* Wrong passwords for one account, which slow down the next tries (hub_players.c). */
+/* Tries at one account's password, which slow down the next ones (hub_players.c). One per
+ * registered player with tries not yet forgotten, so the memory is bounded by the accounts and
+ * no guard is ever evicted to make room for another. */
 typedef struct hub_login_guard {
-  char account[SRV_NAME_SIZE];
-  int failures;
-  int64_t last_ms, until_ms; /* the last failure; no try before until_ms */
+  int failures;              /* tries counted (each before its hash is checked) and not undone */
+  int64_t last_ms, until_ms; /* the last try counted; no try before until_ms */
 } hub_login_guard;
-
-#define HUB_LOGIN_GUARDS 64
 
 struct srv_hub {
   srv_store *store;
@@ -144,7 +143,7 @@ struct srv_hub {
   bool lease_failing;        /* the last renewal failed (logged once) */
   bool superseded;           /* another server started under this one's name: it serves nothing */
   int nlost;                 /* tables marked lost and not let go yet */
-  hub_login_guard login_guards[HUB_LOGIN_GUARDS];
+  hub_map login_index; /* a registered player's id -> its hub_login_guard * (hub_players.c) */
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
   /* Several servers with a bus (hub_bus.c, hub_lobby.c). */
@@ -278,6 +277,8 @@ void hub_count_open(srv_hub *h, hub_table *t, int delta);
 
 /* Drops entries of players with nothing open and a full bucket (every minute). */
 void hub_players_prune(srv_hub *h);
+/* Drops the login guards whose tries are forgotten (hub_players.c); all of them at the end (all). */
+void hub_login_guards_prune(srv_hub *h, bool all);
 
 /* ---- table lifecycle (hub_lifecycle.c) ---- */
 
@@ -330,6 +331,10 @@ void hub_arm_timer(srv_hub *h, hub_table *t);
 /* Writes a table's record as JSON and its rounds as history strings, one a line (both
  * malloc'd); returns 0, or -1 when out of memory. */
 int hub_record_texts(const hub_table *t, char **json, char **histories);
+/* Rates a game that ended, finished or abandoned, into its row; leavers lose (hub_table.c). */
+void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
+/* Tells every connection of a rated player of the game its new rating. */
+void hub_announce_ratings(srv_hub *h, const srv_game_row *game);
 
 /* The game is over: the record, its history strings and the new ratings are saved together. */
 void hub_finish_game(srv_hub *h, hub_table *t);

@@ -60,7 +60,8 @@ static void expire(srv_hub *h, hub_table *t) {
 }
 
 /* A game with no person left in it ends as abandoned: its record up to the last move is saved,
- * nobody's rating changes, and the table leaves the lobby. */
+ * it is rated from the score as it stands, every person in it having left (so losing: they
+ * are rated below every other side, hub_rate_game), and the table leaves the lobby. */
 static void abandon(srv_hub *h, hub_table *t) {
   char now[GOITA_RECORD_TIME_SIZE];
   hub_utc_now(now);
@@ -76,8 +77,8 @@ static void abandon(srv_hub *h, hub_table *t) {
   for (int s = 0; s < players_of(t); s++) {
     game.players[s] = t->seats[s].player;
     snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
-    game.ratings[s] = t->seats[s].rating;
   }
+  hub_rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
   const int status = hub_owned(h, t, srv_store_game_abandon(h->store, &game, json, histories));
@@ -86,6 +87,11 @@ static void abandon(srv_hub *h, hub_table *t) {
   if (status != 0) return;
   t->status = SRV_OVER;
   t->game_id = game.id;
+  for (int s = 0; s < players_of(t); s++) {
+    t->seats[s].rating = game.ratings[s];
+    t->seats[s].deviation = game.deviations[s];
+  }
+  hub_announce_ratings(h, &game);
   t->deadline_ms = t->next_round_ms = 0;
   t->thinking_version = -1; /* a computer player's late answer is dropped */
   hub_count_open(h, t, -1);

@@ -2,18 +2,26 @@
  * names claimed with a password and logins from other devices, names kept for computers, the
  * leaderboard and each player's rating history. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hub_internal.h"
 #include "ratings.h"
 #include "secret.h"
 
-/* Logins: this many wrong passwords for one name are free; then each further try waits twice as
- * long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A quiet name is forgiven after
- * LOGIN_FORGET_MS. */
+/* Logins: this many tries at one account's password are free; then each further try waits twice
+ * as long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A try counts before its hash is
+ * checked (a right password undoes it), so guesses sent at once from many connections take
+ * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. */
 #define LOGIN_FREE_FAILURES 3
 #define LOGIN_WAIT_MAX_MS 300000
 #define LOGIN_FORGET_MS 900000
+
+/* What a login for a name nobody has is checked against, so that it costs the same argon2id work
+ * as a real one and its answer takes as long (a password no one can have: it hashes "no account
+ * has this password", and such a login fails whatever the check says). */
+static const char dummy_hash[] =
+    "$argon2id$v=19$m=65536,t=2,p=1$PLLwExoAd5kJ3Zj9rrY7Bw$kpaylhG9O6G4YRolCD4RhyPRsWjTA26U7BQOg+OL9TQ";
 
 #define HISTORY_ROWS 20
 #define LEADERBOARD_ROWS 50
@@ -36,12 +44,73 @@ static void account_of(const char *name, char out[SRV_NAME_SIZE]) {
     if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
 }
 
-/* Whether a name is kept for computer players: "Computer" followed by anything but a letter
+/* The ASCII letter (lowercase) or digit a character stands for to the eye, or the character
+ * itself: fullwidth forms, circled and mathematical letters, small Roman numerals, and the
+ * Greek and Cyrillic letters that look like Latin ones (Unicode's confusables for the letters
+ * of "computer", and a few more). Enough to tell "Computer 2" spelled with a Greek omicron or a
+ * fullwidth C from the real one; not a full UTS #39 skeleton. */
+static uint32_t looks_like(uint32_t c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 'a';
+  if (c >= 0xff01 && c <= 0xff5e) return looks_like(c - 0xfee0); /* fullwidth ASCII */
+  if (c == 0x3000 || c == 0xa0 || (c >= 0x2000 && c <= 0x200a) || c == 0x202f || c == 0x205f) return ' ';
+  if (c >= 0x24b6 && c <= 0x24cf) return c - 0x24b6 + 'a'; /* circled capitals */
+  if (c >= 0x24d0 && c <= 0x24e9) return c - 0x24d0 + 'a'; /* circled small letters */
+  if (c >= 0x1d400 && c <= 0x1d6a3) return (c - 0x1d400) % 26 + 'a'; /* mathematical A-Z a-z, 13 styles */
+  if (c >= 0x1d7ce && c <= 0x1d7ff) return (c - 0x1d7ce) % 10 + '0'; /* mathematical digits */
+  switch (c) {
+  case 0x39f: case 0x3bf: case 0x41e: case 0x43e: case 0x3c3: case 0x555: case 0x585: case 0x2134:
+    return 'o';
+  case 0x3f9: case 0x3f2: case 0x421: case 0x441: case 0x2102: case 0x212d: case 0x217d: case 0x216d: case 0x1d04:
+    return 'c';
+  case 0x39c: case 0x41c: case 0x43c: case 0x217f: case 0x216f: case 0x1d0d:
+    return 'm';
+  case 0x3a1: case 0x3c1: case 0x420: case 0x440: case 0x2119: case 0x1d18:
+    return 'p';
+  case 0x3c5: case 0x57d: case 0x1d1c: case 0x28b:
+    return 'u';
+  case 0x3a4: case 0x3c4: case 0x422: case 0x442: case 0x1d1b:
+    return 't';
+  case 0x395: case 0x3b5: case 0x415: case 0x435: case 0x212f: case 0x2147: case 0x1d07:
+    return 'e';
+  case 0x433: case 0x280: case 0x1d26: case 0x27c:
+    return 'r';
+  default:
+    return c;
+  }
+}
+
+/* A name as it looks: trimmed, each character as looks_like says, spaces squeezed to one,
+ * written back as UTF-8 (out holds SRV_NAME_SIZE bytes; the result is never longer). */
+static void skeleton(const char *name, char out[SRV_NAME_SIZE]) {
+  char trimmed[SRV_NAME_SIZE];
+  trim_name(name, trimmed);
+  size_t len = 0;
+  for (const unsigned char *p = (const unsigned char *)trimmed; *p;) {
+    const int n = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+    uint32_t c = n == 1 ? *p : (uint32_t)(*p & (0x7f >> n));
+    for (int i = 1; i < n && p[i]; i++) c = c << 6 | (p[i] & 0x3fu);
+    p += n;
+    const uint32_t k = looks_like(c);
+    if (k == ' ' && (len == 0 || out[len - 1] == ' ')) continue;
+    if (k < 0x80) {
+      out[len++] = (char)k;
+    } else { /* unchanged: the same bytes as it came */
+      const unsigned char *src = p - n;
+      for (int i = 0; i < n && len < SRV_NAME_SIZE - 1; i++) out[len++] = (char)src[i];
+    }
+    if (len >= SRV_NAME_SIZE - 1) break;
+  }
+  while (len > 0 && out[len - 1] == ' ') len--;
+  out[len] = '\0';
+}
+
+/* Whether a name is kept for computer players, as it looks (skeleton: "Cοmputer" with a Greek
+ * omicron, a fullwidth "Ｃomputer"): "Computer" followed by anything but a letter
  * ("Computer 2 · expert", "computer"), anything with "(computer)" in it (the older
  * "expert (computer)"), or the client's Japanese label. */
 static bool name_reserved(const char *name) {
   char key[SRV_NAME_SIZE];
-  account_of(name, key);
+  skeleton(name, key);
   if (strncmp(key, "computer", 8) == 0) {
     const char next = key[8]; /* lowercase already */
     if (!(next >= 'a' && next <= 'z')) return true;
@@ -155,12 +224,34 @@ void hub_bot_seat_name(hub_seat *s, int seat) {
   snprintf(s->name, sizeof s->name, "Computer %u · %s", (unsigned)number, s->bot);
 }
 
+/* A name for a guest who gave none, so that two of them are told apart in a game and in chat:
+ * "Player 1234" with four random digits, neither a registered name nor one of a client here
+ * (tried a few times; then the last draw stands, a guest's name being only shown). */
+static void guest_name(srv_hub *h, char out[SRV_NAME_SIZE]) {
+  for (int attempt = 0; attempt < 4; attempt++) {
+    uint16_t r = 0;
+    h->io.random(h->io.ctx, &r, sizeof r);
+    snprintf(out, SRV_NAME_SIZE, "Player %04u", (unsigned)(r % 10000));
+    char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+    srv_player owner;
+    bool found = false;
+    bool taken = false;
+    for (int i = 0; i < h->nclients && !taken; i++) taken = strcmp(h->clients[i].name, out) == 0;
+    if (taken) continue;
+    account_of(out, account);
+    if (srv_store_account(h->store, account, &owner, hash, &found) != 0 || !found) return;
+  }
+}
+
 /* A guest: known by its token, saved only when it does something that needs a row. */
 static void hello_guest(srv_hub *h, hub_client *c, const char *name, const char *token) {
   if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
   c->player = 0;
   srv_token_hash(token, c->guest);
-  snprintf(c->name, sizeof c->name, "%s", name[0] ? name : "Player");
+  if (name[0])
+    snprintf(c->name, sizeof c->name, "%s", name);
+  else
+    guest_name(h, c->name);
   const srv_player guest = {.name = "", .rating = SRV_RATING_START, .deviation = SRV_DEVIATION_START};
   srv_player p = guest;
   snprintf(p.name, sizeof p.name, "%s", c->name);
@@ -249,6 +340,11 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
   trim_name(r->name, name);
   account_of(name, account);
   if (!name_allowed(h, c, "register", name, p.id)) return;
+  if (srv_password_common(r->password)) {
+    hub_send_error(h, c->id, "register",
+                   "this password is one of the most common ones, which are tried first: choose another");
+    return;
+  }
   c->pending_player = p.id;
   snprintf(c->pending_name, sizeof c->pending_name, "%s", name);
   snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
@@ -271,22 +367,46 @@ static void register_hashed(srv_hub *h, hub_client *c, const srv_password_answer
   hub_send_player(h, c->id, c->pending_player);
 }
 
-/* The guard of an account's wrong passwords, or a free (or the stalest) slot for it. */
-static hub_login_guard *login_guard(srv_hub *h, const char *account, int64_t now) {
-  hub_login_guard *free_slot = NULL;
-  for (int i = 0; i < HUB_LOGIN_GUARDS; i++) {
-    hub_login_guard *g = &h->login_guards[i];
-    if (g->account[0] && now - g->last_ms > LOGIN_FORGET_MS && now >= g->until_ms) memset(g, 0, sizeof *g);
-    if (g->account[0] && strcmp(g->account, account) == 0) return g;
-    if (!free_slot || !g->account[0] || (free_slot->account[0] && g->last_ms < free_slot->last_ms)) free_slot = g;
-  }
-  memset(free_slot, 0, sizeof *free_slot);
-  snprintf(free_slot->account, sizeof free_slot->account, "%s", account);
-  return free_slot;
+/* Whether an account's tries are forgotten: quiet for LOGIN_FORGET_MS and not waiting. */
+static bool guard_forgotten(const hub_login_guard *g, int64_t now) {
+  return now - g->last_ms > LOGIN_FORGET_MS && now >= g->until_ms;
 }
 
-/* Counts a wrong password; from the free ones on, the next try must wait. */
-static void login_failed(hub_login_guard *g, int64_t now) {
+/* The guard of a registered player's password, made when missing; NULL when out of memory. */
+static hub_login_guard *login_guard(srv_hub *h, int64_t player, bool create) {
+  uint64_t ptr;
+  if (hub_map_get(&h->login_index, (uint64_t)player, &ptr)) return (hub_login_guard *)(uintptr_t)ptr;
+  if (!create) return NULL;
+  hub_login_guard *g = calloc(1, sizeof *g);
+  if (!g || hub_map_put(&h->login_index, (uint64_t)player, (uint64_t)(uintptr_t)g) != 0) {
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+void hub_login_guards_prune(srv_hub *h, bool all) {
+  const int64_t now = h->io.now_ms(h->io.ctx);
+  uint64_t *quiet = malloc(h->login_index.count * sizeof *quiet + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < h->login_index.cap && (quiet || all); i++) {
+    if (!h->login_index.entries[i].used) continue;
+    hub_login_guard *g = (hub_login_guard *)(uintptr_t)h->login_index.entries[i].value;
+    if (!all && !guard_forgotten(g, now)) continue;
+    if (quiet) quiet[n++] = h->login_index.entries[i].key;
+    free(g);
+  }
+  if (all) {
+    hub_map_free(&h->login_index);
+  } else {
+    for (size_t i = 0; i < n; i++) hub_map_del(&h->login_index, quiet[i]);
+  }
+  free(quiet);
+}
+
+/* Counts a try; from the free ones on, the next try must wait. */
+static void login_counted(hub_login_guard *g, int64_t now) {
+  if (guard_forgotten(g, now)) memset(g, 0, sizeof *g);
   g->failures++;
   g->last_ms = now;
   const int over = g->failures - LOGIN_FREE_FAILURES;
@@ -301,39 +421,43 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
   account_of(r->name, account);
   const int64_t now = h->io.now_ms(h->io.ctx);
-  hub_login_guard *g = login_guard(h, account, now);
-  if (now < g->until_ms) {
-    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
-                   (long long)((g->until_ms - now + 999) / 1000));
-    return;
-  }
   srv_player p;
   bool found = false;
   if (srv_store_account(h->store, account, &p, hash, &found) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
     return;
   }
-  if (!found) {
-    login_failed(g, now);
-    hub_send_error(h, c->id, "login", "wrong name or password");
+  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
+  if (!found) { /* the same work and answer as a wrong password, so a name is not told by timing */
+    c->pending_player = 0;
+    send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, dummy_hash);
     return;
   }
+  hub_login_guard *g = login_guard(h, p.id, true);
+  if (!g) {
+    hub_send_error(h, c->id, "login", "out of memory");
+    return;
+  }
+  if (now < g->until_ms) {
+    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
+                   (long long)((g->until_ms - now + 999) / 1000));
+    return;
+  }
+  login_counted(g, now); /* before the hash: a guess waiting for its check counts already */
   c->pending_player = p.id;
-  snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
   send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, hash);
 }
 
-/* Finishes a login once its password is checked: a wrong one counts against the account; a
- * right one gives this device a token of its own (the others' keep working). */
+/* Finishes a login once its password is checked: a wrong one stays counted against the account;
+ * a right one forgives its tries and gives this device a token of its own (the others' keep
+ * working). */
 static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *a) {
-  const int64_t now = h->io.now_ms(h->io.ctx);
-  hub_login_guard *g = login_guard(h, c->pending_account, now);
-  if (!a->ok) {
-    login_failed(g, now);
+  if (!a->ok || !c->pending_player) {
     hub_send_error(h, c->id, "login", "wrong name or password");
     return;
   }
-  memset(g, 0, sizeof *g);
+  hub_login_guard *g = login_guard(h, c->pending_player, false);
+  if (g) memset(g, 0, sizeof *g);
   srv_player p;
   if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));

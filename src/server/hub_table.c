@@ -148,11 +148,18 @@ static int side_rank(const hub_table *t, int side) {
   return rank;
 }
 
+/* Whether a seat's person has left the game: gone past the seat grace, with a computer standing
+ * in, and not back by the game's end. */
+static bool left_game(const hub_seat *s) { return s->player && !s->bot[0] && s->stand_in; }
+
 /* Rates the game (ratings.c) into the game's row: each seat's player as stored now (another
- * table may have moved a computer level's rating since it sat down), written once per player. */
-static void rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
-  srv_rating_seat seats[GOITA_MAX_SEATS];
-  srv_rating_result results[GOITA_MAX_SEATS];
+ * table may have moved a computer level's rating since it sat down), written once per player.
+ * Leaving counts as a loss (docs/SERVER.md "Ratings"): everyone else is rated from the game's
+ * order (the score when it ended), and each person who left is rated as if their side had
+ * finished below every other, so leaving when behind never saves a rating. */
+void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
+  srv_rating_seat seats[GOITA_MAX_SEATS], last[GOITA_MAX_SEATS];
+  srv_rating_result results[GOITA_MAX_SEATS], lost[GOITA_MAX_SEATS];
   for (int s = 0; s < players_of(t); s++) {
     srv_player p;
     const bool stored = srv_store_player_get(h->store, t->seats[s].player, &p) == 0;
@@ -162,6 +169,18 @@ static void rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
                                  .deviation = stored ? p.deviation : t->seats[s].deviation};
   }
   srv_ratings_update(seats, players_of(t), results);
+  for (int side = 0; side < goita_rules_sides(&t->rules); side++) {
+    bool left = false;
+    for (int s = 0; s < players_of(t); s++) left |= seats[s].side == side && left_game(&t->seats[s]);
+    if (!left) continue;
+    for (int s = 0; s < players_of(t); s++) {
+      last[s] = seats[s];
+      if (seats[s].side == side) last[s].rank = GOITA_MAX_SEATS; /* below every other side */
+    }
+    srv_ratings_update(last, players_of(t), lost);
+    for (int s = 0; s < players_of(t); s++)
+      if (seats[s].side == side && left_game(&t->seats[s])) results[s] = lost[s];
+  }
   for (int s = 0; s < players_of(t); s++) {
     bool first = true;
     for (int before = 0; before < s; before++) first &= seats[before].entity != seats[s].entity;
@@ -174,7 +193,7 @@ static void rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
 }
 
 /* Tells every connection of a player who took part in the game its new rating. */
-static void announce_ratings(srv_hub *h, const srv_game_row *game) {
+void hub_announce_ratings(srv_hub *h, const srv_game_row *game) {
   for (int i = 0; i < h->nclients; i++)
     for (int s = 0; s < game->nplayers; s++)
       if (game->rated[s] && h->clients[i].player == game->players[s]) hub_send_player(h, h->clients[i].id, game->players[s]);
@@ -219,7 +238,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
     game.players[s] = t->seats[s].player;
     snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
   }
-  rate_game(h, t, &game);
+  hub_rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
   t->save_retry_ms = 0;
@@ -232,7 +251,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
     }
     hub_count_open(h, t, -1);
     hub_lobby_touch(h, t);
-    announce_ratings(h, &game);
+    hub_announce_ratings(h, &game);
   }
   free(json);
   free(histories);

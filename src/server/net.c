@@ -122,6 +122,17 @@ static void slot_release(server *s, uint64_t id) {
 
 static void session_free(session *ss);
 
+/* Drops what waits to be sent to a client. */
+static void queue_drop(session *ss) {
+  while (ss->head) {
+    out_msg *m = ss->head;
+    ss->head = m->next;
+    free(m);
+  }
+  ss->tail = NULL;
+  ss->queued = 0;
+}
+
 /* Bytes written to the connection's socket that its reader has not taken yet. */
 static size_t unacknowledged(struct lws *wsi) {
   int n = 0;
@@ -134,8 +145,7 @@ static size_t unacknowledged(struct lws *wsi) {
 static void queue_text(server *s, session *ss, const char *text, size_t len) {
   if (ss->closing) return;
   if (ss->queued + len + unacknowledged(ss->wsi) > s->limits.max_queued_bytes) {
-    session_free(ss);
-    ss->queued = 0;
+    queue_drop(ss); /* not its receive buffer: the hub may be inside srv_hub_receive with it (hub.h) */
     ss->closing = "too slow"; /* the close frame goes at its next writable callback... */
     lws_callback_on_writable(ss->wsi);
     lws_set_timeout(ss->wsi, PENDING_TIMEOUT_USER_OK, SLOW_CLOSE_S); /* ...or it is cut off */
@@ -252,12 +262,7 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
 
 /* Frees what a session holds: its queue and its partial message. */
 static void session_free(session *ss) {
-  while (ss->head) {
-    out_msg *m = ss->head;
-    ss->head = m->next;
-    free(m);
-  }
-  ss->tail = NULL;
+  queue_drop(ss);
   free(ss->rx);
   ss->rx = NULL;
 }
@@ -424,7 +429,9 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }
   const bool histories = strcmp(ext, "txt") == 0;
-  if (srv_store_game_text(s->store, id, histories, &d->body) != 0 || !d->body) {
+  char arg[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE: a private table's games are given only with its code */
+  const char *key = lws_get_urlarg_by_name(wsi, "key=", arg, (int)sizeof arg); /* the value, within arg */
+  if (srv_store_game_text(s->store, id, key, histories, &d->body) != 0 || !d->body) {
     lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished game");
     return lws_http_transaction_completed(wsi) ? -1 : 0;
   }

@@ -74,25 +74,6 @@ static bool is_token(const char *s) {
   return true;
 }
 
-/* A display name: 1 to 39 bytes of UTF-8 (jansson has checked the encoding), no control
- * characters, not only spaces. */
-static bool is_name(const char *s) {
-  const size_t n = strlen(s);
-  if (n == 0 || n >= SRV_NAME_SIZE) return false;
-  bool visible = false;
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p < 0x20 || *p == 0x7f) return false;
-    if (*p != ' ') visible = true;
-  }
-  return visible;
-}
-
-static bool is_level(const char *s) {
-  for (const char *const *level = goita_player_levels(); *level; level++)
-    if (strcmp(*level, s) == 0) return true;
-  return false;
-}
-
 /* Whether a character may not be in a chat line: the C0 and C1 controls and DEL (no line
  * breaks or escapes reach another screen), the line and paragraph separators, and the
  * bidirectional embeddings, overrides and isolates that would make a line read as something
@@ -100,6 +81,47 @@ static bool is_level(const char *s) {
 static bool chat_refuses(uint32_t c) {
   return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
          (c >= 0x2066 && c <= 0x2069);
+}
+
+/* Whether a character may not be in a name, beside those chat refuses: the ones that show
+ * nothing, so that two names that look alike are not two people (zero-width spaces and joiners,
+ * the soft hyphen, the word joiner and invisible operators, the Arabic letter mark, Hangul
+ * fillers, variation selectors, the byte-order mark and the tag characters). */
+static bool name_refuses(uint32_t c) {
+  return chat_refuses(c) || c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f || c == 0x1160 || c == 0x17b4 ||
+         c == 0x17b5 || c == 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x2060 && c <= 0x206f) ||
+         c == 0x3164 || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff || c == 0xffa0 || (c >= 0xfff0 && c <= 0xfffb) ||
+         (c >= 0x1d173 && c <= 0x1d17a) || (c >= 0xe0000 && c <= 0xe0fff);
+}
+
+/* Reads a display name: 1 to 39 bytes of UTF-8 (jansson has checked the encoding), not only
+ * spaces, none that name_refuses. Returns 0, or -1 with the reason. */
+static int read_name(const char *s, const char *field, char *out, char *err, size_t size) {
+  const size_t len = strlen(s);
+  if (len == 0 || len >= SRV_NAME_SIZE) return bad(err, size, "field \"%s\": expected 1 to 39 bytes", field);
+  bool visible = false;
+  int chars = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
+    const int n = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+    uint32_t c = n == 1 ? *p : (uint32_t)(*p & (0x7f >> n));
+    for (int i = 1; i < n; i++) c = c << 6 | (p[i] & 0x3fu);
+    if (name_refuses(c)) {
+      snprintf(err, size, "field \"%s\": control and invisible characters are not allowed (U+%04X at character %d)",
+               field, (unsigned)c, chars + 1);
+      return -1;
+    }
+    visible |= c != ' ';
+    p += n;
+  }
+  if (!visible) return bad(err, size, "field \"%s\": expected 1 to 39 bytes, not only spaces", field);
+  snprintf(out, SRV_NAME_SIZE, "%s", s);
+  return 0;
+}
+
+static bool is_level(const char *s) {
+  for (const char *const *level = goita_player_levels(); *level; level++)
+    if (strcmp(*level, s) == 0) return true;
+  return false;
 }
 
 /* Reads a chat line: 1 to SRV_CHAT_CHARS characters (code points of the UTF-8 jansson has
@@ -151,8 +173,7 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
         return bad(err, size, "field \"%s\": expected an invite code of 32 lowercase hex digits", f->name);
       snprintf(req->invite, sizeof req->invite, "%s", s);
     } else if (f->kind == F_NAME) {
-      if (!is_name(s)) return bad(err, size, "field \"%s\": expected 1 to 39 bytes, no control characters", f->name);
-      snprintf(req->name, sizeof req->name, "%s", s);
+      if (read_name(s, f->name, req->name, err, size) != 0) return -1;
     } else if (f->kind == F_TOKEN) {
       if (!is_token(s)) return bad(err, size, "field \"%s\": expected 32 lowercase hex digits", f->name);
       snprintf(req->token, sizeof req->token, "%s", s);

@@ -23,6 +23,11 @@ int srv_password_hash(const char *password, char out[SRV_PASSWORD_HASH_SIZE]);
 /* Whether the password matches a hash made by srv_password_hash. */
 bool srv_password_check(const char *hash, const char *password);
 
+/* Whether a password is too common to protect an account: on the short list of the most used
+ * ones, or one character repeated, or a run ("12345678", "abcdefgh"); ASCII case aside
+ * (password_common.c). */
+bool srv_password_common(const char *password);
+
 /* Overwrites a secret in memory (a password once it has been used) so the compiler keeps it. */
 void srv_secret_wipe(void *buf, size_t len);
 

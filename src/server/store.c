@@ -122,6 +122,6 @@ int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   return counted(s, s->ops->games(s, before, rows, max, count));
 }
 
-int srv_store_game_text(srv_store *s, int64_t game, bool histories, char **text) {
-  return counted(s, s->ops->game_text(s, game, histories, text));
+int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
+  return counted(s, s->ops->game_text(s, game, key, histories, text));
 }

@@ -173,13 +173,17 @@ typedef struct srv_game_row {
  * history rows, and the table closed, all in one transaction, in the table's epoch
  * (game->epoch); a table that is over already is refused as fenced. Sets game->id. */
 int srv_store_game_finish(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
-/* A game no person plays any more: its record up to the last move, its players with their
- * ratings unchanged, ended "abandoned", and the table closed, in one transaction. Sets game->id. */
+/* A game no person plays any more: its record up to the last move, its players with the new
+ * ratings of those rated (the people who left it lose, docs/SERVER.md "Ratings"), ended
+ * "abandoned", and the table closed, in one transaction. Sets game->id. */
 int srv_store_game_abandon(srv_store *store, srv_game_row *game, const char *record_json, const char *histories);
 /* The newest finished games with an id below `before` (0: the newest of all), at most max;
- * returns how many through *count. */
+ * returns how many through *count. A private table's games are not among them: only their
+ * players and those they give the table's invite code may see them (srv_store_game_text). */
 int srv_store_games(srv_store *store, int64_t before, srv_game_row *rows, int max, int *count);
-/* A finished game's record or history strings (malloc'd; *text is NULL when there is none). */
-int srv_store_game_text(srv_store *store, int64_t game, bool histories, char **text);
+/* A finished game's record or history strings (malloc'd; *text is NULL when there is none). The
+ * game of a private table is given only with its invite code as key (NULL: no key), as if there
+ * were none otherwise, so a stranger cannot tell it exists. */
+int srv_store_game_text(srv_store *store, int64_t game, const char *key, bool histories, char **text);
 
 #endif

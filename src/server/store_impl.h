@@ -36,7 +36,7 @@ typedef struct srv_store_ops {
   int (*save_game)(srv_store *store, srv_game_row *game, const char *record_json, const char *histories,
                    bool abandoned);
   int (*games)(srv_store *store, int64_t before, srv_game_row *rows, int max, int *count);
-  int (*game_text)(srv_store *store, int64_t game, bool histories, char **text);
+  int (*game_text)(srv_store *store, int64_t game, const char *key, bool histories, char **text);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

@@ -666,7 +666,7 @@ static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game
 }
 
 /* Saves one seat of a finished game, and what the game did to its player's rating. */
-static int write_game_player(srv_store *s, const srv_game_row *g, int i, int64_t game, bool abandoned) {
+static int write_game_player(srv_store *s, const srv_game_row *g, int i, int64_t game) {
   char b[4][32];
   const char *params[] = {num(b[0], game), num(b[1], i), num(b[2], g->players[i]), g->names[i],
                           real(b[3], g->ratings[i])};
@@ -674,11 +674,11 @@ static int write_game_player(srv_store *s, const srv_game_row *g, int i, int64_t
           "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES ($1, $2, $3, $4, $5)", 5,
           params) != 0)
     return -1;
-  return !abandoned && g->rated[i] ? write_rating(s, g, i, game) : 0;
+  return g->rated[i] ? write_rating(s, g, i, game) : 0;
 }
 
 /* Saves a game that ended, its players and the table's end, in one transaction: finished
- * (rated players' histories written) or abandoned (nobody rated, marked as such). The table is
+ * or abandoned (marked as such); either way the rated players' histories are written. The table is
  * closed first, in its epoch, so a server that lost it or a game stored already is refused
  * before anything is written. */
 static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories,
@@ -696,7 +696,7 @@ static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, 
                        "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
                        "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
                        6, params, &game);
-  for (int i = 0; i < g->nplayers && status == 0; i++) status = write_game_player(s, g, i, game, abandoned);
+  for (int i = 0; i < g->nplayers && status == 0; i++) status = write_game_player(s, g, i, game);
   if (status == SRV_STORE_FENCED) {
     end(s, -1);
     return SRV_STORE_FENCED;
@@ -724,7 +724,8 @@ static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   const char *params[] = {num(b[0], before > 0 ? before : INT64_MAX), num(b[1], max)};
   PGresult *r = query(s, "reading the games",
                       "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
-                      "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 ORDER BY g.id DESC LIMIT $2",
+                      "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 AND t.invite IS NULL "
+                      "ORDER BY g.id DESC LIMIT $2",
                       2, params);
   if (!r) return -1;
   int status = 0;
@@ -754,13 +755,16 @@ static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
   return status;
 }
 
-static int pg_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+static int pg_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   *text = NULL;
   char b[32];
-  const char *params[] = {num(b, game)};
+  const char *params[] = {num(b, game), key}; /* no key: NULL, equal to nothing */
   PGresult *r = query(s, "reading a game",
-                      histories ? "SELECT histories FROM games WHERE id = $1" : "SELECT record FROM games WHERE id = $1",
-                      1, params);
+                      histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                  "WHERE g.id = $1 AND (t.invite IS NULL OR t.invite = $2)"
+                                : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                  "WHERE g.id = $1 AND (t.invite IS NULL OR t.invite = $2)",
+                      2, params);
   if (!r) return -1;
   int status = 0;
   if (PQntuples(r) > 0 && !(*text = strdup(PQgetvalue(r, 0, 0)))) {

@@ -489,7 +489,7 @@ static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game
 }
 
 /* Saves a game that ended, its players and the table's end, in one transaction: finished
- * (rated players' histories written) or abandoned (nobody rated, marked as such). */
+ * or abandoned (marked as such); either way the rated players' ratings and histories are written. */
 static int save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories, bool abandoned) {
   if (begin(s) != 0) return -1;
   sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
@@ -517,7 +517,7 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
       sqlite3_bind_double(st, 5, g->ratings[i]);
     }
     status = run(s, st, "saving a game's players");
-    if (status == 0 && !abandoned && g->rated[i]) status = write_rating(s, g, i, game);
+    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, game); /* leavers lose, abandoned too */
   }
   if (status == 0) {
     st = prepare(s, abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?"
@@ -534,7 +534,8 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
   *count = 0;
   sqlite3_stmt *st = prepare(s,
                              "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
-                             "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? ORDER BY g.id DESC LIMIT ?");
+                             "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? AND t.invite IS NULL "
+                             "ORDER BY g.id DESC LIMIT ?");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
   sqlite3_bind_int(st, 2, max);
@@ -567,11 +568,15 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the games");
 }
 
-static int lite_game_text(srv_store *s, int64_t game, bool histories, char **text) {
+static int lite_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   *text = NULL;
-  sqlite3_stmt *st = prepare(s, histories ? "SELECT histories FROM games WHERE id = ?" : "SELECT record FROM games WHERE id = ?");
+  sqlite3_stmt *st = prepare(s, histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)"
+                                          : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, game);
+  if (key) sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT); /* unbound: NULL, equal to nothing */
   const int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(st, 0);

@@ -229,6 +229,83 @@ function httpGet(url) {
   });
 }
 
+// A private table's finished game: a stranger neither finds it in `games` nor downloads its
+// record or histories; its player, with the table's invite code as key, does.
+async function privateRecord(env) {
+  const pia = new Client(env.server.url, 'Pia');
+  await pia.open();
+  await pia.request({ type: 'hello', name: 'Pia' }, 'welcome');
+  const created = await pia.request({ type: 'create', rules: 'players=2,target=1', private: true }, 'created');
+  await pia.request({ type: 'sit', table: created.table, seat: 0 }, 'seated');
+  await pia.request({ type: 'bot', table: created.table, seat: 1, level: 'random' }, 'state');
+  pia.send({ type: 'start', table: created.table });
+  for (let i = 0; i < 500 && !(pia.state && pia.state.status === 'over'); i++) {
+    if (pia.legal().length) pia.send({ type: 'move', table: created.table, move: pia.legal()[0] });
+    await pia.wait((m) => m.type === 'state', 'a state of the private game', 5000);
+  }
+  const id = pia.state.game_id, key = pia.state.invite;
+  if (!id || key !== created.invite) throw new Error(`private record: no game_id or invite at the game's end: ${JSON.stringify(pia.state).slice(0, 300)}`);
+  const games = await env.lou.request({ type: 'games' }, 'games');
+  if (games.games.some((g) => g.id === id)) fail(`private record: game ${id} is listed in games for a stranger`);
+  const http0 = `http://127.0.0.1:${env.server.port}/records/${id}`;
+  for (const ext of ['json', 'txt']) {
+    for (const q of ['', '?key=0123456789abcdef0123456789abcdef']) {
+      const r = await httpGet(`${http0}.${ext}${q}`);
+      if (r.status !== 404) fail(`private record: /records/${id}.${ext}${q} answered ${r.status} to a stranger`);
+    }
+    const own = await httpGet(`${http0}.${ext}?key=${key}`);
+    if (own.status !== 200) fail(`private record: its player's /records/${id}.${ext}?key=CODE answered ${own.status}`);
+  }
+  pia.close();
+  return `game ${id} unlisted, its record 404 without the code and 200 with it`;
+}
+
+// Password guessing: 30 wrong guesses at one account sent at once from 30 connections are not
+// all checked (each counts before its hash: 3 are, 27 wait out the lockout); a login for a name
+// nobody has takes as long as a wrong password (the same argon2id work), not a few ms.
+async function passwordGuesses(env) {
+  const open = async (name) => {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const owners = [await open('Vic'), await open('Wes')];
+  for (const o of owners) { // the guest's row comes first, then the claimed name once hashed
+    const claimed = o.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed');
+    o.send({ type: 'register', name: o.name, password: 'a long and rare one' });
+    const m = await claimed;
+    if (m.type === 'error') throw new Error(`password guesses: register ${o.name}: ${m.error}`);
+  }
+  const timed = async (c, name) => {
+    const t0 = process.hrtime.bigint();
+    const reply = c.wait((m) => m.type === 'error', 'a login\'s answer', 10000).then((m) => m, (e) => ({ error: String(e) }));
+    c.send({ type: 'login', name, password: 'not the password' });
+    return { error: (await reply).error, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+  };
+  // the timing first, on Wes (within his free tries) and on unknown names
+  const probe = await open('Probe');
+  const known = [], unknown = [];
+  for (let i = 0; i < 2; i++) {
+    known.push((await timed(probe, 'Wes')).ms);
+    unknown.push((await timed(probe, `Nobody ${i}`)).ms);
+  }
+  const slowKnown = Math.min(...known), fastUnknown = Math.min(...unknown);
+  if (fastUnknown < slowKnown / 3) fail(`password guesses: an unknown name answers in ${fastUnknown.toFixed(1)} ms, a known one in ${slowKnown.toFixed(1)} ms (names told by timing)`);
+  probe.close();
+  // 30 at once
+  const guessers = [];
+  for (let i = 0; i < 30; i++) guessers.push(await open(`Guess ${i}`));
+  const replies = await Promise.all(guessers.map((g) => timed(g, 'Vic')));
+  const checked = replies.filter((r) => r.error === 'wrong name or password').length;
+  const refused = replies.filter((r) => /^too many wrong passwords/.test(r.error || '')).length;
+  if (checked > 3) fail(`password guesses: ${checked} of 30 concurrent guesses were checked`);
+  if (checked + refused !== 30) fail(`password guesses: unexpected answers: ${JSON.stringify(replies.slice(0, 3))}`);
+  for (const c of [...guessers, ...owners]) c.close();
+  await healthy(env, 'after the password guesses');
+  return `${checked} of 30 concurrent guesses checked, ${refused} refused; unknown name ${fastUnknown.toFixed(0)} ms, known ${slowKnown.toFixed(0)} ms`;
+}
+
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
 async function connectionCap(env, cap) {
   const t0 = Date.now();
@@ -379,6 +456,8 @@ async function outOfDescriptors(env) {
   await run('twice the connection cap', () => connectionCap(env, 50));
   await run('slow reader', () => slowReader(env));
   await run('create flood', () => createFlood(env));
+  await run('a private game\'s record', () => privateRecord(env));
+  await run('password guesses', () => passwordGuesses(env));
   const low = await startServer('emfile', [], 64);
   const envLow = await honest(low);
   await run('out of file descriptors (ulimit -n 64)', () => outOfDescriptors(envLow));
