@@ -836,12 +836,51 @@ static void check_shown(const shown *s) {
   }
 }
 
-/* Every finished game's moves reach its end; every open table is served by exactly one live
- * hub, the one the database names, in its epoch. */
+/* Whether two move texts are one move: the record names which of the two kings was played (8
+ * 王, 9 玉), a stored move only its kind. */
+static bool same_move(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (*a != *b && !((*a == '8' || *a == '9') && (*b == '8' || *b == '9'))) return false;
+  return *a == *b;
+}
+
+/* A stored game's record holds the table's stored moves, in order: all of them for a finished
+ * game, the first ones for an abandoned game (a stale copy of the table would store another). */
+static void check_record(int64_t table, const char *json, bool finished) {
+  const truth *t = truth_of(table);
+  goita_record rec;
+  goita_error gerr;
+  if (!t || !t->ok) return;
+  if (goita_record_read_json(&rec, json, strlen(json), &gerr) != GOITA_OK) {
+    violation("table %lld: its stored game's record does not read: %s", (long long)table, gerr.message);
+    return;
+  }
+  int k = 0;
+  for (int r = 0; r < rec.nrounds; r++)
+    for (int j = 0; j < rec.rounds[r].round.nlog; j++, k++) {
+      char text[16];
+      goita_move_format(rec.rounds[r].round.log[j], text, sizeof text);
+      if (k >= t->nmoves || !same_move(text, t->moves[k])) {
+        violation("table %lld: its stored game's move %d is %s; the stored move there is %s", (long long)table, k, text,
+                  k < t->nmoves ? t->moves[k] : "none");
+        goita_record_free(&rec);
+        return;
+      }
+    }
+  if (finished && k != t->nmoves)
+    violation("table %lld: its stored game has %d moves, %d are stored", (long long)table, k, t->nmoves);
+  goita_record_free(&rec);
+}
+
+/* Every stored game's record is the table's stored moves, and a finished one's reach its end;
+ * every open table is served by exactly one live hub, the one the database names, in its
+ * epoch. */
 static void check_end(void) {
   sqlite3_stmt *st = NULL;
-  sqlite3_prepare_v2(w.audit, "SELECT g.table_id FROM games g WHERE g.ended IS NULL", -1, &st, NULL);
+  sqlite3_prepare_v2(w.audit, "SELECT table_id, record, ended IS NULL FROM games", -1, &st, NULL);
   while (sqlite3_step(st) == SQLITE_ROW) {
+    check_record(sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2));
+    if (!sqlite3_column_int(st, 2)) continue;
     const truth *t = truth_of(sqlite3_column_int64(st, 0));
     goita_game end;
     if (t) end = t->end;
