@@ -1172,9 +1172,14 @@ Test(server, lifecycle_expires_replaces_and_abandons_across_restarts) {
   /* The waiting tables expire: A (empty from the start) first, then B (empty since Ben's seat
    * was freed). */
   const int64_t ben_freed = w.now;
+  say(1, "{\"type\":\"watch\",\"table\":%d}", a);
   w.now = ben_freed + expiry - 2000;
   srv_hub_tick(w.hub);
   cr_assert_null(listed(6, a), "the table of computers did not expire");
+  /* its watcher sees it over, with no game: none was dealt (the simulation's seed 38) */
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last_state, "status")), "over");
+  cr_assert_null(json_object_get(w.clients[1].last_state, "game"), "an expired table shows a game never dealt");
+  say(1, "{\"type\":\"leave\"}");
   cr_assert_not_null(listed(6, b), "Ben's table expired before its time");
   w.now = ben_freed + expiry;
   srv_hub_tick(w.hub);

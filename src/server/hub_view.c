@@ -36,7 +36,8 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
 void hub_send_state(srv_hub *h, const hub_table *t, uint64_t client, int seat) {
   srv_table_info info;
   table_info(t, &info, seat < 0, h->io.now_ms(h->io.ctx));
-  if (t->status == SRV_WAITING) {
+  /* no game was dealt: a waiting table, or one that expired waiting (its game is all zero) */
+  if (t->status == SRV_WAITING || t->game.round_index == 0) {
     hub_send_text(h, client, srv_message_state(&info, seat, NULL));
     return;
   }

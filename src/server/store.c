@@ -1,6 +1,7 @@
 /* The storage interface's front: srv_store_open picks the database by the form of its name (a
  * postgresql:// URI or a file path), and every other function goes to that store's own, its
  * outcome counted on the way back. */
+#include <stdio.h>
 #include <string.h>
 
 #include "store_impl.h"
@@ -24,6 +25,15 @@ long long srv_store_failures(const srv_store *s) { return s->failures; }
 
 bool srv_store_failing(const srv_store *s) { return s->failing; }
 
+void srv_store_fail_all(srv_store *s, bool down) { s->down = down; }
+
+/* Whether fault injection has the database away: then the call fails as on an unreachable
+ * one, with the error text saying so, and does not reach the database. */
+static bool down(srv_store *s) {
+  if (s->down) snprintf(s->error, sizeof s->error, "the database is unreachable (a fault injected by the simulation)");
+  return s->down;
+}
+
 /* Notes a call's outcome and passes it on: a write refused by fencing is the database
  * working as it should, not a failure of it. */
 static int counted(srv_store *s, int status) {
@@ -33,95 +43,95 @@ static int counted(srv_store *s, int status) {
 }
 
 /* The rest of store.h (documented there): each goes to the store's own, its outcome counted. */
-int srv_store_limit_bytes(srv_store *s, long long bytes) { return counted(s, s->ops->limit_bytes(s, bytes)); }
+int srv_store_limit_bytes(srv_store *s, long long bytes) { return counted(s, down(s) ? -1 : s->ops->limit_bytes(s, bytes)); }
 
-int srv_store_node(srv_store *s, const char *name, int lease_ms) { return counted(s, s->ops->node(s, name, lease_ms)); }
+int srv_store_node(srv_store *s, const char *name, int lease_ms) { return counted(s, down(s) ? -1 : s->ops->node(s, name, lease_ms)); }
 
 int srv_store_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                           bool *found) {
   *found = false;
-  return counted(s, s->ops->table_owner(s, kind, key, table, node, found));
+  return counted(s, down(s) ? -1 : s->ops->table_owner(s, kind, key, table, node, found));
 }
 
-int srv_store_node_release(srv_store *s) { return counted(s, s->ops->node_release(s)); }
+int srv_store_node_release(srv_store *s) { return counted(s, down(s) ? -1 : s->ops->node_release(s)); }
 
 int srv_store_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
-  return counted(s, s->ops->lease_renew(s, claim, fn, ctx));
+  return counted(s, down(s) ? -1 : s->ops->lease_renew(s, claim, fn, ctx));
 }
 
 int srv_store_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found) {
   *found = false;
-  return counted(s, s->ops->table_load(s, table, row, found));
+  return counted(s, down(s) ? -1 : s->ops->table_load(s, table, row, found));
 }
 
 int srv_store_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
-  return counted(s, s->ops->player_by_token(s, token_hash, out, found));
+  return counted(s, down(s) ? -1 : s->ops->player_by_token(s, token_hash, out, found));
 }
 
 int srv_store_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
-  return counted(s, s->ops->player_create(s, name, token_hash, out));
+  return counted(s, down(s) ? -1 : s->ops->player_create(s, name, token_hash, out));
 }
 
-int srv_store_player_rename(srv_store *s, int64_t id, const char *name) { return counted(s, s->ops->player_rename(s, id, name)); }
+int srv_store_player_rename(srv_store *s, int64_t id, const char *name) { return counted(s, down(s) ? -1 : s->ops->player_rename(s, id, name)); }
 
-int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) { return counted(s, s->ops->bot_player(s, level, out)); }
+int srv_store_bot_player(srv_store *s, const char *level, srv_player *out) { return counted(s, down(s) ? -1 : s->ops->bot_player(s, level, out)); }
 
-int srv_store_player_get(srv_store *s, int64_t id, srv_player *out) { return counted(s, s->ops->player_get(s, id, out)); }
+int srv_store_player_get(srv_store *s, int64_t id, srv_player *out) { return counted(s, down(s) ? -1 : s->ops->player_get(s, id, out)); }
 
 int srv_store_player_token_add(srv_store *s, int64_t id, const char *token_hash) {
-  return counted(s, s->ops->player_token_add(s, id, token_hash));
+  return counted(s, down(s) ? -1 : s->ops->player_token_add(s, id, token_hash));
 }
 
 int srv_store_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
                       bool *found) {
-  return counted(s, s->ops->account(s, account, out, password_hash, found));
+  return counted(s, down(s) ? -1 : s->ops->account(s, account, out, password_hash, found));
 }
 
 int srv_store_player_register(srv_store *s, int64_t id, const char *name, const char *account,
                               const char *password_hash) {
-  return counted(s, s->ops->player_register(s, id, name, account, password_hash));
+  return counted(s, down(s) ? -1 : s->ops->player_register(s, id, name, account, password_hash));
 }
 
 int srv_store_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
-  return counted(s, s->ops->leaderboard(s, rows, max, count));
+  return counted(s, down(s) ? -1 : s->ops->leaderboard(s, rows, max, count));
 }
 
 int srv_store_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
-  return counted(s, s->ops->rating_history(s, player, rows, max, count));
+  return counted(s, down(s) ? -1 : s->ops->rating_history(s, player, rows, max, count));
 }
 
-int srv_store_table_create(srv_store *s, srv_table_row *row) { return counted(s, s->ops->table_create(s, row)); }
+int srv_store_table_create(srv_store *s, srv_table_row *row) { return counted(s, down(s) ? -1 : s->ops->table_create(s, row)); }
 
-int srv_store_table_update(srv_store *s, const srv_table_row *row) { return counted(s, s->ops->table_update(s, row)); }
+int srv_store_table_update(srv_store *s, const srv_table_row *row) { return counted(s, down(s) ? -1 : s->ops->table_update(s, row)); }
 
 int srv_store_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason) {
-  return counted(s, s->ops->table_end(s, table, epoch, reason));
+  return counted(s, down(s) ? -1 : s->ops->table_end(s, table, epoch, reason));
 }
 
 int srv_store_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  return counted(s, s->ops->tables_open(s, fn, ctx));
+  return counted(s, down(s) ? -1 : s->ops->tables_open(s, fn, ctx));
 }
 
 int srv_store_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
-  return counted(s, s->ops->move_add(s, table, epoch, seq, text));
+  return counted(s, down(s) ? -1 : s->ops->move_add(s, table, epoch, seq, text));
 }
 
 int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
-  return counted(s, s->ops->moves(s, table, fn, ctx));
+  return counted(s, down(s) ? -1 : s->ops->moves(s, table, fn, ctx));
 }
 
 int srv_store_game_finish(srv_store *s, srv_game_row *game, const char *record_json, const char *histories) {
-  return counted(s, s->ops->save_game(s, game, record_json, histories, false));
+  return counted(s, down(s) ? -1 : s->ops->save_game(s, game, record_json, histories, false));
 }
 
 int srv_store_game_abandon(srv_store *s, srv_game_row *game, const char *record_json, const char *histories) {
-  return counted(s, s->ops->save_game(s, game, record_json, histories, true));
+  return counted(s, down(s) ? -1 : s->ops->save_game(s, game, record_json, histories, true));
 }
 
 int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
-  return counted(s, s->ops->games(s, before, rows, max, count));
+  return counted(s, down(s) ? -1 : s->ops->games(s, before, rows, max, count));
 }
 
 int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
-  return counted(s, s->ops->game_text(s, game, key, histories, text));
+  return counted(s, down(s) ? -1 : s->ops->game_text(s, game, key, histories, text));
 }

@@ -46,11 +46,23 @@ struct srv_store {
   char error[256];
   long long failures;
   bool failing; /* the last call failed */
+  bool down;    /* srv_store_fail_all: every call fails as on an unreachable database */
 };
 
 /* Opens a SQLite file or a PostgreSQL connection; as srv_store_open. */
 int srv_store_open_sqlite(srv_store **store, const char *path);
 int srv_store_open_postgresql(srv_store **store, const char *conninfo);
+
+/* For the simulation only (tests/test_simulation.c): a store on the shared in-memory SQLite
+ * database `name` (every store of the process opened with that name sees the same one, while
+ * one of them is open) that serves several servers as PostgreSQL does: srv_store_node, leases
+ * measured by db_clock_ms (the database's clock, in milliseconds), claims in a new epoch, every
+ * write for a table fenced by its epoch, a stored move never written over. Unlike PostgreSQL's,
+ * its srv_store_node never waits: a name whose lease is live is refused at once. */
+int srv_store_open_simulated(srv_store **store, const char *name, int64_t (*db_clock_ms)(void *ctx), void *ctx);
+/* Fault injection, for any store: while `down`, every call fails (-1) as on an unreachable
+ * database, and nothing reaches the database. */
+void srv_store_fail_all(srv_store *store, bool down);
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {

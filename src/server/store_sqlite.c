@@ -6,17 +6,9 @@
 #include <string.h>
 
 #include "secret.h"
-#include "store_impl.h"
+#include "store_sqlite.h"
 
-/* A SQLite store: the common part first, so that a srv_store pointer is one of these. */
-typedef struct sqlite_store {
-  srv_store base;
-  sqlite3 *db;
-} sqlite_store;
-
-#define DB(s) (((sqlite_store *)(s))->db)
-
-static const srv_store_ops sqlite_ops;
+static const srv_store_ops sqlite_ops, simulated_ops;
 
 
 /* Brings the database to the newest schema version; returns 0, or -1 with the error set. */
@@ -36,23 +28,23 @@ static void sql_token_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, hash, -1, SQLITE_TRANSIENT);
 }
 
-static int fail(srv_store *s, const char *what) {
+int lite_fail(srv_store *s, const char *what) {
   snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(DB(s)));
   return -1;
 }
 
-int srv_store_open_sqlite(srv_store **out, const char *path) {
+/* Opens a database (a file, or a URI with SQLITE_OPEN_URI in flags) with the given functions and
+ * brings its schema up to date; WAL mode for a file. */
+static int lite_open(srv_store **out, const char *path, int flags, const srv_store_ops *ops, bool wal) {
   *out = NULL;
   sqlite_store *lite = calloc(1, sizeof *lite);
   if (!lite) return -1;
   srv_store *s = &lite->base;
-  s->ops = &sqlite_ops;
-  if (sqlite3_open_v2(path, &DB(s), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-      SQLITE_OK) {
-    fail(s, path);
-    *out = s; /* for the error text; close it */
-    return -1;
-  }
+  s->ops = ops;
+  *out = s; /* also on failure, for the error text; close it */
+  if (sqlite3_open_v2(path, &DB(s), flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+      SQLITE_OK)
+    return lite_fail(s, path);
   sqlite3_busy_timeout(DB(s), 5000);
   sqlite3_create_function(DB(s), "goita_token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_token_hash, NULL,
                           NULL);
@@ -60,27 +52,35 @@ int srv_store_open_sqlite(srv_store **out, const char *path) {
    * log, which the next open replays); only a power cut may lose the last commits. */
   /* secure_delete: what a row held is zeroed when it changes, so the plain tokens an older
    * database kept are gone from the file once migration 2 has hashed them. */
-  if (sqlite3_exec(DB(s), "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-                   " PRAGMA secure_delete=ON;", NULL, NULL, NULL) != SQLITE_OK ||
+  if ((wal && sqlite3_exec(DB(s), "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL) !=
+                  SQLITE_OK) ||
+      sqlite3_exec(DB(s), "PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON;", NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_exec(DB(s), "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL,
-                   NULL) != SQLITE_OK) {
-    fail(s, "creating the schema");
-    *out = s;
-    return -1;
+                   NULL) != SQLITE_OK)
+    return lite_fail(s, "creating the schema");
+  return migrate(s);
+}
+
+int srv_store_open_sqlite(srv_store **out, const char *path) {
+  return lite_open(out, path, 0, &sqlite_ops, true);
+}
+
+int srv_store_open_simulated(srv_store **out, const char *name, int64_t (*db_clock_ms)(void *ctx), void *ctx) {
+  char uri[256];
+  snprintf(uri, sizeof uri, "file:%s?mode=memory&cache=shared", name);
+  const int status = lite_open(out, uri, SQLITE_OPEN_URI, &simulated_ops, false);
+  if (*out) {
+    ((sqlite_store *)*out)->clock_ms = db_clock_ms;
+    ((sqlite_store *)*out)->clock_ctx = ctx;
   }
-  if (migrate(s) != 0) {
-    *out = s;
-    return -1;
-  }
-  *out = s;
-  return 0;
+  return status;
 }
 
 static int lite_limit_bytes(srv_store *s, long long bytes) {
   char sql[96];
   const long long page = 4096, pages = bytes > 0 ? (bytes + page - 1) / page : 1073741823;
   snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages);
-  return sqlite3_exec(DB(s), sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "limiting the database size");
+  return sqlite3_exec(DB(s), sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : lite_fail(s, "limiting the database size");
 }
 
 /* A SQLite file is one server's: several servers need PostgreSQL. */
@@ -119,10 +119,10 @@ static void lite_close(srv_store *s) {
   free(s);
 }
 
-static sqlite3_stmt *prepare(srv_store *s, const char *sql) {
+sqlite3_stmt *lite_prepare(srv_store *s, const char *sql) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(DB(s), sql, -1, &st, NULL) != SQLITE_OK) {
-    fail(s, "preparing a statement");
+    lite_fail(s, "preparing a statement");
     return NULL;
   }
   return st;
@@ -130,7 +130,7 @@ static sqlite3_stmt *prepare(srv_store *s, const char *sql) {
 
 /* Returns the schema version the database is at (0 for a new one), or -1. */
 static int schema_version(srv_store *s) {
-  sqlite3_stmt *st = prepare(s, "SELECT max(version) FROM schema_version");
+  sqlite3_stmt *st = lite_prepare(s, "SELECT max(version) FROM schema_version");
   if (!st) return -1;
   const int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
   sqlite3_finalize(st);
@@ -140,7 +140,7 @@ static int schema_version(srv_store *s) {
 static int migrate(srv_store *s) {
   const int newest = srv_migration_count;
   int version = schema_version(s);
-  if (version < 0) return fail(s, "reading the schema version");
+  if (version < 0) return lite_fail(s, "reading the schema version");
   if (version > newest) {
     snprintf(s->error, sizeof s->error, "the database is at schema version %d, newer than this server's %d", version,
              newest);
@@ -149,30 +149,30 @@ static int migrate(srv_store *s) {
   for (; version < newest; version++) {
     char step[64];
     snprintf(step, sizeof step, "INSERT INTO schema_version VALUES (%d)", version + 1);
-    if (sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "starting a migration");
+    if (sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return lite_fail(s, "starting a migration");
     if (sqlite3_exec(DB(s), srv_migrations[version].sqlite, NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(DB(s), "DELETE FROM schema_version", NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(DB(s), step, NULL, NULL, NULL) != SQLITE_OK) {
       snprintf(step, sizeof step, "migrating the schema to version %d", version + 1);
-      fail(s, step);
+      lite_fail(s, step);
       sqlite3_exec(DB(s), "ROLLBACK", NULL, NULL, NULL);
       return -1;
     }
-    if (sqlite3_exec(DB(s), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return fail(s, "committing a migration");
+    if (sqlite3_exec(DB(s), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) return lite_fail(s, "committing a migration");
     /* the migrated pages go into the main file now, over the old ones (plain tokens) */
     sqlite3_exec(DB(s), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
   }
   return 0;
 }
 
-static void copy_text(char *dst, size_t size, const unsigned char *src) {
+void lite_copy_text(char *dst, size_t size, const unsigned char *src) {
   snprintf(dst, size, "%s", src ? (const char *)src : "");
 }
 
 static void read_player(sqlite3_stmt *st, srv_player *p) {
   p->id = sqlite3_column_int64(st, 0);
-  copy_text(p->name, sizeof p->name, sqlite3_column_text(st, 1));
-  copy_text(p->bot, sizeof p->bot, sqlite3_column_text(st, 2));
+  lite_copy_text(p->name, sizeof p->name, sqlite3_column_text(st, 1));
+  lite_copy_text(p->bot, sizeof p->bot, sqlite3_column_text(st, 2));
   p->rating = sqlite3_column_double(st, 3);
   p->games = sqlite3_column_int(st, 4);
   p->deviation = sqlite3_column_double(st, 5);
@@ -188,18 +188,18 @@ static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *fou
   *found = rc == SQLITE_ROW;
   if (*found) read_player(st, out);
   sqlite3_finalize(st);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a player");
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a player");
 }
 
 static int lite_player_by_token(srv_store *s, const char *token_hash, srv_player *out, bool *found) {
   sqlite3_stmt *st =
-      prepare(s, "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = ?");
+      lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM player_tokens t JOIN players p ON p.id = t.player WHERE t.token = ?");
   if (st) sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_TRANSIENT);
   return one_player(s, st, out, found);
 }
 
 static int lite_player_get(srv_store *s, int64_t id, srv_player *out) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?");
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?");
   if (st) sqlite3_bind_int64(st, 1, id);
   bool found = false;
   if (one_player(s, st, out, &found) != 0) return -1;
@@ -210,43 +210,43 @@ static int lite_player_get(srv_store *s, int64_t id, srv_player *out) {
   return 0;
 }
 
-static int run(srv_store *s, sqlite3_stmt *st, const char *what) {
+int lite_run(srv_store *s, sqlite3_stmt *st, const char *what) {
   if (!st) return -1;
   const int rc = sqlite3_step(st);
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : fail(s, what);
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, what);
 }
 
-static int begin(srv_store *s) {
-  return sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(s, "starting a transaction");
+int lite_begin(srv_store *s) {
+  return sqlite3_exec(DB(s), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : lite_fail(s, "starting a transaction");
 }
 
 /* Commits, or rolls back after a failure (keeping the first error's text). */
-static int end(srv_store *s, int status) {
+int lite_end(srv_store *s, int status) {
   if (status == 0 && sqlite3_exec(DB(s), "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
-  if (status == 0) fail(s, "committing");
+  if (status == 0) lite_fail(s, "committing");
   sqlite3_exec(DB(s), "ROLLBACK", NULL, NULL, NULL);
   return -1;
 }
 
 /* Adds a token hash for a player, inside the caller's transaction or alone. */
 static int add_token(srv_store *s, int64_t id, const char *token_hash) {
-  sqlite3_stmt *st = prepare(s, "INSERT INTO player_tokens (token, player) VALUES (?, ?)");
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO player_tokens (token, player) VALUES (?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, token_hash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, id);
   }
-  return run(s, st, "saving a player's token");
+  return lite_run(s, st, "saving a player's token");
 }
 
 static int lite_player_create(srv_store *s, const char *name, const char *token_hash, srv_player *out) {
-  if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO players (name) VALUES (?)");
+  if (lite_begin(s) != 0) return -1;
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO players (name) VALUES (?)");
   if (st) sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-  int status = run(s, st, "saving a player");
+  int status = lite_run(s, st, "saving a player");
   const int64_t id = sqlite3_last_insert_rowid(DB(s));
   if (status == 0) status = add_token(s, id, token_hash);
-  if (end(s, status) != 0) return -1;
+  if (lite_end(s, status) != 0) return -1;
   return lite_player_get(s, id, out);
 }
 
@@ -255,56 +255,56 @@ static int lite_player_token_add(srv_store *s, int64_t id, const char *token_has
 }
 
 static int lite_player_rename(srv_store *s, int64_t id, const char *name) {
-  sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ? WHERE id = ?");
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE players SET name = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, id);
   }
-  return run(s, st, "renaming a player");
+  return lite_run(s, st, "renaming a player");
 }
 
 static int lite_account(srv_store *s, const char *account, srv_player *out, char password_hash[SRV_PASSWORD_HASH_SIZE],
                       bool *found) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS ", p.password FROM players p WHERE p.account = ?");
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " PLAYER_COLUMNS ", p.password FROM players p WHERE p.account = ?");
   if (!st) return -1;
   sqlite3_bind_text(st, 1, account, -1, SQLITE_TRANSIENT);
   const int rc = sqlite3_step(st);
   *found = rc == SQLITE_ROW;
   if (*found) {
     read_player(st, out);
-    copy_text(password_hash, SRV_PASSWORD_HASH_SIZE, sqlite3_column_text(st, 7));
+    lite_copy_text(password_hash, SRV_PASSWORD_HASH_SIZE, sqlite3_column_text(st, 7));
   }
   sqlite3_finalize(st);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading an account");
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading an account");
 }
 
 static int lite_player_register(srv_store *s, int64_t id, const char *name, const char *account,
                               const char *password_hash) {
-  sqlite3_stmt *st = prepare(s, "UPDATE players SET name = ?, account = ?, password = ? WHERE id = ?");
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE players SET name = ?, account = ?, password = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, account, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, password_hash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 4, id);
   }
-  return run(s, st, "saving the name");
+  return lite_run(s, st, "saving the name");
 }
 
 static int lite_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st =
-      prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
+      lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
   if (!st) return -1;
   sqlite3_bind_int(st, 1, max);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) read_player(st, &rows[(*count)++]);
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the leaderboard");
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the leaderboard");
 }
 
 static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
   *count = 0;
-  sqlite3_stmt *st = prepare(s,
+  sqlite3_stmt *st = lite_prepare(s,
                              "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
                              "FROM rating_history WHERE player = ? ORDER BY game DESC LIMIT ?");
   if (!st) return -1;
@@ -314,37 +314,37 @@ static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *row
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
     srv_rating_row *r = &rows[(*count)++];
     r->game = sqlite3_column_int64(st, 0);
-    copy_text(r->time, sizeof r->time, sqlite3_column_text(st, 1));
+    lite_copy_text(r->time, sizeof r->time, sqlite3_column_text(st, 1));
     r->rating_before = sqlite3_column_double(st, 2);
     r->rating_after = sqlite3_column_double(st, 3);
     r->deviation_before = sqlite3_column_double(st, 4);
     r->deviation_after = sqlite3_column_double(st, 5);
   }
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the rating history");
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the rating history");
 }
 
 static int lite_bot_player(srv_store *s, const char *level, srv_player *out) {
-  sqlite3_stmt *st = prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = ?");
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.bot = ?");
   if (st) sqlite3_bind_text(st, 1, level, -1, SQLITE_TRANSIENT);
   bool found = false;
   if (one_player(s, st, out, &found) != 0) return -1;
   if (found) return 0;
   char name[SRV_NAME_SIZE];
   snprintf(name, sizeof name, "Computer · %s", level);
-  st = prepare(s, "INSERT INTO players (name, bot) VALUES (?, ?)");
+  st = lite_prepare(s, "INSERT INTO players (name, bot) VALUES (?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, level, -1, SQLITE_TRANSIENT);
   }
-  if (run(s, st, "saving a computer player") != 0) return -1;
+  if (lite_run(s, st, "saving a computer player") != 0) return -1;
   return lite_player_get(s, sqlite3_last_insert_rowid(DB(s)), out);
 }
 
-static int write_seats(srv_store *s, const srv_table_row *row) {
+int lite_write_seats(srv_store *s, const srv_table_row *row) {
   for (int i = 0; i < GOITA_MAX_SEATS; i++) {
     sqlite3_stmt *st =
-        prepare(s, "INSERT OR REPLACE INTO seats (table_id, seat, player, token, stand_in) VALUES (?, ?, ?, ?, ?)");
+        lite_prepare(s, "INSERT OR REPLACE INTO seats (table_id, seat, player, token, stand_in) VALUES (?, ?, ?, ?, ?)");
     if (st) {
       sqlite3_bind_int64(st, 1, row->id);
       sqlite3_bind_int(st, 2, i);
@@ -355,15 +355,15 @@ static int write_seats(srv_store *s, const srv_table_row *row) {
       sqlite3_bind_text(st, 4, row->seats[i].token, -1, SQLITE_TRANSIENT);
       sqlite3_bind_int(st, 5, row->seats[i].stand_in);
     }
-    if (run(s, st, "saving a seat") != 0) return -1;
+    if (lite_run(s, st, "saving a seat") != 0) return -1;
   }
   return 0;
 }
 
 static int lite_table_create(srv_store *s, srv_table_row *row) {
-  if (begin(s) != 0) return -1;
+  if (lite_begin(s) != 0) return -1;
   sqlite3_stmt *st =
-      prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
+      lite_prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
@@ -378,103 +378,109 @@ static int lite_table_create(srv_store *s, srv_table_row *row) {
     else
       sqlite3_bind_null(st, 6);
   }
-  int status = run(s, st, "saving a table");
+  int status = lite_run(s, st, "saving a table");
   if (status == 0) {
     row->id = sqlite3_last_insert_rowid(DB(s));
-    status = write_seats(s, row);
+    status = lite_write_seats(s, row);
   }
-  return end(s, status);
+  return lite_end(s, status);
 }
 
 static int lite_table_update(srv_store *s, const srv_table_row *row) {
-  if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = ? WHERE id = ?");
+  if (lite_begin(s) != 0) return -1;
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE tables SET status = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_int(st, 1, row->status);
     sqlite3_bind_int64(st, 2, row->id);
   }
-  int status = run(s, st, "saving a table");
-  if (status == 0) status = write_seats(s, row);
-  return end(s, status);
+  int status = lite_run(s, st, "saving a table");
+  if (status == 0) status = lite_write_seats(s, row);
+  return lite_end(s, status);
 }
 
 /* (A SQLite file is one server's: every table is in its epoch 0.) */
 static int lite_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason) {
   (void)epoch;
-  sqlite3_stmt *st = prepare(s, "UPDATE tables SET status = 2, ended = ? WHERE id = ?");
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE tables SET status = 2, ended = ? WHERE id = ?");
   if (st) {
     sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, table);
   }
-  return run(s, st, "closing a table");
+  return lite_run(s, st, "closing a table");
 }
 
-static int lite_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
-  sqlite3_stmt *st = prepare(
-      s, "SELECT id, rules, seed, turn_seconds, status, created, invite, owner FROM tables WHERE status != 2 "
-         "ORDER BY id");
+/* Steps a query for tables (the columns of LITE_TABLE_COLUMNS) and calls fn with each, its seats
+ * read; finalizes the statement. */
+int lite_read_tables(srv_store *s, sqlite3_stmt *st, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     srv_table_row row;
     memset(&row, 0, sizeof row);
     row.id = sqlite3_column_int64(st, 0);
-    copy_text(row.rules, sizeof row.rules, sqlite3_column_text(st, 1));
+    lite_copy_text(row.rules, sizeof row.rules, sqlite3_column_text(st, 1));
     row.seed = (uint64_t)sqlite3_column_int64(st, 2);
     row.turn_seconds = sqlite3_column_int(st, 3);
     row.status = sqlite3_column_int(st, 4);
-    copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
-    copy_text(row.invite, sizeof row.invite, sqlite3_column_text(st, 6));
+    lite_copy_text(row.created, sizeof row.created, sqlite3_column_text(st, 5));
+    lite_copy_text(row.invite, sizeof row.invite, sqlite3_column_text(st, 6));
     row.owner = sqlite3_column_int64(st, 7);
-    sqlite3_stmt *seats = prepare(s, "SELECT seat, player, token, stand_in FROM seats WHERE table_id = ?");
+    row.epoch = sqlite3_column_int64(st, 8);
+    sqlite3_stmt *seats = lite_prepare(s, "SELECT seat, player, token, stand_in FROM seats WHERE table_id = ?");
     if (!seats) break;
     sqlite3_bind_int64(seats, 1, row.id);
     while (sqlite3_step(seats) == SQLITE_ROW) {
       const int i = sqlite3_column_int(seats, 0);
       if (i < 0 || i >= GOITA_MAX_SEATS) continue;
       row.seats[i].player = sqlite3_column_int64(seats, 1);
-      copy_text(row.seats[i].token, sizeof row.seats[i].token, sqlite3_column_text(seats, 2));
+      lite_copy_text(row.seats[i].token, sizeof row.seats[i].token, sqlite3_column_text(seats, 2));
       row.seats[i].stand_in = sqlite3_column_int(seats, 3) != 0;
     }
     sqlite3_finalize(seats);
     fn(ctx, &row);
   }
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : fail(s, "reading the tables");
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the tables");
+}
+
+/* Every open table, oldest first. */
+static int lite_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx) {
+  return lite_read_tables(
+      s, lite_prepare(s, "SELECT " LITE_TABLE_COLUMNS " FROM tables WHERE status != 2 ORDER BY id"), fn, ctx);
 }
 
 static int lite_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
   (void)epoch;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO moves (table_id, seq, move) VALUES (?, ?, ?)");
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO moves (table_id, seq, move) VALUES (?, ?, ?)");
   if (st) {
     sqlite3_bind_int64(st, 1, table);
     sqlite3_bind_int(st, 2, seq);
     sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
   }
-  return run(s, st, "saving a move");
+  return lite_run(s, st, "saving a move");
 }
 
 static int lite_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
-  sqlite3_stmt *st = prepare(s, "SELECT move FROM moves WHERE table_id = ? ORDER BY seq");
+  sqlite3_stmt *st = lite_prepare(s, "SELECT move FROM moves WHERE table_id = ? ORDER BY seq");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, table);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(ctx, (const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? 0 : fail(s, "reading the moves");
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the moves");
 }
 
 /* Writes what a game did to seat i's player: its new rating and deviation, one more game, and
  * a history row. */
 static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game) {
-  sqlite3_stmt *st = prepare(s, "UPDATE players SET rating = ?, deviation = ?, games = games + 1 WHERE id = ?");
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE players SET rating = ?, deviation = ?, games = games + 1 WHERE id = ?");
   if (st) {
     sqlite3_bind_double(st, 1, g->ratings[i]);
     sqlite3_bind_double(st, 2, g->deviations[i]);
     sqlite3_bind_int64(st, 3, g->players[i]);
   }
-  if (run(s, st, "saving a rating") != 0) return -1;
-  st = prepare(s,
+  if (lite_run(s, st, "saving a rating") != 0) return -1;
+  st = lite_prepare(s,
                "INSERT INTO rating_history (player, game, rating_before, rating_after, deviation_before, "
                "deviation_after) VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
@@ -485,15 +491,15 @@ static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game
     sqlite3_bind_double(st, 5, g->deviation_before[i]);
     sqlite3_bind_double(st, 6, g->deviations[i]);
   }
-  return run(s, st, "saving a rating's history");
+  return lite_run(s, st, "saving a rating's history");
 }
 
-/* Saves a game that ended, its players and the table's end, in one transaction: finished
- * or abandoned (marked as such); either way the rated players' ratings and histories are written. */
-static int save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories, bool abandoned) {
-  if (begin(s) != 0) return -1;
-  sqlite3_stmt *st = prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
-                                "VALUES (?, ?, ?, ?, ?, ?)");
+/* Writes a game's row, its players and what it did to their ratings, finished or abandoned
+ * (inside the caller's transaction); sets *game to the new game's id. */
+int lite_write_game(srv_store *s, const srv_game_row *g, const char *record_json, const char *histories, bool abandoned,
+                    int64_t *game) {
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO games (table_id, score0, score1, record, histories, ended) "
+                                     "VALUES (?, ?, ?, ?, ?, ?)");
   if (st) {
     sqlite3_bind_int64(st, 1, g->table);
     sqlite3_bind_int(st, 2, g->score[0]);
@@ -505,34 +511,43 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
     else
       sqlite3_bind_null(st, 6);
   }
-  int status = run(s, st, abandoned ? "saving an abandoned game" : "saving a game");
-  const int64_t game = sqlite3_last_insert_rowid(DB(s));
+  int status = lite_run(s, st, abandoned ? "saving an abandoned game" : "saving a game");
+  *game = sqlite3_last_insert_rowid(DB(s));
   for (int i = 0; i < g->nplayers && status == 0; i++) {
-    st = prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
+    st = lite_prepare(s, "INSERT INTO game_players (game, seat, player, name, rating_after) VALUES (?, ?, ?, ?, ?)");
     if (st) {
-      sqlite3_bind_int64(st, 1, game);
+      sqlite3_bind_int64(st, 1, *game);
       sqlite3_bind_int(st, 2, i);
       sqlite3_bind_int64(st, 3, g->players[i]);
       sqlite3_bind_text(st, 4, g->names[i], -1, SQLITE_TRANSIENT);
       sqlite3_bind_double(st, 5, g->ratings[i]);
     }
-    status = run(s, st, "saving a game's players");
-    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, game); /* leavers lose, abandoned too */
+    status = lite_run(s, st, "saving a game's players");
+    if (status == 0 && g->rated[i]) status = write_rating(s, g, i, *game); /* leavers lose, abandoned too */
   }
+  return status;
+}
+
+/* Saves a game that ended, its players and the table's end, in one transaction: finished or
+ * abandoned (marked as such); either way the rated players' ratings and histories are written. */
+static int save_game(srv_store *s, srv_game_row *g, const char *record_json, const char *histories, bool abandoned) {
+  if (lite_begin(s) != 0) return -1;
+  int64_t game = 0;
+  int status = lite_write_game(s, g, record_json, histories, abandoned, &game);
   if (status == 0) {
-    st = prepare(s, abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?"
-                              : "UPDATE tables SET status = 2 WHERE id = ?");
+    sqlite3_stmt *st = lite_prepare(s, abandoned ? "UPDATE tables SET status = 2, ended = 'abandoned' WHERE id = ?"
+                                                 : "UPDATE tables SET status = 2 WHERE id = ?");
     if (st) sqlite3_bind_int64(st, 1, g->table);
-    status = run(s, st, "closing a table");
+    status = lite_run(s, st, "closing a table");
   }
-  if (end(s, status) != 0) return -1;
+  if (lite_end(s, status) != 0) return -1;
   g->id = game;
   return 0;
 }
 
 static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
-  sqlite3_stmt *st = prepare(s,
+  sqlite3_stmt *st = lite_prepare(s,
                              "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
                              "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? AND t.invite IS NULL "
                              "ORDER BY g.id DESC LIMIT ?");
@@ -545,19 +560,19 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
     memset(r, 0, sizeof *r);
     r->id = sqlite3_column_int64(st, 0);
     r->table = sqlite3_column_int64(st, 1);
-    copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
+    lite_copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
     r->score[0] = sqlite3_column_int(st, 3);
     r->score[1] = sqlite3_column_int(st, 4);
-    copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
-    copy_text(r->ended, sizeof r->ended, sqlite3_column_text(st, 6));
-    sqlite3_stmt *p = prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
+    lite_copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
+    lite_copy_text(r->ended, sizeof r->ended, sqlite3_column_text(st, 6));
+    sqlite3_stmt *p = lite_prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
     if (!p) break;
     sqlite3_bind_int64(p, 1, r->id);
     while (sqlite3_step(p) == SQLITE_ROW) {
       const int i = sqlite3_column_int(p, 0);
       if (i < 0 || i >= GOITA_MAX_SEATS) continue;
       r->players[i] = sqlite3_column_int64(p, 1);
-      copy_text(r->names[i], sizeof r->names[i], sqlite3_column_text(p, 2));
+      lite_copy_text(r->names[i], sizeof r->names[i], sqlite3_column_text(p, 2));
       r->ratings[i] = sqlite3_column_double(p, 3);
       if (i + 1 > r->nplayers) r->nplayers = i + 1;
     }
@@ -565,15 +580,15 @@ static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max,
     (*count)++;
   }
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "reading the games");
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the games");
 }
 
 static int lite_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   *text = NULL;
-  sqlite3_stmt *st = prepare(s, histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
-                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)"
-                                          : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
-                                            "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)");
+  sqlite3_stmt *st = lite_prepare(s, histories ? "SELECT g.histories FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                                 "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)"
+                                               : "SELECT g.record FROM games g LEFT JOIN tables t ON t.id = g.table_id "
+                                                 "WHERE g.id = ? AND (t.invite IS NULL OR t.invite = ?)");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, game);
   if (key) sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT); /* unbound: NULL, equal to nothing */
@@ -587,7 +602,7 @@ static int lite_game_text(srv_store *s, int64_t game, const char *key, bool hist
     snprintf(s->error, sizeof s->error, "out of memory");
     return -1;
   }
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "reading a game");
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a game");
 }
 
 /* One server owns every table: no other server to find. */
@@ -606,5 +621,15 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
+    lite_game_text,
+};
+
+/* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
+ * PostgreSQL does it; the rest as a SQLite file. */
+static const srv_store_ops simulated_ops = {
+    lite_close,      lite_limit_bytes, sim_node, sim_node_release, sim_lease_renew, sim_table_load, sim_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
+    lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
+    lite_leaderboard, lite_rating_history, sim_table_create, sim_table_update, sim_table_end,
+    sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
     lite_game_text,
 };
