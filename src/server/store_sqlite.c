@@ -360,10 +360,13 @@ int lite_write_seats(srv_store *s, const srv_table_row *row) {
   return 0;
 }
 
+/* A new table, this server's: in a simulated cluster in epoch 1, as pg_table_create; in a file
+ * of one server with no owner, in epoch 0. */
 static int lite_table_create(srv_store *s, srv_table_row *row) {
   if (lite_begin(s) != 0) return -1;
-  sqlite3_stmt *st =
-      lite_prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner) VALUES (?, ?, ?, ?, ?, ?)");
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node, epoch) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?)");
+  row->epoch = LITE(s)->node[0] ? 1 : 0;
   if (st) {
     sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
@@ -377,6 +380,8 @@ static int lite_table_create(srv_store *s, srv_table_row *row) {
       sqlite3_bind_int64(st, 6, row->owner);
     else
       sqlite3_bind_null(st, 6);
+    sqlite3_bind_text(st, 7, LITE(s)->node, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 8, row->epoch);
   }
   int status = lite_run(s, st, "saving a table");
   if (status == 0) {
@@ -629,7 +634,7 @@ static const srv_store_ops sqlite_ops = {
 static const srv_store_ops simulated_ops = {
     lite_close,      lite_limit_bytes, sim_node, sim_node_release, sim_lease_renew, sim_table_load, sim_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
-    lite_leaderboard, lite_rating_history, sim_table_create, sim_table_update, sim_table_end,
+    lite_leaderboard, lite_rating_history, lite_table_create, sim_table_update, sim_table_end,
     sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
     lite_game_text,
 };

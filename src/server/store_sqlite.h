@@ -22,6 +22,7 @@ typedef struct sqlite_store {
 } sqlite_store;
 
 #define DB(s) (((sqlite_store *)(s))->db)
+#define LITE(s) ((sqlite_store *)(s))
 
 /* The columns lite_read_tables reads, in its order. */
 #define LITE_TABLE_COLUMNS "id, rules, seed, turn_seconds, status, created, invite, owner, epoch"
@@ -51,7 +52,6 @@ int sim_node_release(srv_store *s);
 int sim_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx);
 int sim_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found);
 int sim_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE], bool *found);
-int sim_table_create(srv_store *s, srv_table_row *row);
 int sim_table_update(srv_store *s, const srv_table_row *row);
 int sim_table_end(srv_store *s, int64_t table, int64_t epoch, const char *reason);
 int sim_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);

@@ -8,7 +8,6 @@
 
 #include "store_sqlite.h"
 
-#define LITE(s) ((sqlite_store *)(s))
 
 /* The database's clock now. */
 static int64_t db_now(srv_store *s) { return LITE(s)->clock_ms(LITE(s)->clock_ctx); }
@@ -167,35 +166,6 @@ int sim_table_owner(srv_store *s, int kind, const char *key, int64_t *table, cha
   }
   sqlite3_finalize(st);
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "finding a table");
-}
-
-/* pg_table_create: a new table is this server's, in epoch 1. */
-int sim_table_create(srv_store *s, srv_table_row *row) {
-  if (lite_begin(s) != 0) return -1;
-  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO tables (rules, seed, turn_seconds, status, invite, owner, node, epoch) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''), 1)");
-  if (st) {
-    sqlite3_bind_text(st, 1, row->rules, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)row->seed);
-    sqlite3_bind_int(st, 3, row->turn_seconds);
-    sqlite3_bind_int(st, 4, row->status);
-    if (row->invite[0])
-      sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
-    else
-      sqlite3_bind_null(st, 5);
-    if (row->owner)
-      sqlite3_bind_int64(st, 6, row->owner);
-    else
-      sqlite3_bind_null(st, 6);
-    sqlite3_bind_text(st, 7, LITE(s)->node, -1, SQLITE_TRANSIENT);
-  }
-  int status = lite_run(s, st, "saving a table");
-  row->epoch = 1;
-  if (status == 0) {
-    row->id = sqlite3_last_insert_rowid(DB(s));
-    status = lite_write_seats(s, row);
-  }
-  return lite_end(s, status);
 }
 
 /* Ends a transaction after an OWNED write: a fenced one is rolled back and says so. */
