@@ -42,9 +42,11 @@ async function run(goita, dir, opts) {
     while (playing) {
       for (const t of tables) for (const p of t.everyone()) p.tick().catch(() => {});
       // a finished game: its people start another while the run goes on
-      for (const t of tables) if (t.over() && !t.starting) {
+      // (a new game refused, e.g. by the players' request rate, is tried again 2 s later, as a person would)
+      for (const t of tables) if (t.over() && !t.starting && Date.now() >= (t.retryAt || 0)) {
         t.starting = true;
-        t.start().catch((e) => cl.note(`table ${t.index} could not start a new game: ${e.message}`)).finally(() => { t.starting = false; });
+        t.start().catch((e) => { t.retryAt = Date.now() + 2000; cl.note(`table ${t.index} could not start a new game: ${e.message}`); })
+          .finally(() => { t.starting = false; });
       }
       await sleep(50);
     }
