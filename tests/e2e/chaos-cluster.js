@@ -54,7 +54,7 @@ class Cluster {
   }
 
   psql(sql) {
-    return execFileSync('psql', [this.db, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+    return execFileSync('psql', [this.db, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).toString().trim(); // (a long run's records are large)
   }
 
   // rows of a query as objects (the query wrapped in json_agg)
