@@ -178,7 +178,12 @@ class Table {
         Object.assign(people[i], { seatToken: seated.seat_token, table: id, seat: order[i] });
       }
       for (let i = people.length; i < 4; i++) await host.conn.request({ type: 'bot', table: id, seat: order[i], level: r.pick(['random', 'rules']) }, 'state');
-      await host.conn.request({ type: 'start', table: id }, 'state');
+      // (the answer to start is the table playing: a state broadcast by a seat taken is not, and
+      // a start lost in a database outage leaves the table waiting)
+      const playing = host.conn.wait((m) => m.type === 'error' || (m.type === 'state' && m.table === id && m.status === 'playing'), 'the start', 10000);
+      host.conn.send({ type: 'start', table: id });
+      const got = await playing;
+      if (got.type === 'error') throw new Error(`start: ${got.error}`);
     } catch (e) {
       for (const p of people) if (p !== host && p.conn) { p.conn.onClose = null; p.conn.close(); }
       throw new Error(`${id ? `table ${id}` : 'a table'} not started: ${e.message}`);
