@@ -521,6 +521,31 @@ static char *game_text(uint64_t id) {
 
 /* A server killed mid-game and started again: every table, seat and move comes back from the
  * database; the players reconnect with their seat tokens to the same view and finish the game. */
+/* A hub told to renew a lease on a SQLite file (the one server owns every table) keeps its
+ * tables: the renewal names them all (found by the fuzzer, when the options' lease was left
+ * unset by srv_hub_options_default and the renewal named none). */
+Test(server, a_lease_renewed_on_a_file_keeps_every_table) {
+  const uint64_t two[2] = {1, 2};
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  const int table = table_with("", 0, two, 2, "random");
+  close_hub();
+  w.options.lease_renew_ms = 1000;
+  open_hub(0);
+  for (int i = 0; i < 30; i++) {
+    w.now += 100;
+    srv_hub_tick(w.hub);
+  }
+  srv_hub_connect(w.hub, 3);
+  say(3, "{\"type\":\"hello\",\"name\":\"Cho\"}");
+  say(3, "{\"type\":\"watch\",\"table\":%d}", table);
+  cr_expect_eq(w.clients[3].errors, 0, "the table is gone after lease renewals: %s", w.clients[3].last_error);
+  srv_hub_options fresh;
+  memset(&fresh, 0xAB, sizeof fresh);
+  srv_hub_options_default(&fresh);
+  cr_expect(fresh.lease_renew_ms == 0 && fresh.node == NULL, "srv_hub_options_default leaves the lease unset");
+}
+
 Test(server, restart_restores_tables_and_seats) {
   const uint64_t two[2] = {1, 2};
   connect_client(1, "Ann");

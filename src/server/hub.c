@@ -13,6 +13,7 @@
 #define THINK_GIVE_UP_MS 60000
 
 void srv_hub_options_default(srv_hub_options *o) {
+  memset(o, 0, sizeof *o); /* a server alone: no lease, no name */
   o->round_pause_ms = 4000;
   o->stand_in = "rules";
   o->max_tables = 10000;
