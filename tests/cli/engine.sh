@@ -3,6 +3,18 @@
 # included; every bad line gets an "error" reply and the session goes on.
 # Usage: engine.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
+# Checks that the replies on standard input begin, in order, with the lines of expect; sets i
+# to how many were read. $1 names the check in a failure.
+check_replies() {
+  i=0
+  while IFS= read -r line; do
+    case $line in
+      "${expect[$i]}"*) ;;
+      *) fail "$1reply $((i + 1)): got \"$line\", wanted \"${expect[$i]}...\"" ;;
+    esac
+    i=$((i + 1))
+  done
+}
 
 # Runs a session (one command per argument) and prints the replies.
 session() { printf '%s\n' "$@" | "$goita" engine --player rules; }
@@ -85,14 +97,7 @@ expect=(
   'error setoption: level rules has no parameter "level"'
   'readyok'
 )
-i=0
-while IFS= read -r line; do
-  case $line in
-    "${expect[$i]}"*) ;;
-    *) fail "reply $((i + 1)): got \"$line\", wanted \"${expect[$i]}...\"" ;;
-  esac
-  i=$((i + 1))
-done <<<"$out"
+check_replies "" <<<"$out"
 [ "$i" -eq "${#expect[@]}" ] || fail "$i replies, wanted ${#expect[@]}: $out"
 
 # A NUL byte costs its own line only (the next command is answered), and what a reply quotes
@@ -105,14 +110,7 @@ expect=(
   'error unknown command "\x1B[2Jx\x0Dy\xFF\xC3\\"'
   'error position: '
 )
-i=0
-while IFS= read -r line; do
-  case $line in
-    "${expect[$i]}"*) ;;
-    *) fail "escaping, reply $((i + 1)): got \"$line\", wanted \"${expect[$i]}...\"" ;;
-  esac
-  i=$((i + 1))
-done <"$tmp/out"
+check_replies "escaping, " <"$tmp/out"
 [ "$i" -eq "${#expect[@]}" ] || fail "escaping: $i replies, wanted ${#expect[@]}: $(cat -v "$tmp/out")"
 iconv -f UTF-8 -t UTF-8 "$tmp/out" >/dev/null 2>&1 || fail "a reply is not valid UTF-8: $(cat -v "$tmp/out")"
 LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out" && fail "a reply has a control character: $(cat -v "$tmp/out")"
