@@ -46,9 +46,15 @@ async function act(page, rng, fail) {
     if (!chose) return false;
   }
   const second = page.locator('#hand button.tile:not([disabled]):not(.chosen)');
-  if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
-  await second.first().click();
-  return true;
+  if ((await second.count()) === 0) {
+    // The turn may have moved on under the step (the hand redrawn without a move to make):
+    // only a table still asking for this move, a second later, with no attack offered fails.
+    await page.waitForTimeout(1000);
+    if (!/Choose|Answer/.test(await text(page, '#prompt'))) return false;
+    if ((await page.locator('#hand button.tile.chosen').count()) === 0) return false;
+    if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
+  }
+  return clickIfStill(second.first());
 }
 
 module.exports = { text, act };
