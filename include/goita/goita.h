@@ -21,6 +21,7 @@
 #include "goita/solver.h"
 #include "goita/sample.h"
 #include "goita/player.h"
+#include "goita/puzzle.h"
 
 #ifdef __cplusplus
 extern "C" {
