@@ -22,6 +22,7 @@
 #include "goita/sample.h"
 #include "goita/player.h"
 #include "goita/puzzle.h"
+#include "goita/hint.h"
 
 #ifdef __cplusplus
 extern "C" {
