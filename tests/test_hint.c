@@ -126,3 +126,28 @@ Test(hint, refuses_another_seats_turn) {
   cr_assert_eq(goita_hint_make(&v, "nobody", 1, &h, &err), GOITA_EPARSE);
   cr_assert(strstr(err.message, "nobody"), "%s", err.message);
 }
+
+/* A lead of the last two pieces, a pair: the finish counts double (RULES.md 5). */
+static void pair_finish(const goita_round *r, void *arg) {
+  int *found = arg;
+  const int me = r->turn;
+  if (r->attack != GOITA_NONE || r->size[me] != 2) return;
+  int pair = 0;
+  for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
+    if (r->hand[me][k] == 2) pair = k;
+  if (!pair) return;
+  goita_view v;
+  goita_round_view(r, me, &v);
+  static goita_hint h;
+  cr_assert_eq(goita_hint_make(&v, "fast", 1, &h, NULL), GOITA_OK);
+  const goita_hint_reason *finish = find_reason(&h.moves[0], GOITA_REASON_FINISH);
+  cr_assert(finish);
+  cr_assert_eq(finish->count, 2 * goita_kind_value(pair));
+  (*found)++;
+}
+
+Test(hint, a_pair_led_last_goes_out_for_double) {
+  int found = 0;
+  positions(300, pair_finish, &found);
+  cr_assert(found > 0);
+}
