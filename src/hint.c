@@ -110,7 +110,7 @@ static void pass_reasons(const goita_view *v, const goita_hint *h, goita_hint_mo
   const int n = v->players;
   if ((partner - v->attacker + n) % n > (v->seat - v->attacker + n) % n) {
     const double chance = can_answer(h, partner, v->attack);
-    if (chance >= 0.4) add_reason(m, GOITA_REASON_PARTNER_ANSWERS, v->attack, partner, 0, chance);
+    if (chance >= 0.5) add_reason(m, GOITA_REASON_PARTNER_ANSWERS, v->attack, partner, 0, chance);
   }
 }
 
