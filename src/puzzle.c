@@ -29,7 +29,15 @@ static int solve_all(goita_solver *solver, const goita_round *round, uint64_t ma
   if (goita_solve(solver, round, &options, res) != GOITA_OK || !res->complete) return 0;
   for (int i = 0; i < res->nmoves; i++)
     if (res->move_value[i].lower != res->move_value[i].upper) return 0;
-  return res->best >= 0;
+  return res->nmoves > 0;
+}
+
+/* Returns the index of the first move of the highest value in a complete result. */
+static int best_move(const goita_solve_result *res) {
+  int best = 0;
+  for (int i = 1; i < res->nmoves; i++)
+    if (res->move_value[i].lower > res->move_value[best].lower) best = i;
+  return best;
 }
 
 /* Follows best play from round (after the answer) to the round's end, appending to the
@@ -38,7 +46,7 @@ static int follow_line(goita_solver *solver, goita_round round, uint64_t max_nod
   goita_solve_result res;
   while (!goita_round_over(&round) && puzzle->nline < GOITA_MAX_LOG) {
     if (!solve_all(solver, &round, max_nodes, &res)) return 0;
-    const goita_move move = res.moves[res.best];
+    const goita_move move = res.moves[best_move(&res)];
     puzzle->line[puzzle->nline++] = move;
     puzzle->plays += move.type == GOITA_MOVE_PLAY;
     goita_round_apply_unchecked(&round, move);
@@ -48,10 +56,13 @@ static int follow_line(goita_solver *solver, goita_round round, uint64_t max_nod
 
 int goita_puzzle_examine(goita_solver *solver, const goita_round *position, uint64_t max_nodes,
                          goita_puzzle *puzzle, goita_puzzle_verdict *verdict) {
-  if (!solver || !position || !puzzle || !verdict) return GOITA_EINVAL;
+  /* with 3 players the solver's value is each mover's own paranoid reading: no one line */
+  if (!solver || !position || !puzzle || !verdict || position->players == 3) return GOITA_EINVAL;
   memset(puzzle, 0, sizeof *puzzle);
   goita_move legal[GOITA_MAX_LEGAL];
-  if (position->phase != GOITA_PHASE_PLAY || position->size[position->turn] <= 2 ||
+  int left = 0;
+  for (int s = 0; s < position->players; s++) left += position->size[s];
+  if (position->phase != GOITA_PHASE_PLAY || position->size[position->turn] <= 2 || left > GOITA_PUZZLE_MAX_PIECES ||
       goita_round_legal_moves(position, legal) < 2) {
     *verdict = GOITA_PUZZLE_NOT_PLAY;
     return GOITA_OK;
@@ -146,9 +157,10 @@ static int check_line(goita_solver *solver, const goita_puzzle *puzzle, goita_er
     for (int j = 0; j < res.nmoves; j++)
       if (goita_move_equal(res.moves[j], puzzle->line[i])) found = j;
     if (found < 0) return goita_error_set(err, GOITA_ESTATE, i, "move %d of the line is not legal", i + 1);
-    if (res.move_value[found].lower != res.value.lower)
+    const int best = res.move_value[best_move(&res)].lower;
+    if (res.move_value[found].lower != best)
       return goita_error_set(err, GOITA_ESTATE, i, "move %d of the line is not a best move (%d, best %d)", i + 1,
-                             res.move_value[found].lower, res.value.lower);
+                             res.move_value[found].lower, best);
     plays += puzzle->line[i].type == GOITA_MOVE_PLAY;
     goita_round_apply_unchecked(&round, res.moves[found]);
   }
@@ -164,6 +176,7 @@ static int check_line(goita_solver *solver, const goita_puzzle *puzzle, goita_er
 
 int goita_puzzle_check(goita_solver *solver, const goita_puzzle *puzzle, goita_error *err) {
   if (!solver || !puzzle) return goita_error_set(err, GOITA_EINVAL, -1, "no solver or no puzzle");
+  if (puzzle->position.players == 3) return goita_error_set(err, GOITA_EINVAL, -1, "puzzles need two sides: 2 or 4 players");
   if (puzzle->position.phase != GOITA_PHASE_PLAY)
     return goita_error_set(err, GOITA_ESTATE, -1, "the position is not in play");
   int st = check_values(solver, puzzle, err);

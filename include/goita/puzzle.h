@@ -18,11 +18,15 @@ extern "C" {
 /* Why a position is, or is not, a puzzle. */
 typedef enum goita_puzzle_verdict {
   GOITA_PUZZLE_FOUND = 0,  /* one move alone keeps the best value */
-  GOITA_PUZZLE_NOT_PLAY,   /* not a choice: not in play, one legal move, or a hand of 2 or fewer */
+  GOITA_PUZZLE_NOT_PLAY,   /* not a choice: not in play, one legal move, a hand of 2 or fewer,
+                              or more than GOITA_PUZZLE_MAX_PIECES in the hands */
   GOITA_PUZZLE_UNSOLVED,   /* the node limit stopped a solve */
   GOITA_PUZZLE_NOT_UNIQUE  /* two or more moves share the best value */
 } goita_puzzle_verdict;
 
+/* Most pieces in the hands of a puzzle's position: earlier positions have lines too long to
+ * read, and cost the most to solve. */
+#define GOITA_PUZZLE_MAX_PIECES 24
 /* The hardest grade. */
 #define GOITA_PUZZLE_MAX_DIFFICULTY 5
 
@@ -47,7 +51,8 @@ GOITA_API int goita_puzzle_grade(int plays, int margin, int nmoves);
 /* Examines position (every hand known) with solver, each solve stopped after max_nodes nodes
  * (0: no limit). When it is a puzzle, fills puzzle (its line is best play found by solving
  * each position of it) and sets *verdict to GOITA_PUZZLE_FOUND; otherwise *verdict says why
- * not. Returns GOITA_OK, or GOITA_EINVAL for a NULL argument. */
+ * not. Returns GOITA_OK, or GOITA_EINVAL for a NULL argument or a 3-player round (whose solver
+ * values are each mover's own reading, so no one best line exists). */
 GOITA_API int goita_puzzle_examine(goita_solver *solver, const goita_round *position, uint64_t max_nodes,
                                    goita_puzzle *puzzle, goita_puzzle_verdict *verdict);
 

@@ -169,7 +169,7 @@ static int make_set(const goita_rules *rules, const char *spec, uint64_t count, 
   free(text);
   const double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
   fprintf(stderr,
-          "goita puzzles: %llu puzzles from %d games (%d rounds) in %.1f s: %ld candidate positions tried, "
+          "goita puzzles: %llu puzzles from %d games (%d rounds) in %.2f s: %ld candidate positions tried, "
           "%ld rejected as not unique (%.1f%%), %ld unsolved within the node limit\n",
           (unsigned long long)count, st.games, st.rounds, s, st.tried, st.not_unique,
           st.tried ? 100.0 * (double)st.not_unique / (double)st.tried : 0.0, st.unsolved);
@@ -321,6 +321,7 @@ int cmd_puzzles(int argc, char **argv) {
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
   if (check_path) return check_set(check_path, tt_mb);
+  if (rules.players == 3) return cli_usage_error(&c, "puzzles need two sides: 2 or 4 players, not 3");
   if (out_path && !cli_check_writable("goita puzzles", out_path)) return 1;
   return make_set(&rules, spec, count, seed, max_nodes, tt_mb, out_path);
 }

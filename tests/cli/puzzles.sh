@@ -14,23 +14,24 @@ out=$("$goita" puzzles --check "$web/puzzles.json") || fail "checking web/puzzle
 [ "$out" = "goita puzzles: $web/puzzles.json: 30 puzzles checked, each with one best move" ] || fail "check says: $out"
 
 # Broken copies: each must fail, naming the puzzle and what is wrong.
-# broken NAME PYTHON: applies PYTHON to the set (as d) and expects --check to fail with a message.
+# broken NAME N PYTHON: applies PYTHON to the set (as d), keeps its first N puzzles (the broken one
+# last, so the check is short) and expects --check to fail naming puzzle N.
 broken() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2; json.dump(d, open(sys.argv[2], 'w'))" \
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $3; d['puzzles']=d['puzzles'][:$2]; json.dump(d, open(sys.argv[2], 'w'))" \
     "$web/puzzles.json" "$tmp/$1.json"
   if "$goita" puzzles --check "$tmp/$1.json" >"$tmp/out" 2>"$tmp/err"; then fail "$1: accepted"; fi
-  grep -q "goita puzzles: $tmp/$1.json: puzzle" "$tmp/err" || fail "$1: $(cat "$tmp/err")"
+  grep -q "goita puzzles: $tmp/$1.json: puzzle $2: " "$tmp/err" || fail "$1: $(cat "$tmp/err")"
 }
 # another legal move given as the answer
-broken answer "p=d['puzzles'][0]; m=[x for x in p['moves'] if x['move']!=p['answer']][0]; p['answer']=m['move']"
+broken answer 1 "p=d['puzzles'][0]; m=[x for x in p['moves'] if x['move']!=p['answer']][0]; p['answer']=m['move']"
 # a second-best move written as good as the answer
-broken tie "p=d['puzzles'][1]; m=[x for x in p['moves'] if x['move']!=p['answer']][0]; m['value']=p['best']"
+broken tie 2 "p=d['puzzles'][1]; m=[x for x in p['moves'] if x['move']!=p['answer']][0]; m['value']=p['best']"
 # the line cut short
-broken line "p=d['puzzles'][2]; p['line']=p['line'][:-1]"
+broken line 3 "p=d['puzzles'][2]; p['line']=p['line'][:-1]"
 # the hands shown not those of the history
-broken hands "p=d['puzzles'][3]; p['hands'][0]=p['hands'][1]"
+broken hands 4 "p=d['puzzles'][3]; p['hands'][0]=p['hands'][1]"
 # a grade changed
-broken grade "p=d['puzzles'][4]; p['difficulty']=1 if p['difficulty']>1 else 2"
+broken grade 5 "p=d['puzzles'][4]; p['difficulty']=1 if p['difficulty']>1 else 2"
 echo '{"format":1' >"$tmp/torn.json"
 "$goita" puzzles --check "$tmp/torn.json" 2>"$tmp/err" && fail "a torn file was accepted"
 grep -q "torn.json: line" "$tmp/err" || fail "torn file: $(cat "$tmp/err")"
