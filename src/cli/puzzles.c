@@ -307,13 +307,15 @@ int cmd_puzzles(int argc, char **argv) {
   const cli_command c = {
       .program = "goita",
       .name = "puzzles",
-      .about = "Makes a set of puzzles: positions of games between computer players where, with every hand\n"
-               "known, exactly one move keeps the best value (the exact solver proves it), at most one per\n"
-               "round, graded 1-5 by the length of the winning line and how close the second-best move is.\n"
+      .about = "Makes a set of puzzles: positions of games between computer players (2 or 4 players) with at\n"
+               "most 24 pieces in the hands where, with every hand known, exactly one move keeps the best\n"
+               "value (the exact solver proves it), at most one per round, graded 1-5 by the length of the\n"
+               "best line and how close the second-best move is.\n"
                "The set is JSON (the page's web/puzzles.json); the same options give the same file. How many\n"
                "candidate positions were tried and the share not unique go to standard error.\n"
                "With --check FILE, proves every puzzle of a set again and exits 1 naming any that fails.\n",
       .examples = "goita puzzles --count 200 --seed 1 --out puzzles.json\n"
+                  "goita puzzles --count 30 --seed 1 --out web/puzzles.json   # the page's set\n"
                   "goita puzzles --check web/puzzles.json",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
