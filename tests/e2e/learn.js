@@ -103,9 +103,14 @@ async function takeHint(browser, size, lang, first) {
     if (lang === 'ja') await page.click('#lang');
     await checkScreen(page, 'offline hint', null, fail);
   }
-  // the hint goes with the position: a move forgets it
+  // the hint goes with the position: the player's move forgets it
   const best = await page.getAttribute('#hint-moves .hint-move', 'data-move');
   if (!best) fail(`${where}: the hint names no move`);
+  if (lang === 'ja' && !first) await page.click('#lang'); // act() reads the English prompts
+  for (let steps = 0; await page.locator('#hint-moves .hint-move').count(); steps++) {
+    if (steps > 50) fail(`${where}: the hint stayed after the player's move`);
+    if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+  }
   await page.context().close();
 }
 
