@@ -123,7 +123,7 @@
     const nav = make('nav', { id: 'tut-nav' });
     const lesson = make('section', { id: 'tut-lesson', className: 'panel' });
     lesson.setAttribute('aria-labelledby', 'tut-title');
-    page.append(head, nav, lesson);
+    page.append(head, lesson, nav); // the lesson first: the list is for jumping
     $('table').before(page);
     return page;
   }
@@ -250,21 +250,28 @@
     const box = $('tut-choices');
     box.setAttribute('role', 'group');
     box.setAttribute('aria-label', tr('choose'));
-    const hand = make('div', { className: 'tut-hand' }, ...(g.hand || ex.lesson.history.split(',')[0]).split('').map((m) => tile(m)));
+    const hand = make('div', { className: 'tut-hand' }, ...g.hand.split('').map((m) => tile(m)));
     hand.setAttribute('aria-label', client.t('your_hand'));
     hand.setAttribute('role', 'group');
-    box.append(hand);
+    box.before(hand);
     $('table').hidden = true;
-    ex.lesson.goal.choices.forEach((c) => {
+    const buttons = ex.lesson.goal.choices.map((c) => {
       const b = make('button', { type: 'button', className: 'tut-choice', textContent: say(c) });
       b.addEventListener('click', () => {
-        for (const other of box.querySelectorAll('button')) other.disabled = true;
+        // the choice made stays marked, and the one the engine's state bears out is shown
+        buttons.forEach((other, i) => {
+          other.disabled = true;
+          if (ex.lesson.goal.choices[i].holds(g)) other.classList.add('tut-right');
+        });
+        b.classList.add('tut-chosen');
+        b.setAttribute('aria-pressed', 'true');
         $('table').hidden = false;
         draw(ex);
         finish(ex, c.holds(g));
       });
-      box.append(b);
+      return b;
     });
+    box.append(...buttons);
   }
 
   // Plays the computer seats (level rules, fixed seeds: the same every time) until the reader's

@@ -7,6 +7,7 @@
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
+const { checkScreen } = require('./screen-checks');
 
 const [url, shots] = process.argv.slice(2);
 const axeSource = fs.readFileSync(path.join(__dirname, '../../tools/e2e/node_modules/axe-core/axe.min.js'), 'utf8');
@@ -68,7 +69,7 @@ async function step(page, lang, s, where) {
 }
 
 // Passes every lesson of one rule set at one size and language.
-async function run(browser, size, lang, rs, shoot) {
+async function run(browser, size, lang, rs, shoot, screens) {
   const where = `${size.width} px, ${lang}, ${rs}`;
   const context = await browser.newContext({ viewport: size, locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
   const page = await context.newPage();
@@ -110,6 +111,12 @@ async function run(browser, size, lang, rs, shoot) {
   await page.reload();
   await page.waitForSelector('#tutorial:not([hidden]) .tut-pick');
   if ((await page.locator('.tut-pick.passed').count()) !== ids.length) fail(`${where}: the progress was lost on a reload`);
+  // every width from 360 px, both languages, no overlapping text, no English left in Japanese
+  if (screens) {
+    await page.locator('.tut-pick').first().click();
+    await page.waitForSelector('#hand .tile:not([disabled])');
+    await checkScreen(page, `tutorial (${where})`, null, fail);
+  }
   // a wrong move fails: answering the partner in the last lesson
   await page.locator('.tut-pick').nth(ids.length - 1).click();
   await step(page, lang, ['銀', '飛'], `${where}, a wrong answer`);
@@ -127,7 +134,7 @@ async function run(browser, size, lang, rs, shoot) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const started = Date.now();
   try {
-    await run(browser, { width: 1280, height: 800 }, 'en', 'standard', shots && { lesson: 'scoring', file: path.join(shots, 'tutorial-desktop-en.png') });
+    await run(browser, { width: 1280, height: 800 }, 'en', 'standard', shots && { lesson: 'scoring', file: path.join(shots, 'tutorial-desktop-en.png') }, true);
     await run(browser, { width: 390, height: 844 }, 'ja', 'japanese', shots && { lesson: 'team', file: path.join(shots, 'tutorial-phone-ja.png'), full: true });
     await run(browser, { width: 1280, height: 800 }, 'ja', 'french', shots && { lesson: 'king', file: path.join(shots, 'tutorial-desktop-ja.png') });
     await run(browser, { width: 390, height: 844 }, 'en', 'french', shots && { lesson: 'pieces', file: path.join(shots, 'tutorial-phone-en.png'), full: true });
