@@ -364,14 +364,14 @@
     openLesson(current);
   }
 
+  // Leaves the tutorial for the page the address now asks for, which the client's routing
+  // (app.js, run before) has shown already.
   function close() {
     if (!page || page.hidden) return;
     page.hidden = true;
     exercise = null;
     document.body.classList.remove('tutorial-play');
-    $('table').hidden = false;
-    client.setOffline(null);
-    client.show('lobby');
+    if (location.hash !== '#offline') client.setOffline(null); // offline play has taken the table over
   }
 
   // After the client's own routing (app.js), which knows no #tutorial.
