@@ -99,7 +99,7 @@ window.goitaLessons = [
       en: [
         'A king answers almost any attack, but attacking with a king is limited. Under these rules a king may attack:',
         (c) => ({
-          standard: '(a) when a king already lies face-up on the table, (b) when you hold both kings, or (c) as your very last piece. A king may not be put face-down.',
+          standard: '(a) when a king already lies face-up on the table, (b) when you hold both kings, or (c) as your very last piece. A king may not be led face-down, unless your last two pieces are both kings.',
           japanese: '(a) when a king already lies face-up on the table, or (b) when you were dealt both kings. Not as your last piece: a king that cannot attack goes face-down, the only time it may.',
           french: '(a) when a king already lies face-up on the table, or as your very last piece. Holding both kings gives no right to attack. A king may be put face-down like any piece.',
         })[c.rs],
@@ -107,7 +107,7 @@ window.goitaLessons = [
       ja: [
         '王はほとんどの攻めを受けられますが、王で攻められるのは決まった時だけです。このルールで王で攻められるのは:',
         (c) => ({
-          standard: '(a) 王がすでに場に表向きで出ている時、(b) 王を 2 枚とも持っている時、(c) 最後の 1 枚の時。王を伏せることはできません。',
+          standard: '(a) 王がすでに場に表向きで出ている時、(b) 王を 2 枚とも持っている時、(c) 最後の 1 枚の時。残りが王 2 枚の時を除き、王を伏せることはできません。',
           japanese: '(a) 王がすでに場に表向きで出ている時、(b) 王を 2 枚とも配られた時。最後の 1 枚でも攻められません。攻められない王は伏せるしかなく、その時だけ伏せられます。',
           french: '(a) 王がすでに場に表向きで出ている時と、最後の 1 枚の時。2 枚持っていても攻められません。王もほかの駒と同じように伏せられます。',
         })[c.rs],
