@@ -55,8 +55,12 @@ async function clickPiece(page, kanji, where) {
 // Plays one step of a solution.
 async function step(page, lang, s, where) {
   if (Array.isArray(s)) {
+    const before = await page.locator('#hand .tile').count();
     await clickPiece(page, s[0], where);
     await clickPiece(page, s[1], where);
+    // played: the next step waits for the table drawn after it, not the hand still on screen
+    await page.waitForFunction((n) => document.querySelectorAll('#hand .tile').length === n - 2, before, { timeout: 10000 })
+      .catch(() => fail(`${where}: the move ${s.join(' ')} was not played`));
   } else if (s === 'pass' || s === 'go') {
     const b = page.locator('#actions button').filter({ hasText: WORDS[lang][s] });
     await b.waitFor({ timeout: 10000 }).catch(() => fail(`${where}: no ${s} button`));
