@@ -47,4 +47,8 @@ const char *gw_choose_seat(gw_context *c, int seat, const char *spec, const char
  * "best":I,"nodes":N,"ms":T}. max_ms > 0 bounds the search (then values may be bounds). */
 const char *gw_solve(gw_context *c, const char *rules, const char *history, double max_ms);
 
+/* Makes the context's game the position of a full history string under the rules (a new game
+ * whose first round has those hands and dealer, with the string's moves applied): {"ok":true}. */
+const char *gw_load(gw_context *c, const char *rules, const char *history);
+
 #endif
