@@ -31,8 +31,8 @@ const KS_TEXT = {
     reach: '{n} points from 10j, alone on an empty board{pass}. Gold: where it may also promote.',
     may_pass: ', and it may pass ({rule})', promotes: 'Promotes to {face} ({rule}).', no_promotion: 'Does not promote ({rule}).',
     moves_as: 'Moves as {face} and counts as that type ({rule}).', reverts: 'May turn back to {face} ({rule}).',
-    shots: 'Shots: {shots} a move, up to {range} points away.',
-    rule: 'the rule on {name}, {section}', rule_unknown: 'section {section} of the rules',
+    shots: 'Shots: {shots} a move, up to {range} {unit} away.',
+    rule: 'the rule on {name}, {section}', cited: '{text} ({rule})', rule_unknown: 'section {section} of the rules',
   },
   ja: {
     title: '広将棋', language: '言語', goita: 'ごいた', loading: 'エンジンを読み込んでいます…', zoom: '駒を大きく',
@@ -62,7 +62,7 @@ const KS_TEXT = {
     may_pass: '。その場に留まる（パス）こともできる（{rule}）', promotes: '成ると{face}になる（{rule}）。',
     no_promotion: '成らない（{rule}）。', moves_as: '{face}として動き、その種類として扱う（{rule}）。',
     reverts: '{face}に戻ることがある（{rule}）。', shots: '射撃：一手に{shots}回、{range}点先まで。',
-    rule: '「{name}」の規則 {section}', rule_unknown: '規則 {section}',
+    rule: '「{name}」の規則 {section}', cited: '{text}（{rule}）', rule_unknown: '規則 {section}',
   },
 };
 
@@ -87,7 +87,6 @@ const KS_SECTIONS = {
   '6.4': ['repetition', '千日手'],
   '6.5': ['perpetual check', '連続王手'],
   '6.6': ['no legal move', '指せる手がない場合'],
-  '6.7': ['resignation', '反則と投了'],
   'D12': ['fog and shooting', '霧と射撃'],
   'D37': ['faces that borrow a movement', '動きを借りる成り駒'],
 };

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 // koshogi_wasm.h's result and reason codes: the words and the section that decides each.
 const RESULTS = ['', 'black_wins', 'white_wins', 'no_contest'];
 const REASONS = [null, ['no_commander', '6.1'], ['own_flame', '6.1'], ['fourth', '6.4'], ['perpetual', '6.5'], ['no_move', '6.6'],
-  ['resignation', '6.7']];
+  ['resignation', null]];
 const SIDES = ['black', 'white'];
 const side = (color) => kt(SIDES[color]);
 
@@ -80,8 +80,8 @@ function faceName(id) {
 
 // The result and its reason, the rule that decides it named.
 function resultText(s) {
-  const [reason, section] = REASONS[s.reason] || ['', ''];
-  return { result: kt(RESULTS[s.result]), reason: reason ? `${kt(reason)} (${rule(section)})` : '' };
+  const [reason, section] = REASONS[s.reason] || ['', null];
+  return { result: kt(RESULTS[s.result]), reason: section ? kt('cited', { text: kt(reason), rule: rule(section) }) : kt(reason) };
 }
 
 // Builds the board once: a grid of 19 rows of 19 points (gridcells) with one tab stop, the
@@ -123,15 +123,22 @@ function moveCursor(p, focus, margin = 1) {
   $('cursor-at').textContent = pointName(p);
 }
 
-// Pans the board's view (not the page) so that the cell and `margin` cells around it show.
-function panTo(cell, margin) {
+// Pans the board's view (not the page) by as little as shows the cell and `margin` cells
+// around it; with `others`, the box around all of them when it fits, else the first centred.
+function panTo(cell, margin, others = []) {
   const view = $('board-view');
   const v = view.getBoundingClientRect(), c = cell.getBoundingClientRect();
   const m = c.width * margin;
-  if (c.left - m < v.left) view.scrollLeft -= v.left - c.left + m;
-  else if (c.right + m > v.right) view.scrollLeft += c.right + m - v.right;
-  if (c.top - m < v.top) view.scrollTop -= v.top - c.top + m;
-  else if (c.bottom + m > v.bottom) view.scrollTop += c.bottom + m - v.bottom;
+  const box = { left: c.left - m, right: c.right + m, top: c.top - m, bottom: c.bottom + m };
+  for (const o of others) {
+    const r = o.getBoundingClientRect();
+    Object.assign(box, { left: Math.min(box.left, r.left), right: Math.max(box.right, r.right), top: Math.min(box.top, r.top), bottom: Math.max(box.bottom, r.bottom) });
+  }
+  // the view's own edges, less the file and rank labels that stay on top of it
+  const edge = { left: v.left, right: v.right - $('ranks').offsetWidth, top: v.top + $('files').offsetHeight, bottom: v.bottom };
+  const pan = (lo, hi, from, to, centre) => (hi - lo > to - from ? centre - (from + to) / 2 : lo < from ? lo - from : hi > to ? hi - to : 0);
+  view.scrollLeft += pan(box.left, box.right, edge.left, edge.right, (c.left + c.right) / 2);
+  view.scrollTop += pan(box.top, box.bottom, edge.top, edge.bottom, (c.top + c.bottom) / 2);
 }
 
 // The board's keys: arrows (and Home, End, Page Up, Page Down) move the cursor; Enter or Space
@@ -273,12 +280,20 @@ function clickPoint(p) {
       ui.sel.moves = ui.sel.moves.filter((m) => m.steps.length >= ui.sel.steps.length && m.steps[ui.sel.steps.length - 1][0] === p);
       const { complete, next: after } = nextSteps();
       if (complete && after.size === 0) return finish();
-      return draw();
+      draw();
+      return showChoices(p);
     }
   }
   const moves = s.legal.filter((m) => m.from === p);
   ui.sel = moves.length && (!ui.sel || ui.sel.from !== p) ? { from: p, steps: [], moves } : null;
   draw();
+  if (ui.sel) showChoices(p);
+}
+
+// On a panned board, brings the point just chosen into sight with every next step from it
+// when they all fit, else centres it.
+function showChoices(p) {
+  panTo(cellAt(p), 0, [...nextSteps().next.keys()].map(cellAt));
 }
 
 // Ends the move with the steps chosen: played at once, or after asking about promotion.
@@ -410,11 +425,11 @@ async function showHelp(id, color) {
   add('p', h.promotes ? kt('promotes', { face: faceName(h.promotes), rule: rule('5.1–5.3') }) : kt('no_promotion', { rule: rule('5.1') }));
   if (h.movesAs !== h.id) add('p', kt('moves_as', { face: faceName(h.movesAs), rule: rule('D37') }));
   if (h.reverts) add('p', kt('reverts', { face: faceName(h.reverts), rule: rule('5.5') }));
-  if (h.shots) add('p', kt('shots', { shots: h.shots, range: h.shotRange }));
+  if (h.shots) add('p', kt('shots', { shots: h.shots, range: h.shotRange, unit: h.shotRange === 1 ? 'point' : 'points' }));
   const ul = document.createElement('ul');
   for (const power of h.powers) {
     const ja = ksLang === 'ja' && KS_POWERS_JA[power.power];
-    const li = Object.assign(document.createElement('li'), { textContent: `${ja || power.text} (${rule(power.section)})` });
+    const li = Object.assign(document.createElement('li'), { textContent: kt('cited', { text: ja || power.text, rule: rule(power.section) }) });
     if (ksLang === 'ja' && !ja) li.lang = 'en';
     ul.appendChild(li);
   }
@@ -443,7 +458,7 @@ function changeLanguage(next) {
 function setZoom(on) {
   $('zoom').setAttribute('aria-pressed', String(on));
   document.body.classList.toggle('zoomed', on);
-  moveCursor(ui.cursor, false, 4);
+  moveCursor(ui.cursor, false, SIZE); // centred
 }
 
 // Wires the controls and starts a game against the computer.

@@ -1,7 +1,7 @@
 // The Ko shogi page (web/koshogi.html) for every screen and language, in headless Chromium at
 // 1280 and 390 px, in English and in Japanese as chosen on the Goita page before its link to Ko
 // shogi is followed. Each screen: the page speaks the language chosen (no English word left in
-// Japanese besides the notation), has no serious or critical axe-core violation, no sideways
+// Japanese besides the notation, in every piece's help too), has no serious or critical axe-core violation, no sideways
 // scroll, the Mode select whole on screen and its choice not cut; the board is one tab stop reached in a few Tabs, with
 // "New game" soon after; a move is played with the arrows and Enter alone; at 390 px every piece's
 // kanji is at least MIN_PHONE_FONT px. Every failure is reported, not only the first.
@@ -23,10 +23,11 @@ setTimeout(() => { console.error('e2e koshogi-screens: took more than 150 s'); p
 
 // Every visible text on the page, with whether it is notation (inside translate="no"): text
 // nodes, and the labels a screen reader says (aria-label, title, the options of selects).
-function visibleTexts() {
+function visibleTexts(root) {
   const out = [];
   const notation = (e) => !!e.closest('[translate="no"]');
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const top = root ? document.querySelector(root) : document.body;
+  const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const parent = n.parentElement;
     if (!n.textContent.trim() || parent.closest('[hidden], script, style, textarea')) continue;
@@ -36,6 +37,7 @@ function visibleTexts() {
     if (style.display === 'none' || style.visibility === 'hidden' || !parent.getClientRects().length) continue;
     out.push({ text: n.textContent, notation: notation(parent) });
   }
+  if (root) return out;
   for (const e of document.querySelectorAll('[aria-label], [title]'))
     if (!e.closest('[hidden]')) for (const a of ['aria-label', 'title']) if (e.getAttribute(a)) out.push({ text: e.getAttribute(a), notation: false });
   out.push({ text: document.title, notation: false });
@@ -45,10 +47,10 @@ function visibleTexts() {
 // English words on the page in Japanese. Piece IDs (CH, +CH) and point names (10j) are the
 // notation's (docs/KOSHOGI-RULES.md, 7) and stay; inside notation (move lists, Betza), letters
 // are notation but a lowercase word of three letters or more is English left over.
-async function checkJapanese(page, name) {
+async function checkJapanese(page, name, root) {
   const ids = new Set(await page.$$eval('#help-piece option', (os) => os.map((o) => o.value.replace('+', ''))));
   const english = [];
-  for (const { text, notation } of await page.evaluate(`(${visibleTexts.toString()})()`)) {
+  for (const { text, notation } of await page.evaluate(`(${visibleTexts.toString()})(${JSON.stringify(root || '')})`)) {
     const words = notation ? text.match(/\b[A-Za-z]?[a-z]{2,}\b/g) : text.match(/[A-Za-z]{2,}/g);
     for (const w of words || []) if (notation || !ids.has(w)) english.push(`${w} (in "${text.slice(0, 50)}")`);
   }
@@ -115,6 +117,7 @@ async function checkKeyboardMove(page, name) {
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
   if ((await here()) !== String(12 * 19 + 9)) return fail(`${name}: three Down arrows from 10j reach point ${await here()}, not 10m`);
   await page.keyboard.press('Enter');
+  if (name.startsWith('ja')) await checkJapanese(page, `${name}, a move being chosen`);
   const selected = await page.$eval(`#board [data-p="${12 * 19 + 9}"]`, (e) => e.getAttribute('aria-selected'));
   if (selected !== 'true') fail(`${name}: Enter on 10m did not select the vanguard (aria-selected=${selected})`);
   await page.keyboard.press('ArrowUp');
@@ -162,6 +165,14 @@ async function checkPieceSize(page, name) {
       if (lang === 'ja') await checkJapanese(page, `${name}, the help and a game`);
       await checkAxe(page, `${name}, the help and a game`);
       await checkLayout(page, `${name}, the help and a game`);
+      // every face's help, in Japanese
+      if (lang === 'ja' && viewport.width > 700) {
+        for (const id of await page.$$eval('#help-piece option', (os) => os.map((o) => o.value))) {
+          await page.selectOption('#help-piece', id);
+          await page.waitForFunction((want) => document.querySelector('#help-body h3').textContent.includes(`（${want}）`), id);
+          await checkJapanese(page, `${name}, the help of ${id}`, '#help-body');
+        }
+      }
       if (screenshot) await page.screenshot({ path: `${screenshot}-koshogi-${lang}-${viewport.width}.png` });
       await context.close();
     }
