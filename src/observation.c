@@ -10,12 +10,20 @@ static uint8_t relative_seat(int seat, int viewer, int players) {
   return (uint8_t)(seat >= viewer ? seat - viewer : seat - viewer + players);
 }
 
-/* A set of absolute seats (bit s) as the same set of relative seats (bit r). */
+/* A set of absolute seats (bit s) as the same set of relative seats (bit r): the players'
+ * bits rotated right by the viewer's seat. */
 static uint8_t relative_bits(unsigned bits, int viewer, int players) {
-  unsigned out = 0;
-  for (int r = 0, s = viewer; r < players; r++, s = s + 1 == players ? 0 : s + 1)
-    out |= ((bits >> s) & 1u) << r;
-  return (uint8_t)out;
+  const unsigned seats = (1u << players) - 1;
+  bits &= seats;
+  return (uint8_t)(((bits >> viewer) | (bits << (players - viewer))) & seats);
+}
+
+/* Bits set in a byte: without a popcount instruction the builtin is a library call, which
+ * cost more than the rest of this encoding. */
+static uint8_t bits_in(uint8_t x) {
+  x = (uint8_t)(x - ((x >> 1) & 0x55));
+  x = (uint8_t)((x & 0x33) + ((x >> 2) & 0x33));
+  return (uint8_t)((x + (x >> 4)) & 0x0f);
 }
 
 int goita_view_observe(const goita_view *v, uint8_t *out) {
@@ -30,7 +38,7 @@ int goita_view_observe(const goita_view *v, uint8_t *out) {
     memcpy(out + 17 + GOITA_MAX_PLAYS * r, v->block_row[s], GOITA_MAX_PLAYS);
     memcpy(out + 41 + GOITA_MAX_PLAYS * r, v->attack_row[s], GOITA_MAX_PLAYS);
     out[65 + r] = v->face_down[s];
-    out[73 + r] = (uint8_t)__builtin_popcount(v->face_down[s]);
+    out[73 + r] = bits_in(v->face_down[s]);
   }
   out[69] = v->attack;
   out[70] = v->passes;
