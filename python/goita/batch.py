@@ -89,6 +89,8 @@ class BatchEnv:
         options.episode = _lib.BATCH_GAME if episode == "game" else _lib.BATCH_ROUND
         options.reward_scale = float(reward_scale)
         self._batch = ctypes.c_void_p()
+        # Kept here: at interpreter exit __del__ may run after the module's globals are gone.
+        self._free = _lib.lib.goita_batch_free
         err = _lib.goita_error()
         raise_for(_lib.lib.goita_batch_new(ctypes.byref(self._batch), ctypes.byref(options), num_games,
                                            ctypes.byref(arrays), ctypes.byref(err)), err)
@@ -164,7 +166,7 @@ class BatchEnv:
     def close(self):
         """Frees the games (also done when the object is collected)."""
         if self._batch:
-            _lib.lib.goita_batch_free(self._batch)
+            self._free(self._batch)
             self._batch = ctypes.c_void_p()
 
     def __del__(self):
