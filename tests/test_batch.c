@@ -181,6 +181,45 @@ Test(batch, rows_show_each_game_and_rounds_pay_zero_sum_rewards) {
   }
 }
 
+/* What a seat is shown depends on what it may know only: for the seat to move in every game,
+ * the pieces it cannot see are dealt again (goita_view_sample), and the observation and mask
+ * of the redealt game must be the row the batch wrote. */
+Test(batch, rows_reveal_nothing_the_seat_cannot_see) {
+  arrays a;
+  const int n = 8;
+  goita_batch *b = make_batch(&a, n, GOITA_BATCH_GAME, "king_face_down=allowed");
+  uint64_t seeds[8];
+  for (int i = 0; i < n; i++) seeds[i] = 900 + (uint64_t)i;
+  goita_batch_reset(b, seeds, NULL);
+  goita_rng rng;
+  goita_rng_seed(&rng, 3);
+  int redealt = 0;
+  for (int step = 0; step < 120; step++) {
+    for (int i = 0; i < n; i++) {
+      const goita_game *g = goita_batch_game(b, i);
+      const int seat = g->round.turn;
+      goita_view view;
+      goita_game_view(g, seat, &view);
+      goita_game other = *g;
+      cr_assert_eq(goita_view_sample(&view, &rng, &other.round, NULL), GOITA_OK);
+      redealt += memcmp(other.round.hand, g->round.hand, sizeof g->round.hand) != 0;
+      goita_view other_view;
+      goita_game_view(&other, seat, &other_view);
+      uint8_t obs[GOITA_OBS_SIZE];
+      goita_view_observe(&other_view, obs);
+      cr_assert_eq(memcmp(obs, a.obs[i], GOITA_OBS_SIZE), 0, "game %d step %d: the observation shows hidden pieces", i, step);
+      goita_move legal[GOITA_MAX_LEGAL];
+      const int nlegal = goita_view_legal_moves(&other_view, legal);
+      uint8_t mask[GOITA_NUM_ACTIONS] = {0};
+      for (int k = 0; k < nlegal; k++) mask[goita_move_action(legal[k])] = 1;
+      cr_assert_eq(memcmp(mask, a.mask[i], GOITA_NUM_ACTIONS), 0, "game %d step %d: the mask shows hidden pieces", i, step);
+    }
+    goita_batch_step_random(b, NULL);
+  }
+  cr_assert_gt(redealt, 120 * n / 2, "the hidden pieces were rarely dealt differently (%d)", redealt);
+  goita_batch_free(b);
+}
+
 Test(batch, each_game_follows_its_own_seed_and_actions_replay_it) {
   arrays a, b2, c;
   goita_batch *ba = make_batch(&a, 3, GOITA_BATCH_ROUND, "");
