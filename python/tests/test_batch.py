@@ -31,8 +31,18 @@ def test_the_batch_shows_what_the_single_environment_shows(rules, episode):
     batch = BatchEnv(n, rules, episode)
     batch.reset(seed=[11 * i + 3 for i in range(n)])
     envs = [single.GoitaEnv(rules, episode) for _ in range(n)]
-    for i, env in enumerate(envs):
-        env.reset(seed=batch.game(i).seed)
+    # Episode sums of each seat's rewards: a round decided at a game's first deal may be paid
+    # by the single environment's reset or with its first step, by the batch with the first step.
+    single_sum = np.zeros((n, 4))
+    batch_sum = np.zeros((n, 4))
+
+    def start(i):
+        envs[i].reset(seed=batch.game(i).seed)
+        single_sum[i] = [envs[i].rewards.get(a, 0.0) for a in envs[i].possible_agents] + [0.0] * (4 - envs[i].players)
+        batch_sum[i] = 0
+
+    for i in range(n):
+        start(i)
     rng = random.Random(5)
     compared = episodes = 0
     for step in range(400):
@@ -50,12 +60,15 @@ def test_the_batch_shows_what_the_single_environment_shows(rules, episode):
             env.step(actions[i])
             ended = all(env.terminations.get(a, True) for a in env.possible_agents)
             assert bool(batch.terminated[i]) == ended, (step, i)
-            if episode == "round":
-                for s, a in enumerate(env.possible_agents):
+            for s, a in enumerate(env.possible_agents):
+                single_sum[i][s] += env.rewards.get(a, 0.0)
+                if episode == "round":
                     assert batch.rewards[i][s] == pytest.approx(env.rewards.get(a, 0.0), abs=1e-5), (step, i, s)
+            batch_sum[i] += batch.rewards[i]
             if ended:
                 episodes += 1
-                env.reset(seed=batch.game(i).seed)
+                assert batch_sum[i] == pytest.approx(single_sum[i], abs=1e-4), (step, i)
+                start(i)
     assert compared == 400 * n
     assert episodes >= (50 if episode == "round" else 3)
 
