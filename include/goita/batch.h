@@ -54,14 +54,15 @@ GOITA_API void goita_batch_options_default(goita_batch_options *options);
 
 /* Creates a batch of n games (1..2^24) writing into arrays (every pointer required; the arrays
  * must outlive the batch). The games start with goita_batch_reset. Returns GOITA_OK,
- * GOITA_EINVAL (err says which argument is wrong) or GOITA_ENOMEM; *out is NULL on error. */
+ * GOITA_EINVAL (err says which argument is wrong), GOITA_EVALUE for invalid rules (as
+ * goita_rules_validate) or GOITA_ENOMEM; *out is NULL on error. */
 GOITA_API int goita_batch_new(goita_batch **out, const goita_batch_options *options, int n,
                               const goita_batch_arrays *arrays, goita_error *err);
 
 /* Frees a batch (NULL is allowed). */
 GOITA_API void goita_batch_free(goita_batch *batch);
 
-/* Returns the number of games. */
+/* Returns the number of games (batch must not be NULL). */
 GOITA_API int goita_batch_size(const goita_batch *batch);
 
 /* Starts every game: game i's first episode is the game goita_game_start makes from seeds[i],
@@ -86,7 +87,8 @@ GOITA_API int goita_batch_step(goita_batch *batch, const int32_t *actions, goita
 GOITA_API int goita_batch_step_random(goita_batch *batch, int32_t *actions);
 
 /* Returns game i's state (full information: for tests and analysis, never for an agent), or
- * NULL when i is out of range. The pointer is valid until the next call on the batch. */
+ * NULL when i is out of range or before goita_batch_reset (batch must not be NULL). The
+ * pointer is valid until the next call on the batch. */
 GOITA_API const goita_game *goita_batch_game(const goita_batch *batch, int i);
 
 #ifdef __cplusplus

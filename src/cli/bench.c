@@ -14,7 +14,7 @@ static double now_seconds(void) {
 
 /* This process's CPU time: on a shared machine a rate per CPU second is what one core does. */
 static double cpu_seconds(void) {
-  struct timespec ts;
+  struct timespec ts = {0, 0};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
