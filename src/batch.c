@@ -54,9 +54,9 @@ int goita_batch_new(goita_batch **out, const goita_batch_options *o, int n, cons
     return goita_error_set(err, GOITA_EINVAL, -1, "episode must be GOITA_BATCH_ROUND or GOITA_BATCH_GAME");
   const int st = goita_rules_validate(&o->rules, err);
   if (st != GOITA_OK) return st;
-  goita_batch *b = calloc(1, sizeof *b);
   /* n is bounded, but sizeof(batch_game) * n can still exceed a 32-bit size_t. */
-  b = b && (size_t)n <= SIZE_MAX / sizeof(batch_game) ? b : (free(b), NULL);
+  const bool fits = (size_t)n <= SIZE_MAX / sizeof(batch_game);
+  goita_batch *b = fits ? calloc(1, sizeof *b) : NULL;
   if (b) b->games = malloc((size_t)n * sizeof(batch_game));
   if (!b || !b->games) {
     free(b);
