@@ -21,6 +21,8 @@
 #include "goita/solver.h"
 #include "goita/sample.h"
 #include "goita/player.h"
+#include "goita/observation.h"
+#include "goita/batch.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -445,3 +445,36 @@ def strings(ptr):
 
 def version():
     return lib.goita_version().decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# The batched environment (include/goita/observation.h, include/goita/batch.h).
+
+OBS_SIZE = 88
+NUM_ACTIONS = 3 + 8 * 8
+BATCH_ROUND, BATCH_GAME = 0, 1
+
+
+class goita_batch_options(Structure):
+    _fields_ = [("rules", goita_rules), ("episode", c_enum), ("reward_scale", ctypes.c_float)]
+
+
+class goita_batch_arrays(Structure):
+    _fields_ = [("obs", c_void_p), ("mask", c_void_p), ("rewards", c_void_p), ("terminated", c_void_p),
+                ("seat", c_void_p)]
+
+
+STRUCTS.update(goita_batch_options=goita_batch_options, goita_batch_arrays=goita_batch_arrays)
+_prototypes(lib, {
+    "goita_view_observe": (c_int, [_P, _P]),
+    "goita_move_action": (c_int, [goita_move]),
+    "goita_action_move": (c_int, [c_int, c_int, _P]),
+    "goita_batch_options_default": (None, [_P]),
+    "goita_batch_new": (c_int, [POINTER(c_void_p), _P, c_int, _P, _P]),
+    "goita_batch_free": (None, [c_void_p]),
+    "goita_batch_size": (c_int, [c_void_p]),
+    "goita_batch_reset": (c_int, [c_void_p, _P, _P]),
+    "goita_batch_step": (c_int, [c_void_p, _P, _P]),
+    "goita_batch_step_random": (c_int, [c_void_p, _P]),
+    "goita_batch_game": (POINTER(goita_game), [c_void_p, c_int]),
+})
