@@ -1,5 +1,5 @@
-"""A seeded multi-agent Goita environment in the style of PettingZoo's AEC API, with no
-third-party package.
+"""A seeded multi-agent Goita environment that keeps PettingZoo's AEC contract, with no
+third-party package needed (numpy and gymnasium are used when they can be imported).
 
     env = GoitaEnv(rules="king_face_down=allowed")      # episode="round" or "game"
     env.reset(seed=1)
@@ -8,19 +8,18 @@ third-party package.
         if termination or truncation:
             action = None
         else:
-            mask = env.action_mask(agent)
-            action = random.choice([a for a in range(NUM_ACTIONS) if mask[a]])
+            action = env.action_space(agent).sample(obs["action_mask"])
         env.step(action)
 
 Observations and masks come only from the C library's view of the observing seat
 (goita_game_view, goita_view_legal_moves), so they cannot hold another seat's hidden pieces.
-An observation is OBS_SIZE bytes (unsigned, bytes object) laid out as OBS_LAYOUT says, every
-seat counted relative to the observer (0 = the observer, 1 = next in turn, ...); the
-encoding, the action layout and the rewards are documented in docs/PYTHON.md.
+An observation is OBS_SIZE values laid out as OBS_LAYOUT says, every seat counted relative
+to the observer (0 = the observer, 1 = next in turn, ...); the encoding, the action layout,
+the rewards and the contract are documented in docs/PYTHON.md.
 
-The hot path keeps the game in a preallocated ctypes struct and builds each observation
-with a handful of bytes.translate() gathers over the view's bytes, so one step with observe
-and action_mask costs a few microseconds.
+The hot path (observe_bytes, action_mask, step) keeps the game in a preallocated ctypes
+struct and builds each observation with a handful of bytes.translate() gathers over the
+view's bytes, so one step costs a few microseconds.
 """
 
 import array
