@@ -1,4 +1,9 @@
-/* libgoita: the rules of the Japanese team game Goita, as settled in docs/RULES.md. */
+/* libgoita: the rules of the Japanese team game Goita, as settled in docs/RULES.md.
+ *
+ * Thread safety (docs/ABI.md lists every function): the library has no global mutable state.
+ * Functions on constant data (names, tables, versions) may be called from any thread; the
+ * others may run at once on different objects, and on one object only when every call takes
+ * it by const pointer; a goita_solver or goita_player is used by one thread at a time. */
 #ifndef GOITA_H
 #define GOITA_H
 
