@@ -263,8 +263,8 @@ class GoitaEnv:
         self._vseat = -1
         self._vstep = -1
         self._nsteps = 0
+        self._scores_by_key = {}
         self._started = False
-        self._agent_selection = None
         self.agents = []
         self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
         self._pending = None
@@ -291,18 +291,11 @@ class GoitaEnv:
     def unwrapped(self):
         return self
 
-    @property
-    def agent_selection(self):
-        """The agent to act (or to leave with step(None) once terminated)."""
-        if not self._started:
+    def __getattr__(self, name):
+        # Only for attributes not set yet: agent_selection before the first reset().
+        if name == "agent_selection":
             raise RuntimeError("GoitaEnv: call reset() before using the environment")
-        if not self.agents:
-            raise RuntimeError("GoitaEnv: the episode is over (every agent has left): call reset()")
-        return self._agent_selection
-
-    @agent_selection.setter
-    def agent_selection(self, agent):
-        self._agent_selection = agent
+        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
 
     def reset(self, seed=None, options=None):
         """Starts an episode: a seeded game (the draw, then round 1 dealt from seed). The same
@@ -325,7 +318,7 @@ class GoitaEnv:
         self._vstep = -1
         self._first_deal(seed)
         self._update_scores()
-        self._agent_selection = self.possible_agents[self._game.round.turn]
+        self.agent_selection = self.possible_agents[self._game.round.turn]
 
     def observe(self, agent):
         """The agent's observation: {"observation": OBS_SIZE values (see OBS_LAYOUT),
@@ -338,7 +331,7 @@ class GoitaEnv:
 
     def last(self, observe=True):
         """(observation, cumulative reward, termination, truncation, info) of agent_selection."""
-        agent = self.agent_selection
+        agent = self._live_selection()
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
@@ -346,11 +339,12 @@ class GoitaEnv:
         """Applies agent_selection's action, an int (a numpy integer will do) in
         0..NUM_ACTIONS-1, checked by the library: an illegal one raises IllegalMove and changes
         nothing. A terminated agent steps with None to leave."""
-        agent = self.agent_selection
+        agent = self._live_selection()
         if self.terminations[agent] or self.truncations[agent]:
             return self._dead_step(agent, action)
-        seat = self._seat[agent]
-        move = self._action_moves[seat][_action_index(action)]
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:  # the common case skips the call
+            action = _action_index(action)
+        move = self._action_moves[self._seat[agent]][action]
         status = self._game_apply(self._gref, move, None)
         if status:
             self._raise_move(move, status)
@@ -365,7 +359,7 @@ class GoitaEnv:
         if self._gbuf[_PHASE] == PHASE_OVER:
             self._settle()
         else:
-            self._agent_selection = self.possible_agents[self._gbuf[_TURN]]
+            self.agent_selection = self.possible_agents[self._gbuf[_TURN]]
 
     def agent_iter(self, max_iter=2 ** 63):
         """Yields agent_selection until every agent has left (or max_iter steps)."""
@@ -377,7 +371,7 @@ class GoitaEnv:
         for _ in range(max_iter):
             if not self.agents:
                 return
-            yield self._agent_selection
+            yield self.agent_selection
 
     def render(self):
         """The current round as a full-information history string."""
@@ -392,7 +386,7 @@ class GoitaEnv:
             raise RuntimeError("GoitaEnv: call reset() before state()")
         return EnvState(copy.deepcopy({
             "rules": self.rules.to_text(), "episode": self.episode, "game": bytes(self._gbuf),
-            "seed": self.seed, "agents": self.agents, "agent_selection": self._agent_selection,
+            "seed": self.seed, "agents": self.agents, "agent_selection": self.agent_selection,
             "rewards": self.rewards, "cumulative": self._cumulative_rewards, "terminations": self.terminations,
             "truncations": self.truncations, "infos": self.infos, "pending": self._pending,
             "rewarded": self._rewarded, "nsteps": self._nsteps}))
@@ -406,7 +400,7 @@ class GoitaEnv:
                              % (f["episode"], f["rules"], self.episode, self.rules.to_text()))
         f = copy.deepcopy(f)
         self._gbuf[:] = f["game"]
-        self.seed, self.agents, self._agent_selection = f["seed"], f["agents"], f["agent_selection"]
+        self.seed, self.agents, self.agent_selection = f["seed"], f["agents"], f["agent_selection"]
         self.rewards, self._cumulative_rewards = f["rewards"], f["cumulative"]
         self.terminations, self.truncations, self.infos = f["terminations"], f["truncations"], f["infos"]
         self._pending, self._rewarded, self._nsteps = f["pending"], f["rewarded"], f["nsteps"]
@@ -433,7 +427,9 @@ class GoitaEnv:
 
     def observe_bytes(self, agent):
         """The agent's observation as OBS_SIZE bytes (see OBS_LAYOUT)."""
-        seat = self._seat_of(agent)
+        seat = self._seat.get(agent) if self._started else None
+        if seat is None:
+            seat = self._seat_of(agent)  # raises, saying why
         self._game_view(self._gref, seat, self._vref)
         self._vseat, self._vstep = seat, self._nsteps
         w = self._window
@@ -448,7 +444,9 @@ class GoitaEnv:
 
     def action_mask(self, agent):
         """NUM_ACTIONS bytes, 1 for each legal action of agent now (all 0 when not its turn)."""
-        seat = self._seat_of(agent)
+        seat = self._seat.get(agent) if self._started else None
+        if seat is None:
+            seat = self._seat_of(agent)  # raises, saying why
         if self._vseat != seat or self._vstep != self._nsteps:
             self._game_view(self._gref, seat, self._vref)
             self._vseat, self._vstep = seat, self._nsteps
@@ -494,6 +492,13 @@ class GoitaEnv:
 
     # -- Internals ----------------------------------------------------------------------------
 
+    def _live_selection(self):
+        """agent_selection, once reset() has started an episode that is not over."""
+        if not self.agents:
+            self._require_started()
+            raise RuntimeError("GoitaEnv: the episode is over (every agent has left): call reset()")
+        return self.agent_selection
+
     def _require_started(self):
         if not self._started:
             raise RuntimeError("GoitaEnv: call reset() before using the environment")
@@ -510,13 +515,18 @@ class GoitaEnv:
         raise_for(_lib.lib.goita_game_apply(self._gref, move, ctypes.byref(err)), err)
 
     def _update_scores(self):
-        """Caches what changes only when a round is scored: each viewer's score bytes."""
-        score = self._game.score
-        per_side = [min(255, max(0, score[i] // 10)) for i in range(self._sides)]
-        self._scores = []
-        for seat in range(self.players):
-            rel = [per_side[self._side_of[(seat + r) % self.players]] for r in range(self._sides)]
-            self._scores.append(bytes(rel + [0] * (_lib.MAX_SEATS - len(rel))))
+        """Sets what changes only when a round is scored: each viewer's score bytes (built once
+        per score: a few hundred at most)."""
+        key = bytes(self._game.score)
+        self._scores = self._scores_by_key.get(key)
+        if self._scores is None:
+            score = self._game.score
+            per_side = [min(255, max(0, score[i] // 10)) for i in range(self._sides)]
+            self._scores = []
+            for seat in range(self.players):
+                rel = [per_side[self._side_of[(seat + r) % self.players]] for r in range(self._sides)]
+                self._scores.append(bytes(rel + [0] * (_lib.MAX_SEATS - len(rel))))
+            self._scores_by_key[key] = self._scores
 
     def _first_deal(self, seed):
         """Deals until an agent has something to do (the rule in the class comment)."""
@@ -574,10 +584,10 @@ class GoitaEnv:
             if self.episode == "round" or g.over:
                 for a in self.agents:
                     self.terminations[a] = True
-                self._agent_selection = self.agents[0]
+                self.agent_selection = self.agents[0]
                 return
             raise_for(_lib.lib.goita_game_next_round(self._gref, None))
-        self._agent_selection = self.possible_agents[g.round.turn]
+        self.agent_selection = self.possible_agents[g.round.turn]
 
     def _dead_step(self, agent, action):
         """A terminated agent leaves; as in PettingZoo, every agent's step reward is cleared."""
@@ -589,4 +599,4 @@ class GoitaEnv:
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False
         if self.agents:
-            self._agent_selection = self.agents[0]
+            self.agent_selection = self.agents[0]
