@@ -10,7 +10,7 @@
 #   scripts/chaos.sh --case all                # the named cases of issue 45 (or one: --case NAME)
 #
 # More options: --tables N (4 tables played at once), --lease S (3), --finish S (120: how long the
-# games may take to end after the faults), --dir DIR (kept afterwards:
+# games may go without a stored move once the faults are healed; five times that in all), --dir DIR (kept afterwards:
 # events.log, shown.jsonl, people.log, every piece's log and the database), --faults a,b (only
 # these: pause pause-kill kill pg-outage pg-restart nats-outage proxy-kill clock duplicate).
 # GOITA names the program (else build/goita). scripts/test-tools.sh installs what it needs.

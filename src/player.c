@@ -55,11 +55,14 @@ static const goita__level *const levels[] = {&random_level,         &rules_level
                                              &goita__sampler_level, &goita__expert_level, &goita__master_level,
                                              NULL};
 
-const char *const *goita_player_levels(void) {
-  static const char *names[sizeof levels / sizeof levels[0]];
-  for (int i = 0; levels[i]; i++) names[i] = levels[i]->name;
-  return names;
-}
+/* The names of levels[], in its order: a constant, so that threads listing the levels at once
+ * share it (filling it on each call raced). The count is checked here; that each name is its
+ * level's, by test_player. */
+static const char *const level_names[] = {"random", "rules", "fast", "sampler", "expert", "master", NULL};
+_Static_assert(sizeof level_names / sizeof level_names[0] == sizeof levels / sizeof levels[0],
+               "level_names must name every level of levels[]");
+
+const char *const *goita_player_levels(void) { return level_names; }
 
 static const goita__level *find_level(const char *name, size_t len) {
   for (int i = 0; levels[i]; i++)

@@ -71,6 +71,8 @@ Test(koshogi_wasm, help_and_errors) {
   const char *s = ksw_help(c, "wr", 0);
   cr_assert(has(s, "\"id\":\"WR\",\"kanji\":\"力士\"") && has(s, "(a pass)\",\"section\":\"4.5\"") && has(s, "\"at\":180"), "%s", s);
   cr_assert(has(s, "[180,2]"), "the pass marked on its own point: %s", s);
+  /* each power with its bit (enum ks_power), by which the page says it in Japanese */
+  cr_assert(has(s, "{\"power\":4,\"text\":\"moves in legs"), "%s", s);
   cr_assert(has(ksw_help(c, "LB", 1), "\"shots\":1,\"shotRange\":3"));
   cr_assert(has(ksw_help(c, "QQ", 0), "\"error\":\"no piece has that ID\""));
   cr_assert(has(ksw_help(c, "G", 2), "\"error\""));

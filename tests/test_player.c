@@ -29,6 +29,18 @@ Test(player, specs_are_read_and_written_in_full) {
   cr_assert_str_eq(levels[0], "random");
 }
 
+/* goita_player_levels' constant list names each level once, as the level itself is named
+ * (player.c checks that the counts agree). */
+Test(player, the_level_list_names_every_level) {
+  const char *const *levels = goita_player_levels();
+  for (int i = 0; levels[i]; i++) {
+    goita_player *p = new_player(levels[i]);
+    cr_assert_str_eq(p->level->name, levels[i]);
+    for (int j = 0; j < i; j++) cr_assert_str_neq(levels[j], levels[i]);
+    goita_player_free(p);
+  }
+}
+
 /* A level's spec names every parameter, however long the values: it reads back as itself. */
 Test(player, the_longest_spec_reads_back_as_itself) {
   const char *longest = "master:ms=60000,solve=32,rollouts=256,leaf=32,prune=100,temp=100,own_temp=100,tt_mb=1,"

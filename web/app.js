@@ -354,7 +354,7 @@ function init() {
   $('replay-back').addEventListener('click', () => location.assign(location.pathname));
   initReplay();
   window.addEventListener('hashchange', route);
-  if (location.hash !== '#offline') connect(); // offline play needs no server
+  if (location.hash !== '#offline' && location.hash !== '#tutorial') connect(); // offline play and the tutorial need no server
 }
 
 // What offline.js uses of the client: the table drawn from state messages it makes itself.

@@ -6,10 +6,12 @@
 
 const SIZE = 19;
 const $ = (id) => document.getElementById(id);
-const RESULTS = ['', 'Black wins', 'White wins', 'No contest'];
-const REASONS = ['', 'the loser has no commanding piece left (6.1)', 'its own poison flame burned its last commanding piece (6.1)',
-  'the same position a fourth time (6.4)', 'perpetual check (6.5)', 'no legal move (6.6)', 'resignation'];
-const SIDES = ['Black', 'White'];
+// koshogi_wasm.h's result and reason codes: the words and the section that decides each.
+const RESULTS = ['', 'black_wins', 'white_wins', 'no_contest'];
+const REASONS = [null, ['no_commander', '6.1'], ['own_flame', '6.1'], ['fourth', '6.4'], ['perpetual', '6.5'], ['no_move', '6.6'],
+  ['resignation', null]];
+const SIDES = ['black', 'white'];
+const side = (color) => kt(SIDES[color]);
 
 // A worker and its pending requests: ask(op, ...args) answers a promise of the result.
 function engine() {
@@ -24,7 +26,7 @@ function engine() {
   };
   worker.onerror = (e) => {
     e.preventDefault();
-    for (const p of pending.values()) p.reject(new Error('the engine could not load (scripts/wasm.sh builds web/wasm/)'));
+    for (const p of pending.values()) p.reject(new Error(kt('no_engine')));
     pending.clear();
   };
   return (op, ...args) => new Promise((resolve, reject) => {
@@ -44,7 +46,8 @@ const ui = {
   mode: 'black',    // black, white (the human's side against the computer) or hotseat
   thinking: false,
   sel: null,        // {from, steps: [points chosen], moves: the candidates left}
-  names: ['You', 'Computer'],
+  names: ['you', 'computer'], // keys of the players' names (kt)
+  cursor: 180,      // the keyboard's point on the board (10j), the board's one tab stop
 };
 
 // A point's name in the notation: file then rank, "10j".
@@ -59,7 +62,7 @@ function notice(text) {
 function humanToMove() {
   const s = ui.state;
   if (!s || ui.thinking || s.ply !== s.plies || s.result) return false;
-  return ui.mode === 'hotseat' || SIDES[s.toMove].toLowerCase() === ui.mode;
+  return ui.mode === 'hotseat' || SIDES[s.toMove] === ui.mode;
 }
 
 // The text a piece shows: its kanji, or its ID with the setting.
@@ -69,21 +72,94 @@ function pieceLabel(id) {
   return $('latin').checked ? face.id : face.kanji;
 }
 
-// Builds the 361 points of the board once, with the file and rank labels.
+// A face's name in the page's language: "CH 車 Chariot", or "車（CH）" in Japanese.
+function faceName(id) {
+  const face = ui.faces.get(id.toUpperCase());
+  return face ? kt('face', face) : id;
+}
+
+// The result and its reason, the rule that decides it named.
+function resultText(s) {
+  const [reason, section] = REASONS[s.reason] || ['', null];
+  return { result: kt(RESULTS[s.result]), reason: section ? kt('cited', { text: kt(reason), rule: rule(section) }) : kt(reason) };
+}
+
+// Builds the board once: a grid of 19 rows of 19 points (gridcells) with one tab stop, the
+// cursor, which the arrow keys move; and the file and rank labels.
 function buildBoard() {
   const board = $('board');
-  for (let p = 0; p < SIZE * SIZE; p++) {
-    const cell = document.createElement('button');
-    cell.type = 'button';
-    cell.className = 'pt';
-    cell.dataset.p = p;
-    cell.setAttribute('aria-label', pointName(p));
-    if ((p % SIZE) % 3 === 0 && Math.floor(p / SIZE) % 3 === 0) cell.classList.add('star');
-    cell.addEventListener('click', () => clickPoint(p));
-    board.appendChild(cell);
+  for (let r = 0; r < SIZE; r++) {
+    const row = document.createElement('div');
+    row.className = 'row';
+    row.setAttribute('role', 'row');
+    for (let f = 0; f < SIZE; f++) {
+      const p = r * SIZE + f;
+      const cell = document.createElement('div');
+      cell.className = 'pt';
+      cell.dataset.p = p;
+      cell.setAttribute('role', 'gridcell');
+      cell.tabIndex = p === ui.cursor ? 0 : -1;
+      cell.addEventListener('click', () => { moveCursor(p, false, 0); clickPoint(p); });
+      row.appendChild(cell);
+    }
+    board.appendChild(row);
   }
+  board.addEventListener('keydown', boardKey);
   for (let f = SIZE; f >= 1; f--) $('files').appendChild(Object.assign(document.createElement('span'), { textContent: f }));
   for (let r = 0; r < SIZE; r++) $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + r) }));
+}
+
+const cellAt = (p) => $('board').querySelector(`.pt[data-p="${p}"]`);
+
+// Puts the cursor on a point: the board's tab stop moves there, and the view pans to keep it
+// and `margin` points around it in sight.
+function moveCursor(p, focus, margin = 1) {
+  cellAt(ui.cursor).tabIndex = -1;
+  ui.cursor = p;
+  const cell = cellAt(p);
+  cell.tabIndex = 0;
+  if (focus) cell.focus({ preventScroll: true });
+  panTo(cell, margin);
+  $('cursor-at').textContent = pointName(p);
+}
+
+// Pans the board's view (not the page) by as little as shows the cell and `margin` cells
+// around it; with `others`, the box around all of them when it fits, else the first centred.
+function panTo(cell, margin, others = []) {
+  const view = $('board-view');
+  const v = view.getBoundingClientRect(), c = cell.getBoundingClientRect();
+  const m = c.width * margin;
+  const box = { left: c.left - m, right: c.right + m, top: c.top - m, bottom: c.bottom + m };
+  for (const o of others) {
+    const r = o.getBoundingClientRect();
+    Object.assign(box, { left: Math.min(box.left, r.left), right: Math.max(box.right, r.right), top: Math.min(box.top, r.top), bottom: Math.max(box.bottom, r.bottom) });
+  }
+  // the view's own edges, less the file and rank labels that stay on top of it
+  const edge = { left: v.left, right: v.right - $('ranks').offsetWidth, top: v.top + $('files').offsetHeight, bottom: v.bottom };
+  const pan = (lo, hi, from, to, centre) => (hi - lo > to - from ? centre - (from + to) / 2 : lo < from ? lo - from : hi > to ? hi - to : 0);
+  view.scrollLeft += pan(box.left, box.right, edge.left, edge.right, (c.left + c.right) / 2);
+  view.scrollTop += pan(box.top, box.bottom, edge.top, edge.bottom, (c.top + c.bottom) / 2);
+}
+
+// The board's keys: arrows (and Home, End, Page Up, Page Down) move the cursor; Enter or Space
+// chooses its point as a click would; Escape drops the move being chosen.
+function boardKey(e) {
+  const row = Math.floor(ui.cursor / SIZE), file = ui.cursor % SIZE;
+  const to = {
+    ArrowUp: [row - 1, file], ArrowDown: [row + 1, file], ArrowLeft: [row, file - 1], ArrowRight: [row, file + 1],
+    Home: [row, 0], End: [row, SIZE - 1], PageUp: [0, file], PageDown: [SIZE - 1, file],
+  }[e.key];
+  if (to) {
+    e.preventDefault();
+    const [r, f] = to;
+    if (r >= 0 && r < SIZE && f >= 0 && f < SIZE) moveCursor(r * SIZE + f, true);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    clickPoint(ui.cursor);
+  } else if (e.key === 'Escape' && ui.sel) {
+    ui.sel = null;
+    draw();
+  }
 }
 
 // The steps of the moves still chosen among: those that come next, and whether some move ends here.
@@ -101,29 +177,28 @@ function nextSteps() {
 // Draws the board of the state shown, the selection and the last move.
 function drawBoard() {
   const s = ui.state;
-  const cells = $('board').children;
+  const cells = $('board').querySelectorAll('.pt');
   const last = s.last;
   const steps = ui.sel ? nextSteps().next : new Map();
   for (let p = 0; p < cells.length; p++) {
     const cell = cells[p];
     const id = s.board[p];
     cell.textContent = '';
-    cell.className = cell.classList.contains('star') ? 'pt star' : 'pt';
+    cell.className = 'pt';
     if (id) {
       const span = document.createElement('span');
       const label = pieceLabel(id);
       span.className = `pc ${id === id.toLowerCase() ? 'white' : 'black'}${id.startsWith('+') ? ' promoted' : ''}${[...label].length > 2 ? ' long three' : [...label].length > 1 ? ' long' : ''}`;
       span.textContent = label;
       cell.appendChild(span);
-      const face = ui.faces.get(id.toUpperCase());
-      cell.title = `${pointName(p)}: ${id === id.toLowerCase() ? 'White' : 'Black'} ${face ? `${face.id} ${face.kanji} ${face.name}` : id}`;
-      cell.setAttribute('aria-label', cell.title);
+      cell.title = kt('point_piece', { point: pointName(p), side: side(id === id.toLowerCase() ? 1 : 0), piece: faceName(id) });
     } else {
       cell.title = pointName(p);
-      cell.setAttribute('aria-label', pointName(p));
     }
+    cell.setAttribute('aria-label', cell.title);
     if (last && (p === last.from || p === last.to)) cell.classList.add('last');
     if (last && (last.caps.includes(p) || last.shots.includes(p))) cell.classList.add('last-hit');
+    cell.setAttribute('aria-selected', String(!!ui.sel && p === ui.sel.from));
     if (ui.sel && p === ui.sel.from) cell.classList.add('selected');
     if (ui.sel && ui.sel.steps.includes(p)) cell.classList.add('chosen');
     if (steps.has(p)) cell.classList.add({ x: 'to-capture', m: 'to-move', '*': 'to-shoot' }[steps.get(p)]);
@@ -149,17 +224,17 @@ function drawMoves() {
   });
   const current = list.querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
-  $('result').textContent = s.result ? `${RESULTS[s.result]}: ${REASONS[s.reason]}` : '';
+  $('result').textContent = s.result ? kt('over', resultText(s)) : '';
 }
 
 // The line above the board: whose move, what is being chosen, or the result.
 function drawStatus() {
   const s = ui.state;
   let text;
-  if (s.ply !== s.plies) text = `Replay: after move ${s.ply} of ${s.plies}`;
-  else if (s.result) text = `Game over. ${RESULTS[s.result]}: ${REASONS[s.reason]}.`;
-  else if (ui.thinking) text = `${SIDES[s.toMove]} (the computer) is thinking…`;
-  else text = `${SIDES[s.toMove]} to move (move ${s.number})${humanToMove() ? ': click a piece to see where it goes' : ''}`;
+  if (s.ply !== s.plies) text = kt('replay', { ply: s.ply, plies: s.plies });
+  else if (s.result) text = kt('over', resultText(s));
+  else if (ui.thinking) text = kt('thinking', { side: side(s.toMove) });
+  else text = kt('to_move', { side: side(s.toMove), number: s.number, ply: s.plies + 1 }) + (humanToMove() ? kt('hint') : '');
   $('status').textContent = text;
   $('replay').hidden = s.plies === 0;
   $('replay-at').textContent = `${s.ply} / ${s.plies}`;
@@ -183,9 +258,11 @@ function drawChoice() {
   const { complete, next } = nextSteps();
   const promotes = complete && new Set(sel.moves.filter((m) => m.steps.length === sel.steps.length).map((m) => m.promote)).size === 2;
   const from = ui.state.board[sel.from].toUpperCase();
-  let text = `${from} from ${pointName(sel.from)}${sel.steps.map((p) => ' → ' + pointName(p)).join('')}`;
-  if (promotes) text += ': promote?';
-  else if (next.size) text += complete ? ': go on, or end the move here' : ': choose the next point';
+  const face = ui.faces.get(from);
+  let text = kt('choice', { piece: ksLang === 'ja' && face ? face.kanji : from, from: pointName(sel.from) }) +
+    sel.steps.map((p) => ' → ' + pointName(p)).join('');
+  if (promotes) text += kt('ask_promote');
+  else if (next.size) text += kt(complete ? 'go_on' : 'next_point');
   $('choice-text').textContent = text;
   $('finish').hidden = !complete || promotes || next.size === 0;
   $('promote').hidden = $('no-promote').hidden = !promotes;
@@ -203,12 +280,20 @@ function clickPoint(p) {
       ui.sel.moves = ui.sel.moves.filter((m) => m.steps.length >= ui.sel.steps.length && m.steps[ui.sel.steps.length - 1][0] === p);
       const { complete, next: after } = nextSteps();
       if (complete && after.size === 0) return finish();
-      return draw();
+      draw();
+      return showChoices(p);
     }
   }
   const moves = s.legal.filter((m) => m.from === p);
   ui.sel = moves.length && (!ui.sel || ui.sel.from !== p) ? { from: p, steps: [], moves } : null;
   draw();
+  if (ui.sel) showChoices(p);
+}
+
+// On a panned board, brings the point just chosen into sight with every next step from it
+// when they all fit, else centres it.
+function showChoices(p) {
+  panTo(cellAt(p), 0, [...nextSteps().next.keys()].map(cellAt));
 }
 
 // Ends the move with the steps chosen: played at once, or after asking about promotion.
@@ -238,7 +323,7 @@ async function play(text) {
 // Asks the engine for the computer's move when the computer is to move.
 async function computerTurn() {
   const s = ui.state;
-  if (ui.mode === 'hotseat' || s.result || s.ply !== s.plies || SIDES[s.toMove].toLowerCase() === ui.mode) return;
+  if (ui.mode === 'hotseat' || s.result || s.ply !== s.plies || SIDES[s.toMove] === ui.mode) return;
   ui.thinking = true;
   draw();
   try {
@@ -260,15 +345,15 @@ async function view(ply) {
 
 // Starts a game from a position's text ("" for the start) in the mode chosen.
 async function newGame(position) {
-  if (ui.thinking) return notice('Wait for the computer’s move.');
+  if (ui.thinking) return notice(kt('wait'));
   ui.mode = $('mode').value;
-  ui.names = ui.mode === 'hotseat' ? ['Black', 'White'] : ui.mode === 'black' ? ['You', 'Computer'] : ['Computer', 'You'];
+  ui.names = ui.mode === 'hotseat' ? ['black', 'white'] : ui.mode === 'black' ? ['you', 'computer'] : ['computer', 'you'];
   ui.sel = null;
   try {
     ui.state = await game('start', position);
     notice('');
   } catch (e) {
-    return notice(`The position was not read: ${e.message}`);
+    return notice(kt('position_unread', { why: e.message }));
   }
   draw();
   computerTurn();
@@ -276,7 +361,7 @@ async function newGame(position) {
 
 // Offers the game's record as a text file (docs/KOSHOGI.md, "Records").
 async function download() {
-  const { record } = await game('record', ui.names[0], ui.names[1]);
+  const { record } = await game('record', kt(ui.names[0]), kt(ui.names[1]));
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([record], { type: 'text/plain' }));
   a.download = 'koshogi-game.txt';
@@ -288,16 +373,16 @@ async function download() {
 
 // Reads a record from a file and shows its start, for stepping through it.
 async function loadRecord(file) {
-  if (ui.thinking) return notice('Wait for the computer’s move.');
+  if (ui.thinking) return notice(kt('wait'));
   try {
     const loaded = await game('load', await file.text());
-    ui.names = [loaded.black || 'Black', loaded.white || 'White'];
+    ui.names = [loaded.black || 'black', loaded.white || 'white'];
     ui.mode = 'hotseat';
     $('mode').value = 'hotseat';
     notice('');
     await view(0);
   } catch (e) {
-    notice(`The record was not read: ${e.message}`);
+    notice(kt('record_unread', { why: e.message }));
   }
 }
 
@@ -316,8 +401,11 @@ async function showHelp(id, color) {
   const body = $('help-body');
   body.textContent = '';
   const add = (tag, text, cls) => body.appendChild(Object.assign(document.createElement(tag), { textContent: text, className: cls || '' }));
-  add('h3', `${h.id} ${h.kanji} ${h.name}`);
-  add('p', `Rule: KOSHOGI-RULES.md ${h.section}, ${h.entry}. Betza: ${h.betza}.`);
+  add('h3', kt('help_title', h));
+  const entry = ksLang === 'ja' ? KS_GROUPS_JA[h.entry] || h.entry : h.entry;
+  // the Betza line is notation (translate="no"), its few words put in the page's language
+  const ruleLine = add('p', kt('help_rule', { rule: rule(h.section), entry }));
+  ruleLine.append(Object.assign(document.createElement('code'), { textContent: betzaText(h.betza), translate: false }), ksLang === 'ja' ? '。' : '.');
   const mini = document.createElement('div');
   mini.className = 'mini';
   const reach = new Map(h.reach);
@@ -332,20 +420,56 @@ async function showHelp(id, color) {
     mini.appendChild(c);
   }
   body.appendChild(mini);
-  add('p', `${h.reach.length} points from 10j, alone on an empty board${reach.has(h.at) && (reach.get(h.at) & 2) ? ', and it may pass (4.5)' : ''}. Gold: where it may also promote.`, 'muted');
-  const promo = h.promotes ? ui.faces.get(h.promotes) : null;
-  add('p', promo ? `Promotes to ${promo.id} ${promo.kanji}, ${promo.name} (5.1-5.3).` : 'Does not promote (5.1).');
-  if (h.movesAs !== h.id) add('p', `Moves as ${h.movesAs} and counts as that type (D37).`);
-  if (h.reverts) add('p', `May revert to ${h.reverts} (5.5).`);
-  if (h.shots) add('p', `Shots: ${h.shots} a move, up to ${h.shotRange} points away.`);
+  const pass = reach.has(h.at) && (reach.get(h.at) & 2) ? kt('may_pass', { rule: rule('4.5') }) : '';
+  add('p', kt('reach', { n: h.reach.length, pass }), 'muted');
+  add('p', h.promotes ? kt('promotes', { face: faceName(h.promotes), rule: rule('5.1–5.3') }) : kt('no_promotion', { rule: rule('5.1') }));
+  if (h.movesAs !== h.id) add('p', kt('moves_as', { face: faceName(h.movesAs), rule: rule('D37') }));
+  if (h.reverts) add('p', kt('reverts', { face: faceName(h.reverts), rule: rule('5.5') }));
+  if (h.shots) add('p', kt('shots', { shots: h.shots, range: h.shotRange, unit: h.shotRange === 1 ? 'point' : 'points' }));
   const ul = document.createElement('ul');
-  for (const power of h.powers) ul.appendChild(Object.assign(document.createElement('li'), { textContent: `${power.text} (${power.section})` }));
+  for (const power of h.powers) {
+    const ja = ksLang === 'ja' && KS_POWERS_JA[power.power];
+    const li = Object.assign(document.createElement('li'), { textContent: kt('cited', { text: ja || power.text, rule: rule(power.section) }) });
+    if (ksLang === 'ja' && !ja) li.lang = 'en';
+    ul.appendChild(li);
+  }
   body.appendChild(ul);
+}
+
+// The list of pieces for the help, in the page's language.
+function fillHelpPieces() {
+  const select = $('help-piece');
+  const chosen = select.value;
+  select.textContent = '';
+  for (const face of ui.faces.values()) select.appendChild(Object.assign(document.createElement('option'), { value: face.id, textContent: kt('face', face) }));
+  if (chosen) select.value = chosen;
+}
+
+// Writes the page again in the language chosen.
+function changeLanguage(next) {
+  setLang(next);
+  translateStatic();
+  fillHelpPieces();
+  if (ui.state) draw();
+  showHelp($('help-piece').value || 'G', $('help-white').checked ? 1 : 0);
+}
+
+// Shows the board with larger points, to be panned (by swiping or with the cursor), or whole.
+function setZoom(on) {
+  $('zoom').setAttribute('aria-pressed', String(on));
+  document.body.classList.toggle('zoomed', on);
+  moveCursor(ui.cursor, false, SIZE); // centred
 }
 
 // Wires the controls and starts a game against the computer.
 async function init() {
+  $('lang').value = ksLang;
+  translateStatic();
   buildBoard();
+  // a phone shows the pieces large enough to read, a part of the board at a time
+  setZoom(window.matchMedia('(max-width: 700px)').matches);
+  $('zoom').addEventListener('click', () => setZoom($('zoom').getAttribute('aria-pressed') !== 'true'));
+  $('lang').addEventListener('change', () => changeLanguage($('lang').value));
   $('new-form').addEventListener('submit', (e) => { e.preventDefault(); newGame(''); });
   $('set-position').addEventListener('click', () => newGame($('position').value.trim()));
   $('latin').addEventListener('change', () => { draw(); showHelp($('help-piece').value, $('help-white').checked ? 1 : 0); });
@@ -364,10 +488,8 @@ async function init() {
   $('help-piece').addEventListener('change', () => showHelp($('help-piece').value, $('help-white').checked ? 1 : 0));
   $('help-white').addEventListener('change', () => showHelp($('help-piece').value, $('help-white').checked ? 1 : 0));
   try {
-    for (const face of await helper('faces')) {
-      ui.faces.set(face.id, face);
-      $('help-piece').appendChild(Object.assign(document.createElement('option'), { value: face.id, textContent: `${face.id} ${face.kanji} ${face.name}` }));
-    }
+    for (const face of await helper('faces')) ui.faces.set(face.id, face);
+    fillHelpPieces();
     await newGame('');
     await showHelp('G', 0);
   } catch (e) {

@@ -51,6 +51,7 @@ const ops = {
   choose: (rules, history, level, seed) => call('gw_choose', rules, history, level, seed),
   solve: (rules, history, ms) => call('gw_solve', rules, history, ms),
   analyse(...args) { return analyse(this.id, ...args); },
+  load: (rules, history) => call('gw_load', rules, history),
 };
 
 serve(ops);

@@ -60,7 +60,8 @@ GOITA_API void goita_player_seed(goita_player *player, uint64_t seed);
 GOITA_API int goita_player_choose(goita_player *player, const goita_view *view, goita_move *move,
                         goita_player_info *info);
 
-/* The levels, weakest first, as a NULL-terminated list of names. */
+/* The levels, weakest first, as a NULL-terminated list of names: a constant, safe to read
+ * from any thread at any time (as goita_player_describe's strings are). */
 GOITA_API const char *const *goita_player_levels(void);
 
 /* Returns a one-line description of a level and its parameters, or NULL for an unknown name. */

@@ -23,7 +23,7 @@ def bench_env(steps, rules, with_policy):
     env = GoitaEnv(rules)
     rng = random.Random(1)
     choice, compress = rng.choice, itertools.compress
-    observe, action_mask, step = env.observe, env.action_mask, env.step
+    observe, action_mask, step = env.observe_bytes, env.action_mask, env.step
     done = episodes = 0
     start = time.perf_counter()
     while done < steps:

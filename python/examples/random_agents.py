@@ -28,8 +28,8 @@ def main():
         env.reset(seed=args.seed + i)
         for agent in env.agent_iter():
             obs, reward, termination, truncation, info = env.last()
+            total[agent] += reward  # what the agent earned since it last acted
             if termination or truncation:
-                total[agent] += reward
                 action = None
             else:
                 mask = env.action_mask(agent)

@@ -16,6 +16,7 @@ from .round import OBSERVER, PHASE_DECIDE, PHASE_OVER, PHASE_PLAY, VIEWER_INFER,
 from .rules import Rules
 from .solver import Solution, Solver
 from . import env
+from . import batch
 
 __all__ = [
     "version", "Rules", "Move", "Round", "View", "RoundResult", "Game", "Record", "Solver", "Solution",

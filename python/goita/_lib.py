@@ -12,6 +12,10 @@ import sys
 from ctypes import (POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_int, c_int8,
                     c_int16, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 
+# The library's ABI this binding mirrors (GOITA_ABI_VERSION in goita.h, docs/ABI.md): checked
+# at import with every struct's size, so a library of another build fails loudly.
+ABI_VERSION = 1
+
 # Sizes from the headers (rules.h, round.h, piece.h, record.h, draw.h).
 MAX_SEATS = 4
 MAX_HAND = 12
@@ -285,6 +289,9 @@ def _candidates(stem):
                 for name in names:
                     yield os.path.join(os.path.dirname(entry), name)
     here = os.path.dirname(os.path.abspath(__file__))
+    # Inside the package, where pip install ./python puts the library it builds.
+    for name in names:
+        yield os.path.join(here, name)
     # Installed under a prefix (PREFIX/lib/python3/dist-packages/goita, PREFIX/share/goita/...):
     # the libraries sit in PREFIX/lib, PREFIX/lib64 or PREFIX/lib/<multiarch>.
     multiarch = getattr(sys.implementation, "_multiarch", None)
@@ -320,7 +327,33 @@ def _load(stem):
                       % (_soname(stem)[0], _HINT, ", ".join(tried) or "nothing"))
 
 
+def check_abi(dll, path, structs=None, abi=ABI_VERSION):
+    """Raises ImportError saying what differs when the library at path is not of the ABI
+    this binding mirrors: its ABI version, then each mirrored struct's size."""
+    structs = STRUCTS if structs is None else structs
+    hint = "use the library built from the same source as this package (%s)" % _HINT
+    try:
+        abi_version, struct_size = dll.goita_abi_version, dll.goita_struct_size
+    except AttributeError:
+        raise ImportError("goita: %s has no goita_abi_version: it is older than this binding (ABI %d); %s"
+                          % (path, abi, hint)) from None
+    abi_version.restype, abi_version.argtypes = c_int, []
+    struct_size.restype, struct_size.argtypes = c_size_t, [c_char_p]
+    version = dll.goita_version
+    version.restype, version.argtypes = c_char_p, []
+    found = abi_version()
+    if found != abi:
+        raise ImportError("goita: %s (version %s) has ABI %d, this binding needs ABI %d; %s"
+                          % (path, version().decode(), found, abi, hint))
+    wrong = ["%s is %d bytes there, %d here" % (name, struct_size(name.encode()), ctypes.sizeof(cls))
+             for name, cls in structs.items() if struct_size(name.encode()) != ctypes.sizeof(cls)]
+    if wrong:
+        raise ImportError("goita: %s (version %s, ABI %d) does not match this binding's structs: %s; %s"
+                          % (path, version().decode(), found, "; ".join(wrong), hint))
+
+
 lib, lib_path = _load("libgoita")
+check_abi(lib, lib_path)
 
 _record = None
 
@@ -445,3 +478,36 @@ def strings(ptr):
 
 def version():
     return lib.goita_version().decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# The batched environment (include/goita/observation.h, include/goita/batch.h).
+
+OBS_SIZE = 88
+NUM_ACTIONS = 3 + 8 * 8
+BATCH_ROUND, BATCH_GAME = 0, 1
+
+
+class goita_batch_options(Structure):
+    _fields_ = [("rules", goita_rules), ("episode", c_enum), ("reward_scale", ctypes.c_float)]
+
+
+class goita_batch_arrays(Structure):
+    _fields_ = [("obs", c_void_p), ("mask", c_void_p), ("rewards", c_void_p), ("terminated", c_void_p),
+                ("seat", c_void_p)]
+
+
+STRUCTS.update(goita_batch_options=goita_batch_options, goita_batch_arrays=goita_batch_arrays)
+_prototypes(lib, {
+    "goita_view_observe": (c_int, [_P, _P]),
+    "goita_move_action": (c_int, [goita_move]),
+    "goita_action_move": (c_int, [c_int, c_int, _P]),
+    "goita_batch_options_default": (None, [_P]),
+    "goita_batch_new": (c_int, [POINTER(c_void_p), _P, c_int, _P, _P]),
+    "goita_batch_free": (None, [c_void_p]),
+    "goita_batch_size": (c_int, [c_void_p]),
+    "goita_batch_reset": (c_int, [c_void_p, _P, _P]),
+    "goita_batch_step": (c_int, [c_void_p, _P, _P]),
+    "goita_batch_step_random": (c_int, [c_void_p, _P]),
+    "goita_batch_game": (POINTER(goita_game), [c_void_p, c_int]),
+})

@@ -21,7 +21,8 @@ def play(env, seed, rng_seed=0, check=None):
     env.reset(seed=seed)
     trace = []
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, info = env.last(observe=False)
+        obs = env.observe_bytes(agent)
         if term or trunc:
             trace.append((agent, obs, reward))
             env.step(None)
@@ -47,11 +48,11 @@ def test_the_same_seed_gives_the_same_episode(rules, episode):
 def test_observations_are_fixed_size_bytes():
     env = GoitaEnv()
     env.reset(seed=3)
-    obs = env.observe(env.agent_selection)
+    obs = env.observe_bytes(env.agent_selection)
     assert isinstance(obs, bytes) and len(obs) == OBS_SIZE
-    assert env.observation_space("seat_0").shape == (OBS_SIZE,)
+    assert env.observation_space("seat_0")["observation"].shape == (OBS_SIZE,)
     assert env.action_space("seat_0").n == NUM_ACTIONS
-    assert list(env.observe_float("seat_1")) == list(env.observe("seat_1"))
+    assert list(env.observe_float("seat_1")) == list(env.observe_bytes("seat_1"))
     assert OBS_SIZE == max(o + n for o, n in OBS_FIELDS.values())
 
 
@@ -110,12 +111,12 @@ def check_hidden(env, agent, obs, mask):
     game_round = env._game.round
     saved = bytes(game_round)
     for viewer in env.agents:
-        before = (env.observe(viewer), env.action_mask(viewer))
+        before = (env.observe_bytes(viewer), env.action_mask(viewer))
         for k in range(3):
             other = env.view(viewer).sample(seed=k + 1)
             ctypes.memmove(ctypes.addressof(game_round), ctypes.addressof(other._c), ctypes.sizeof(other._c))
             env._vstep = -1  # forget the cached view
-            assert (env.observe(viewer), env.action_mask(viewer)) == before
+            assert (env.observe_bytes(viewer), env.action_mask(viewer)) == before
             check_hidden.redealt += bytes(other._c) != saved
         ctypes.memmove(ctypes.addressof(game_round), saved, len(saved))
         env._vstep = -1
@@ -178,11 +179,11 @@ def test_a_five_pawn_decision_is_an_action():
     env = GoitaEnv()
     for seed in range(2000):
         env.reset(seed=seed)
-        if field(env.observe(env.agent_selection), "phase") == [goita.PHASE_DECIDE]:
+        if field(env.observe_bytes(env.agent_selection), "phase") == [goita.PHASE_DECIDE]:
             break
     else:
         pytest.fail("no 5-pawn deal in 2000 seeds")
     mask = env.action_mask(env.agent_selection)
     assert [a for a in range(NUM_ACTIONS) if mask[a]] == [1, 2]
-    obs = env.observe(env.agent_selection)
+    obs = env.observe_bytes(env.agent_selection)
     assert field(obs, "goshi") != [0] and field(obs, "deciders") == [1]

@@ -2,6 +2,7 @@
 compiled against include/ prints them, so a header change cannot silently break the binding."""
 
 import ctypes
+import ctypes.util
 import os
 import shutil
 import subprocess
@@ -44,3 +45,24 @@ def test_sizes_and_offsets_match_the_headers(tmp_path):
 def test_the_checks_cover_every_struct():
     assert {"goita_rules", "goita_move", "goita_round", "goita_view", "goita_error", "goita_solve_options",
             "goita_solve_result", "goita_player_info", "goita_game", "goita_record"} <= set(_lib.STRUCTS)
+
+
+def test_the_loaded_library_is_checked_at_import():
+    """import goita checked the library's ABI version and struct sizes (check_abi); a library
+    of another ABI, with another struct size, or without the check is refused, saying why."""
+    _lib.check_abi(_lib.lib, _lib.lib_path)  # what import did
+    assert _lib.lib.goita_struct_size(b"goita_round") == ctypes.sizeof(_lib.goita_round)
+    with pytest.raises(ImportError, match=r"has ABI %d, this binding needs ABI %d" % (_lib.ABI_VERSION,
+                                                                                      _lib.ABI_VERSION + 1)):
+        _lib.check_abi(_lib.lib, _lib.lib_path, abi=_lib.ABI_VERSION + 1)
+
+    class goita_round(ctypes.Structure):  # a mirror one byte short
+        _fields_ = [("bytes", ctypes.c_uint8 * (ctypes.sizeof(_lib.goita_round) - 1))]
+
+    with pytest.raises(ImportError, match=r"goita_round is %d bytes there, %d here"
+                       % (ctypes.sizeof(_lib.goita_round), ctypes.sizeof(goita_round))):
+        _lib.check_abi(_lib.lib, _lib.lib_path, structs={"goita_round": goita_round})
+    # A library without goita_abi_version (libgoita before it, or any other library).
+    libm = ctypes.util.find_library("m")
+    with pytest.raises(ImportError, match="%s has no goita_abi_version" % libm):
+        _lib.check_abi(ctypes.CDLL(libm), libm)

@@ -12,6 +12,13 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* This process's CPU time: on a shared machine a rate per CPU second is what one core does. */
+static double cpu_seconds(void) {
+  struct timespec ts = {0, 0};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static uint64_t mix_into(uint64_t sig, uint64_t value) { return goita_seed_mix(sig ^ value); }
 
 /* Plays seeded rounds between uniformly random players on one thread. With list, prints the
@@ -46,6 +53,55 @@ static int bench_playout(uint64_t rounds, uint64_t seed, const goita_rules *rule
          (double)rounds / secs / 1e3, (double)moves / (double)rounds);
   printf("signature playout %016llx moves %llu\n", (unsigned long long)sig, (unsigned long long)moves);
   return 0;
+}
+
+/* Steps a batch of games (goita/batch.h) with uniformly random legal actions drawn in C: the
+ * rate of the batched environment, observations and masks written at each step. */
+static int bench_batch(uint64_t steps, uint64_t games, uint64_t seed, const goita_rules *rules) {
+  const size_t n = (size_t)games;
+  uint8_t *obs = malloc(n * GOITA_OBS_SIZE), *mask = malloc(n * GOITA_NUM_ACTIONS), *terminated = malloc(n);
+  float *rewards = malloc(n * GOITA_MAX_SEATS * sizeof(float));
+  int8_t *seat = malloc(n);
+  int32_t *actions = malloc(n * sizeof(int32_t));
+  uint64_t *seeds = malloc(n * sizeof(uint64_t));
+  goita_batch *batch = NULL;
+  goita_error err = {0};
+  int st = GOITA_ENOMEM;
+  if (obs && mask && terminated && rewards && seat && actions && seeds) {
+    goita_batch_options options;
+    goita_batch_options_default(&options);
+    options.rules = *rules;
+    const goita_batch_arrays arrays = {obs, mask, rewards, terminated, seat};
+    st = goita_batch_new(&batch, &options, (int)games, &arrays, &err);
+  }
+  if (st != GOITA_OK) {
+    fprintf(stderr, "goita bench batch: %s\n", err.message[0] ? err.message : goita_strerror(st));
+  } else {
+    for (size_t i = 0; i < n; i++) seeds[i] = seed + i;
+    goita_batch_reset(batch, seeds, NULL);
+    const uint64_t calls = (steps + games - 1) / games;
+    uint64_t sig = 0, episodes = 0;
+    const double start = now_seconds(), start_cpu = cpu_seconds();
+    for (uint64_t c = 0; c < calls; c++) {
+      goita_batch_step_random(batch, actions);
+      for (size_t i = 0; i < n; i++) episodes += terminated[i];
+      /* one game's action, reward and observation each call: enough for the signature to see
+       * any change of behaviour, without timing the signature */
+      const size_t i = (size_t)(c % games);
+      sig = mix_into(sig, (uint64_t)actions[i] << 32 | (uint64_t)(uint8_t)obs[i * GOITA_OBS_SIZE + 9] << 8 |
+                              (uint64_t)(uint8_t)(int8_t)(rewards[i * GOITA_MAX_SEATS] * 10.0f));
+    }
+    const double secs = now_seconds() - start, cpu = cpu_seconds() - start_cpu;
+    const double done = (double)(calls * games);
+    printf("batch  games %llu  steps %.0f  %.3f s  %.2fM steps/s  %.2fM steps/CPU-s  %llu episodes  "
+           "%.1f steps/episode\n",
+           (unsigned long long)games, done, secs, done / secs / 1e6, done / cpu / 1e6, (unsigned long long)episodes,
+           episodes ? done / (double)episodes : 0.0);
+    printf("signature batch %016llx episodes %llu\n", (unsigned long long)sig, (unsigned long long)episodes);
+  }
+  goita_batch_free(batch);
+  free(obs), free(mask), free(terminated), free(rewards), free(seat), free(actions), free(seeds);
+  return st == GOITA_OK ? 0 : 1;
 }
 
 /* ---- The solver on fixed positions ---- */
@@ -234,7 +290,7 @@ static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules,
 }
 
 int cmd_bench(int argc, char **argv) {
-  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64;
+  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64, steps = 10000000, games = 1024;
   bool list = false, all_moves = false;
   const char *spec = "expert";
   goita_rules rules;
@@ -243,6 +299,9 @@ int cmd_bench(int argc, char **argv) {
   tt_mb_option.scope = "solve";
   const cli_option options[] = {
       {"--rounds", CLI_UINT, "N", &rounds, "the rounds to play", .lo = 1, .hi = 1000000000000, .scope = "playout"},
+      {"--steps", CLI_UINT, "N", &steps, "the steps to make, over all games", .lo = 1, .hi = 1000000000000,
+       .scope = "batch"},
+      {"--games", CLI_UINT, "N", &games, "the games of the batch", .lo = 1, .hi = 1 << 20, .scope = "batch"},
       {"--count", CLI_UINT, "N", &count, "the positions of each group", .lo = 1, .hi = 100000,
        .scope = "solve player"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
@@ -258,13 +317,15 @@ int cmd_bench(int argc, char **argv) {
   const cli_command c = {
       .program = "goita",
       .name = "bench",
-      .operands = "[playout|solve|player]",
+      .operands = "[playout|batch|solve|player]",
       .about = "Fixed, seeded workloads on one core, with per-case figures and a final signature line that\n"
                "changes whenever the engine's behaviour changes, not with the machine (docs/BENCHMARKS.md).\n"
-               "playout (the default) plays rounds between uniformly random players; solve runs the exact\n"
+               "playout (the default) plays rounds between uniformly random players; batch steps a batched\n"
+               "environment (goita/batch.h) with random actions drawn in C; solve runs the exact\n"
                "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; player times\n"
                "a computer player's choices in such positions (and at 28 pieces left), as CPU time.\n",
       .examples = "goita bench playout --rounds 1000000\n"
+                  "goita bench batch --games 1024 --steps 10000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
                   "goita bench solve --all-moves\n"
                   "goita bench solve --count 2 --list\n"
@@ -277,12 +338,14 @@ int cmd_bench(int argc, char **argv) {
   if (parsed >= 0) return parsed;
   if (operands.n > 1) return cli_usage_error(&c, "one section, please (got a second: \"%s\")", operands.arg[1]);
   const char *section = operands.n ? operands.arg[0] : "playout";
-  const bool known = strcmp(section, "playout") == 0 || strcmp(section, "solve") == 0 || strcmp(section, "player") == 0;
+  const bool known = strcmp(section, "playout") == 0 || strcmp(section, "batch") == 0 ||
+                     strcmp(section, "solve") == 0 || strcmp(section, "player") == 0;
   /* an option of another section would be ignored: say so rather than measure without it */
   const int scoped = known ? cli_check_scope(&c, &operands, section) : -1;
   if (scoped >= 0) return scoped;
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
+  if (strcmp(section, "batch") == 0) return bench_batch(steps, games, seed, &rules);
   if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list);
   if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec, list);
-  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, solve, player)", section);
+  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, batch, solve, player)", section);
 }

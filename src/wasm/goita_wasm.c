@@ -388,3 +388,22 @@ EMSCRIPTEN_KEEPALIVE const char *gw_hint(gw_context *c, const char *rules_text, 
   free(h);
   return answer(c);
 }
+
+/* Sets the context's game to a given position, a full history string under the rules: the
+ * first round of a new game with those hands and dealer, and every move of the string applied
+ * as a game would. For lessons on chosen positions. Answers {"ok":true} or what is wrong. */
+EMSCRIPTEN_KEEPALIVE const char *gw_load(gw_context *c, const char *rules_text, const char *history) {
+  goita_rules rules;
+  goita_error err;
+  goita_round r;
+  if (goita_rules_parse(&rules, rules_text, &err) != GOITA_OK) return fail(c, err.message);
+  if (goita_history_parse(&r, &rules, history, &err) != GOITA_OK) return fail(c, err.message);
+  c->started = false;
+  if (goita_game_start(&c->game, &rules, 1, &err) != GOITA_OK ||
+      goita_game_set_deal(&c->game, r.dealer, (const uint8_t(*)[GOITA_MAX_HAND])r.deal, &err) != GOITA_OK)
+    return fail(c, err.message);
+  for (int i = 0; i < r.nlog; i++)
+    if (goita_game_apply(&c->game, r.log[i], &err) != GOITA_OK) return fail(c, err.message);
+  c->started = true;
+  return ok(c);
+}

@@ -58,5 +58,8 @@ const char *gw_unseen(gw_context *c, const char *rules, const char *history);
  * "reasons":[{"kind":"finish","piece":5,"seat":-1,"count":50,"chance":1}]}],"samples":N,
  * "held":[[p1..p8],...],"unseen":[...]}. */
 const char *gw_hint(gw_context *c, const char *rules, const char *history, const char *spec, const char *seed);
+/* Makes the context's game the position of a full history string under the rules (a new game
+ * whose first round has those hands and dealer, with the string's moves applied): {"ok":true}. */
+const char *gw_load(gw_context *c, const char *rules, const char *history);
 
 #endif

@@ -332,7 +332,8 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
   for (unsigned power = 1; power && power <= a.powers; power <<= 1) {
     const char *text, *section;
     if (!(a.powers & power) || ks_power_describe(power, &text, &section) != 0) continue;
-    put(c, "%s{\"text\":", first ? "" : ",");
+    /* the power's bit lets the page say it in the visitor's language */
+    put(c, "%s{\"power\":%u,\"text\":", first ? "" : ",", power);
     put_string(c, text);
     put(c, ",\"section\":\"%s\"}", section);
     first = false;

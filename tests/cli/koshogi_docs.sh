@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Ko shogi code cites its rules as "KOSHOGI-RULES.md N" (and decision labels Dn): every
+# The Ko shogi code cites its rules as "KOSHOGI-RULES.md N" (and decision labels Dn), the page by
+# name (web/koshogi-i18n.js): every
 # citation must have its heading in docs/KOSHOGI-RULES.md, the old form "KOSHOGI.md N" (a
 # document outside the repository) must not come back, and the docs must not point outside.
 # Usage: koshogi_docs.sh SOURCE_DIR
@@ -24,6 +25,10 @@ done
 # every decision label cited by the Ko shogi code and docs
 for d in $(grep -rhoE "\bD[0-9]{1,2}\b" "${files[@]}" | sort -u); do
   grep -Eq "^### $d " "$doc" || fail "$d is cited but has no heading in $doc"
+done
+# every section the Ko shogi page names in words (web/koshogi-i18n.js, KS_SECTIONS; a range by its ends)
+for n in $(grep -oE "^  '[^']+': \[" web/koshogi-i18n.js | cut -d"'" -f2 | sed 's/–/\n/' | sort -u); do
+  grep -Eq "^#{2,4} $n(\.| )" "$doc" || fail "web/koshogi-i18n.js names section $n, which has no heading in $doc"
 done
 # no citation of the rules under their old name, no pointer outside the repository
 old=$(grep -rnE "(^|[^/A-Za-z-])KOSHOGI\.md [0-9D]" src/koshogi include/koshogi tests docs CMakeLists.txt)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Ko shogi in the browser (web/koshogi.html, tests/e2e/koshogi.js) in Chromium at desktop and
-# phone size, with libkoshogi's WebAssembly build (scripts/wasm.sh, which scripts/test.sh runs
-# first) served by goita serve beside Goita; and a server of the page without that build.
+# phone size, and in both languages (tests/e2e/koshogi-screens.js), with libkoshogi's
+# WebAssembly build (scripts/wasm.sh, which scripts/test.sh runs first) served by goita serve beside Goita; and a server of the page without that build.
 # Usage: koshogi_web.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
 e2e=$(cd "$(dirname "$0")/../e2e" && pwd)
@@ -20,5 +20,7 @@ if [ "$failures" -eq 0 ]; then
   for _ in $(seq 50); do grep -q "goita serve: http" "$tmp/serve.out" && grep -q "goita serve: http" "$tmp/serve2.out" && break; sleep 0.1; done
   node "$e2e/koshogi.js" "http://127.0.0.1:$port/" "http://127.0.0.1:$port2/" "${GOITA_SCREENSHOT:-}" ||
     fail "a Ko shogi game in the browser to its end (multi-leg move, shot, promotion asked), its record, the help; desktop and phone; no engine reported"
+  node "$e2e/koshogi-screens.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" ||
+    fail "the Ko shogi page at 1280 and 390 px in English and Japanese: axe-core, the board's keys and tab stop, piece size, no English left in Japanese"
 fi
 finish koshogi_web

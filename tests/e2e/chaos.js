@@ -66,9 +66,17 @@ async function run(goita, dir, opts) {
   await cl.heal();
   await cl.untilHealthy(Object.keys(cl.nodes), 20000);
   await sleep(cl.lease * 1000 + 2000); // takeovers settle
-  // every game goes on to its end: the people stay, reconnect when cut off, and play
-  const deadline = Date.now() + opts.finishSeconds * 1000;
-  while (Date.now() < deadline && !tables.every((t) => t.over())) await sleep(200);
+  // every game goes on to its end: the people stay, reconnect when cut off, and play. A game
+  // stuck is one with no move stored for --finish seconds; a loaded machine that plays slowly
+  // gets more time while moves are still being stored (up to five times --finish in all).
+  const movesStored = () => Number(cl.rows('SELECT count(*) AS n FROM moves')[0].n);
+  const hardDeadline = Date.now() + 5 * opts.finishSeconds * 1000;
+  let deadline = Date.now() + opts.finishSeconds * 1000, moves = movesStored();
+  while (Date.now() < Math.min(deadline, hardDeadline) && !tables.every((t) => t.over())) {
+    await sleep(1000);
+    const now = movesStored();
+    if (now > moves) { moves = now; deadline = Date.now() + opts.finishSeconds * 1000; }
+  }
   playing = false;
   await life;
   const played = tables.flatMap((t) => t.ids);

@@ -134,7 +134,7 @@ async function record(page) {
 // The help of a piece and the Latin IDs.
 async function help(page) {
   await page.selectOption('#help-piece', 'WR');
-  await page.waitForFunction(() => /moves in legs.*\(4\.5\)/.test(document.getElementById('help-body').textContent));
+  await page.waitForFunction(() => /moves in legs.*\(the rule on multi-leg moves, 4\.5\)/.test(document.getElementById('help-body').textContent));
   if ((await page.$$('#help-body .mini .reach')).length !== 24) fail('the wrestler alone on 10j should reach 24 points besides its own');
   await page.check('#latin');
   if ((await text(page, at('13i'))) !== 'WR') fail('Latin IDs: 13i shows ' + (await text(page, at('13i'))));

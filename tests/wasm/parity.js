@@ -109,5 +109,18 @@ function nativeSolves(positions) {
     });
     if (wasm.moves.length !== Object.keys(solves[i]).length) fail(`solve at ${p.full}: the moves differ in number`);
   });
-  console.log(`wasm parity: ${compared} choices at ${positions.length} positions (${LEVELS.join(', ')}) and ${positions.length} solves agree`);
+  // A position loaded into the game (the tutorial's lessons): the same round, and the legal moves
+  // the native build lists there; a wrong string is refused with its reason.
+  for (const p of positions) {
+    call('gw_load', RULES, p.full);
+    const again = call('gw_round_history').history;
+    if (again !== p.full) fail(`gw_load of ${p.full} holds ${again}`);
+    const turn = call('gw_state', -1).turn;
+    const legal = call('gw_state', turn).legal.join(' ');
+    const native = spawnSync(goita, ['legal', p.full], { encoding: 'utf8' }).stdout.trim().split('\n').join(' ');
+    if (legal !== native) fail(`gw_load of ${p.full}: legal moves ${legal}, native ${native}`);
+  }
+  const refused = JSON.parse(M.ccall('gw_load', 'string', ['number', 'string', 'string'], [ctx, RULES, '12345678,12345679,11112345,11112345,s1,2p']));
+  if (!/token 6 "2p"/.test(refused.error || '')) fail(`gw_load of an illegal move answers ${JSON.stringify(refused)}`);
+  console.log(`wasm parity: ${compared} choices at ${positions.length} positions (${LEVELS.join(', ')}) and ${positions.length} solves agree, and as many positions load`);
 })().catch((e) => fail(e.stack || String(e)));
