@@ -144,8 +144,12 @@
   }
 
   // A state of the offline table: a new position forgets the old hint and counts again.
+  // Offline play is at #offline with the body marked; another page drawing the table from its
+  // own states (the tutorial's exercises) gets no hint.
+  const offlinePlay = () => document.body.classList.contains('offline-play') && location.hash === '#offline';
+
   async function update(msg) {
-    if (!document.body.classList.contains('offline-play') || msg.seat === undefined || msg.seat < 0) return;
+    if (!offlinePlay() || msg.seat === undefined || msg.seat < 0) return;
     const g = msg.game;
     if (last && last.msg.game.history === g.history) { last.msg = msg; refresh(); return; }
     panel();
@@ -162,7 +166,7 @@
   // Off the offline table (leaving it, the lobby, online play): no panel.
   function clear() {
     const box = $('hint-panel');
-    if (box && !document.body.classList.contains('offline-play')) { box.remove(); last = null; }
+    if (box && !offlinePlay()) { box.remove(); last = null; }
   }
 
   const receive = client.receive;
@@ -171,5 +175,6 @@
     if (msg.type === 'state') update(msg);
   };
   new MutationObserver(clear).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  window.addEventListener('hashchange', clear);
   $('lang').addEventListener('click', () => setTimeout(refresh));
 })();
