@@ -24,7 +24,9 @@
   X(goita_solve_options)                                                                                \
   X(goita_solve_bounds)                                                                                 \
   X(goita_solve_result)                                                                                 \
-  X(goita_player_info)
+  X(goita_player_info)                                                                                  \
+  X(goita_batch_options)                                                                                \
+  X(goita_batch_arrays)
 
 int goita_abi_version(void) { return GOITA_ABI_VERSION; }
 
