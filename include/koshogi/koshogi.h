@@ -197,6 +197,12 @@ int ks_point_format(int point, char *buf);
  * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it. Returns the length, or -1
  * when the buffer (64 bytes always suffice) is too small. */
 int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_t size);
+/* The room a move's text needs (ks_move_format's "64 bytes"). */
+#define KS_MOVE_TEXT 64
+/* Writes each of `moves`, which must be every legal move of pos (as ks_legal_moves lists them),
+ * into texts[i] exactly as ks_move_format would, in time that grows with n log n: what lists a
+ * position's moves uses it. Returns 0, or -1 when out of memory. */
+int ks_moves_format(const ks_position *pos, const ks_move *moves, int n, char (*texts)[KS_MOVE_TEXT]);
 
 /* Reads a move of the side to move (KOSHOGI-RULES.md 7.6). Returns 0, or -1 with the reason in err
  * (malformed text, no such legal move, or more than one). */
@@ -238,7 +244,8 @@ typedef struct ks_game {
  * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
 /* Starts a game from a set-up position (its rules included) whose next move has this number.
- * Returns 0, -1 when out of memory. */
+ * A position that is over already is decided at once, as if the side not to move had just moved
+ * into it (KOSHOGI-RULES.md 6.2, 6.6): game->result is then set. Returns 0, -1 when out of memory. */
 int ks_game_init_at(ks_game *game, const ks_position *pos, int move_number);
 /* The side that made ply i of the game (from 0), and that move's number as records write it. */
 int ks_game_ply_side(const ks_game *game, int ply);

@@ -221,7 +221,8 @@ static int cmd_moves(int argc, char **argv) {
   const int loaded = starting_game(&c, &game, position, record);
   if (loaded != 0) return loaded;
   ks_move *moves = NULL;
-  const int n = ks_legal_moves_alloc(&game.pos, &moves);
+  char(*texts)[KS_MOVE_TEXT] = NULL;
+  const int n = legal_moves_written(&game.pos, &moves, &texts);
   if (n < 0) {
     ks_game_free(&game);
     fprintf(stderr, "koshogi moves: out of memory\n");
@@ -230,14 +231,13 @@ static int cmd_moves(int argc, char **argv) {
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
-    char text[64];
-    ks_move_format(&game.pos, &moves[i], text, sizeof text);
-    printf("%s%s", shown++ % 10 ? " " : "", text);
+    printf("%s%s", shown++ % 10 ? " " : "", texts[i]);
     if (shown % 10 == 0) printf("\n");
   }
   if (shown % 10) printf("\n");
   printf("%d legal move%s%s\n", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
   free(moves);
+  free(texts);
   ks_game_free(&game);
   return 0;
 }
@@ -319,17 +319,18 @@ static void list_moves(const ks_position *pos, const char *args) {
     return;
   }
   ks_move *moves = NULL;
-  const int n = ks_legal_moves_alloc(pos, &moves);
+  char(*texts)[KS_MOVE_TEXT] = NULL;
+  const int n = legal_moves_written(pos, &moves, &texts);
+  if (n < 0) printf("out of memory\n");
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
-    char text[64];
-    ks_move_format(pos, &moves[i], text, sizeof text);
-    printf("%s%s", shown % 8 ? " " : "", text);
+    printf("%s%s", shown % 8 ? " " : "", texts[i]);
     if (++shown % 8 == 0) printf("\n");
   }
   printf("%s%d legal move%s%s\n", shown % 8 ? "\n" : "", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
   free(moves);
+  free(texts);
 }
 
 typedef enum human_says { SAID_NOTHING, SAID_MOVE, SAID_RESIGN, SAID_QUIT } human_says;

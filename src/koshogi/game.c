@@ -88,6 +88,27 @@ static bool is_check(const ks_position *pos) {
   return check;
 }
 
+static void win(ks_game *g, int color, int reason) {
+  g->result = color == KS_BLACK ? KS_BLACK_WINS : KS_WHITE_WINS;
+  g->reason = reason;
+}
+
+/* A set-up position may be over before its first move: it is judged as if the side not to move
+ * had just moved into it (KOSHOGI-RULES.md 6.2, then 6.6), so that a side with none of G, GV or
+ * the pair MA and banner has lost, by defeat, whoever is to move. */
+static void judge_start(ks_game *g) {
+  const int to_move = g->pos.to_move, moved = to_move ^ 1;
+  if (ks_defeated(&g->pos, to_move)) {
+    win(g, moved, KS_BY_DEFEAT);
+  } else if (ks_defeated(&g->pos, moved)) {
+    win(g, to_move, KS_BY_DEFEAT);
+  } else {
+    ks_move *moves = NULL;
+    if (ks_legal_moves_alloc(&g->pos, &moves) == 0) win(g, moved, KS_BY_NO_MOVES);
+    free(moves);
+  }
+}
+
 static int grow(ks_game *g) {
   if (g->nplies + 1 < g->capacity) return 0;
   const int cap = g->capacity ? 2 * g->capacity : 256;
@@ -117,6 +138,7 @@ int ks_game_init_at(ks_game *g, const ks_position *pos, int move_number) {
   g->first_number = move_number;
   if (grow(g) != 0) return -1;
   g->keys[0] = ks_key(&g->pos);
+  judge_start(g);
   return 0;
 }
 
@@ -133,10 +155,6 @@ void ks_game_free(ks_game *g) {
   memset(g, 0, sizeof *g);
 }
 
-static void win(ks_game *g, int color, int reason) {
-  g->result = color == KS_BLACK ? KS_BLACK_WINS : KS_WHITE_WINS;
-  g->reason = reason;
-}
 
 int ks_game_play(ks_game *g, const ks_move *move) {
   if (g->result != KS_ONGOING || grow(g) != 0) return -1;

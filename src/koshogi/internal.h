@@ -67,4 +67,8 @@ extern const ks_face_info ks__faces[KS_FACES];
  * (-1 when out of memory), as ks_legal_moves does. */
 int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity);
 
+/* The legal moves of the side to move's pieces with this face, but for the piece on `except`
+ * (-1 for none), in the order ks_legal_moves lists them; the same counting as ks_legal_moves. */
+int ks__face_moves(const ks_position *pos, ks_face face, int except, ks_move *moves, int capacity);
+
 #endif

@@ -441,9 +441,18 @@ static void gen_piece(gen *g, int from, ks_piece piece, bool drum_present) {
   g->board[from] = piece;
 }
 
-/* Generates every piece's moves in turn (or only those that capture or shoot), counting them
- * all and writing as many as fit. */
-static int generate(const ks_position *pos, ks_move *moves, int capacity, bool captures_only) {
+/* Which pieces' moves generate() lists: every piece, or only those with one face, one point left
+ * out (what the notation needs to know whether a move needs its origin written). */
+typedef struct piece_filter {
+  ks_face face; /* KS_EMPTY for every face */
+  int except;   /* a point left out, or -1 */
+} piece_filter;
+
+static const piece_filter every_piece = {KS_EMPTY, -1};
+
+/* Generates the moves of every piece the filter keeps in turn (or only those that capture or
+ * shoot), counting them all and writing as many as fit. */
+static int generate(const ks_position *pos, ks_move *moves, int capacity, bool captures_only, piece_filter filter) {
   static _Thread_local gen g; /* large: kept off the stack */
   g.captures_only = captures_only;
   const int color = pos->to_move;
@@ -461,6 +470,7 @@ static int generate(const ks_position *pos, ks_move *moves, int capacity, bool c
   for (int from = 0; from < KS_POINTS && !g.out_of_memory; from++) {
     const ks_piece piece = pos->board[from];
     if (!piece || ks_color_of(piece) != color || frozen[from]) continue;
+    if (from == filter.except || (filter.face != KS_EMPTY && ks_face_of(piece) != filter.face)) continue;
     gen_piece(&g, from, piece, drum_present);
     emit_piece(&g, pos, priest_present, moves, capacity, &n);
   }
@@ -470,11 +480,16 @@ static int generate(const ks_position *pos, ks_move *moves, int capacity, bool c
 }
 
 int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
-  return generate(pos, moves, capacity, false);
+  return generate(pos, moves, capacity, false, every_piece);
 }
 
 int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity) {
-  return generate(pos, moves, capacity, true);
+  return generate(pos, moves, capacity, true, every_piece);
+}
+
+int ks__face_moves(const ks_position *pos, ks_face face, int except, ks_move *moves, int capacity) {
+  const piece_filter filter = {face, except};
+  return generate(pos, moves, capacity, false, filter);
 }
 
 /* Generates into a list of KS_MAX_MOVES, and again into one of the right size when that was short. */

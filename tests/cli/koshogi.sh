@@ -29,6 +29,12 @@ grep -q 'moves: --position: ranks: rank a, at character 3: "qpe" starts no piece
 "$koshogi" perft --position "${start% b 1} b" 1 2>"$tmp/err" && fail "a position without its move number accepted"
 grep -q 'move number, at character 431: missing' "$tmp/err" || fail "no move number: $(cat "$tmp/err")"
 "$koshogi" moves --position "$start" --record "$tmp/cu.txt" 2>/dev/null && fail "--position with --record accepted"
+# a set-up position where Black has no commanding piece (only MA and DR) is lost already, for the
+# right reason, and no move is played in it (KOSHOGI-RULES.md 6.1, 6.2)
+lost="19/19/19/19/19/19/19/19/9g9/19/19/19/19/19/19/19/19/19/8DRMA9 b 1"
+out=$("$koshogi" play --position "$lost" --black computer --white computer --ms 50) || fail "play a lost position"
+printf '%s\n' "$out" | grep -qx "White wins (the loser's commanding pieces are gone) after 0 plies" ||
+  fail "play from a lost position: $(printf '%s\n' "$out" | tail -2)"
 # a game from a set-up position with White to move: the record keeps the position and replays
 "$koshogi" play --position "$after" --black random --white random --limit 9 --record "$tmp/set.txt" >/dev/null ||
   fail "play --position"

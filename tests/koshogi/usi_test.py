@@ -86,6 +86,15 @@ error_then_ready(e, "setoption name USI_Ponder value maybe", 'USI_Ponder "maybe"
 error_then_ready(e, "setoption name Burn value hot", 'Burn "hot"')
 error_then_ready(e, "setoption name Colour value red", 'unknown option "Colour"')
 error_then_ready(e, "setoption USI_Hash 4", "expected \"setoption name NAME value VALUE\"")
+# framing: an error quoting a long command keeps its newline, so readyok stands on its own line
+error_then_ready(e, "x" * 9000, 'unknown command "xxxx')
+# a line over 65,535 bytes is refused whole: its tail (here " isready") never runs as a command
+e.send("x" * 65535 + " isready")
+e.send("isready")
+_, _, seen = e.expect(r"^readyok$")
+check(len(seen) == 1 and "longer than 65535 bytes" in seen[0], f"a 65,543-byte line: {[s[:80] for s in seen]}")
+check(not e.quiet_for(0.3), "the tail of a long line was answered")
+error_then_ready(e, "x" * 65535, 'unknown command "xxxx')
 e.send("setoption name USI_Ponder value true")
 e.send("setoption name Burn value enemy")
 e.send("setoption name Burn value both")
