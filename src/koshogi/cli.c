@@ -305,7 +305,7 @@ static const char play_help[] =
     "a-s: VG-10h, CM9p-7o, CUx19f+, LB-6h*6e.\n"
     "Commands:\n"
     "  moves         every legal move          moves 9p    those of the piece on 9p\n"
-    "  board         the board again           legend      every piece's ID and kanji\n"
+    "  board         the board again           legend      IDs, kanji and names\n"
     "  help PIECE    what a piece does (help CH, help +SM)\n"
     "  position      the position as text (koshogi play --position reads it)\n"
     "  resign        give up the game          quit        stop without a result\n";
@@ -354,7 +354,7 @@ static human_says human_turn(const ks_game *game, bool ascii, ks_move *move) {
     ks_position_write(&game->pos, ks_game_ply_number(game, game->nplies), text, sizeof text);
     printf("%s\n", text);
   } else if (strcmp(word, "legend") == 0) {
-    print_piece_legend(stdout, false);
+    print_piece_legend(stdout, true);
   } else if (strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {
     printf("%s", play_help);
   } else if (strncmp(word, "help ", 5) == 0) {
@@ -695,17 +695,23 @@ int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
                                RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
                                commands, sizeof commands / sizeof commands[0]};
-  /* "help PIECE" for a piece ID that names no command: the piece's help ("help help" and
-   * "help --help" are the program's help, which cli_dispatch gives) */
+  /* "help PIECE" for a piece ID that names no command: the piece's help, its options before or
+   * after the ID ("help --white CV" as "help CV --white"); "help help" and "help --help" are the
+   * program's help, which cli_dispatch gives */
+  const char *topic = NULL;
+  for (int i = 2; i < argc && !topic; i++) {
+    if (strcmp(argv[i], "--at") == 0) i++; /* the piece command's option with a value */
+    else if (argv[i][0] != '-' || !argv[i][1]) topic = argv[i];
+  }
   const bool about_help = argc >= 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
                                         strcmp(argv[2], "-h") == 0);
-  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help) {
+  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help && topic) {
     bool command = false;
-    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
-    if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
+    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, topic) == 0;
+    if (!command && ks_face_by_id(topic) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
     if (!command) {
       fprintf(stderr, "koshogi help: unknown command \"%s\", and no piece has that ID (try: koshogi help, koshogi piece)\n",
-              argv[2]);
+              topic);
       return 2;
     }
   }

@@ -52,22 +52,6 @@ static bool can_displace(const gen *g, ks_piece target) {
   return true;
 }
 
-/* Whether a shooter of this class may shoot the target at distance d (the immunity table, 4.6). */
-static bool can_shoot(int shooter, ks_piece target, int d) {
-  const int t = type_of(target);
-  const bool fog_near = t == KS_FG && d <= 5;
-  switch (shooter) {
-  case S_BOW:
-    return !(t == KS_SH || t == KS_SU || t == KS_HF || t == KS_CH || t == KS_CU || t == KS_GC || t == KS_CG || fog_near);
-  case S_CANNON:
-    return !(t == KS_SU || t == KS_HF || fog_near);
-  case S_FRANKISH:
-    return !(t == KS_SU || t == KS_HF || fog_near);
-  default:
-    return true; /* a priest shoots any adjacent enemy */
-  }
-}
-
 static bool enemy(const gen *g, int sq) { return g->board[sq] && ks_color_of(g->board[sq]) != g->color; }
 
 static int sorted_points(const uint16_t *in, int n, uint16_t *out) {
@@ -154,7 +138,7 @@ static int shot_targets(const gen *g, int at, uint16_t *targets) {
       sq = step_to(sq, g->color, ks__dir_dx[d], ks__dir_df[d]);
       if (sq < 0) break;
       if (!g->board[sq]) continue;
-      if (enemy(g, sq) && can_shoot(shooter, g->board[sq], k)) targets[n++] = (uint16_t)sq;
+      if (enemy(g, sq) && ks__can_shoot(shooter, ks_face_of(g->board[sq]), k)) targets[n++] = (uint16_t)sq;
       if (shooter != S_CANNON) break; /* the first piece met stops the line */
     }
   }
@@ -385,14 +369,6 @@ static bool has_face(const ks_position *pos, int color, ks_face a, ks_face b) {
   return false;
 }
 
-/* Whether capturing this face makes the mover promote (KOSHOGI-RULES.md 5.3; the faces are literal). */
-static bool triggers(const gen *g, ks_face captured) {
-  if (captured == KS_G || captured == KS_GV || captured == KS_MA || captured == KS_BN || captured == KS_DR) return true;
-  if (g->fi->step_mover && (captured == KS_WR || captured == KS_DA || captured == KS_FW || captured == KS_TC))
-    return true;
-  return g->face == KS_CM && captured == KS_FC;
-}
-
 /* Writes a move into the caller's list when there is room; every move is counted either way. */
 static void emit(ks_move *moves, int capacity, int *n, const ks_move *m) {
   if (*n < capacity) moves[*n] = *m;
@@ -404,12 +380,12 @@ static void emit(ks_move *moves, int capacity, int *n, const ks_move *m) {
 static void emit_piece(const gen *g, const ks_position *pos, bool priest_present, ks_move *moves, int capacity,
                        int *n) {
   const bool can_promote =
-      g->fi->promotes != KS_EMPTY && ((g->face != KS_DR && g->face != KS_BN) || priest_present);
+      g->fi->promotes != KS_EMPTY && (!ks__promotion_needs_priest(g->face) || priest_present);
   for (int i = 0; i < g->nraw; i++) {
     ks_move m = g->raw[i].m;
     bool forced = false;
-    for (int c = 0; c < m.ncap; c++) forced |= triggers(g, ks_face_of(pos->board[m.cap[c]]));
-    for (int s = 0; s < m.nshot; s++) forced |= triggers(g, ks_face_of(pos->board[m.shot[s]]));
+    for (int c = 0; c < m.ncap; c++) forced |= ks__forces_promotion(g->face, ks_face_of(pos->board[m.cap[c]]));
+    for (int s = 0; s < m.nshot; s++) forced |= ks__forces_promotion(g->face, ks_face_of(pos->board[m.shot[s]]));
     const bool zone = in_zone(g->color, g->from) || g->raw[i].zone;
     if (can_promote && forced) {
       m.promote = 1;
@@ -458,7 +434,7 @@ static int generate(const ks_position *pos, ks_move *moves, int capacity, bool c
   const int color = pos->to_move;
   bool frozen[KS_POINTS];
   immobilized(pos, color, frozen);
-  const bool priest_present = has_face(pos, color, KS_TP, KS_FG);
+  const bool priest_present = ks__priest_present(pos, color);
   const bool drum_present = has_face(pos, color, KS_DR, KS_TC);
   /* one scratch copy for all pieces: every generator puts back what it changes */
   memcpy(g.board, pos->board, sizeof g.board);

@@ -337,6 +337,14 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
     put(c, ",\"section\":\"%s\"}", section);
     first = false;
   }
+  ks_face_note notes[KS_MAX_FACE_NOTES]; /* the lines that name other faces, as the CLI prints them */
+  const int nnotes = ks_face_notes(face, notes);
+  for (int i = 0; i < nnotes; i++) {
+    put(c, "%s{\"text\":", first ? "" : ",");
+    put_string(c, notes[i].text);
+    put(c, ",\"section\":\"%s\"}", notes[i].section);
+    first = false;
+  }
   put(c, "],\"at\":%d,\"reach\":[", at);
   first = true;
   for (int p = 0; p < KS_POINTS; p++)
