@@ -119,11 +119,9 @@ static uint64_t next_random(void) {
   return rng_state;
 }
 
-/* A computer player's move: search, a uniformly random legal move, or the best evaluation
- * after one ply. */
-static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
-  const ks_position *pos = &game->pos;
-  if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
+/* A random or greedy player's move: a uniformly random legal move, or the best evaluation after
+ * one ply. */
+static int cheap_move(player_kind kind, const ks_position *pos, ks_move *out) {
   ks_move *moves = NULL;
   const int n = ks_legal_moves_alloc(pos, &moves);
   if (n <= 0) {
@@ -146,6 +144,22 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
   *out = moves[best];
   free(moves);
   return 0;
+}
+
+/* A computer player's move: a search of about ms milliseconds, or a random or greedy move. */
+static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
+  const ks_position *pos = &game->pos;
+  if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
+  return cheap_move(kind, pos, out);
+}
+
+/* A search under a node budget instead of a clock, with the searcher's table of this game: the
+ * same moves however loaded the machine is. */
+static int budget_move(ks_searcher *searcher, const ks_game *game, long nodes, ks_move *out) {
+  const ks_limits limits = {0, nodes};
+  ks_searcher_set_deadline(searcher, -1, -1);
+  ks_search_info info;
+  return ks_searcher_run(searcher, &game->pos, game->keys, game->nplies + 1, &limits, NULL, NULL, out, &info);
 }
 
 /* ---- commands ---- */
@@ -510,11 +524,14 @@ static int cmd_play(int argc, char **argv) {
 static int save_record(const ks_game *game, const char *path, const char *black, const char *white);
 
 static int cmd_match(int argc, char **argv) {
-  uint64_t games = 100, ms = 50, limit = 400, seed = 1;
+  uint64_t games = 100, ms = 50, limit = 400, seed = 1, nodes = 0;
   const char *records = NULL, *rules = "";
   const cli_option options[] = {
       {"--games", CLI_UINT, "N", &games, "games to play; A plays Black in the odd ones", .lo = 1, .hi = 1000000},
       {"--ms", CLI_UINT, "M", &ms, "the search's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
+      {"--nodes", CLI_UINT, "N", &nodes,
+       "the search's nodes for a move instead of a time: the same games on any machine, under any load",
+       .hi = 1000000000, .fallback = "0: by time"},
       {"--limit", CLI_UINT, "PLIES", &limit, "a game not decided within this many plies is not won", .lo = 1,
        .hi = 100000},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the random and greedy players' choices", .hi = UINT64_MAX},
@@ -531,6 +548,7 @@ static int cmd_match(int argc, char **argv) {
                "one JSON line: wins of each, undecided games, the mean length and the time.\n",
       .notes = "A and B: search, random or greedy (computer is another name for search).\n" RULES_NOTE,
       .examples = "koshogi match --games 20 --ms 100 search greedy\n"
+                  "koshogi match --games 20 --nodes 5000 search greedy\n"
                   "koshogi match --games 10 --records games --rules burn=enemy search random",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
@@ -554,16 +572,27 @@ static int cmd_match(int argc, char **argv) {
   rng_state = seed * 2654435761u | 1;
   int wins = 0, losses = 0, undecided = 0;
   long plies = 0;
+  ks_searcher *searchers[2] = {NULL, NULL}; /* a node budget: each search player's table for a game */
+  for (int i = 0; i < 2 && nodes; i++)
+    if (kinds[i] == SEARCH && !(searchers[i] = ks_searcher_new(16))) {
+      fprintf(stderr, "koshogi match: out of memory\n");
+      ks_searcher_free(searchers[0]);
+      return 1;
+    }
   const double start = now_seconds();
   for (int g = 0; g < (int)games; g++) {
     const int a_color = g % 2; /* A is Black in even-numbered games (counting from 0) */
     ks_game game;
     if (ks_game_init(&game) != 0) return 1;
     game.pos.burn = probe.burn;
+    for (int i = 0; i < 2; i++)
+      if (searchers[i]) ks_searcher_clear(searchers[i]);
     while (game.result == KS_ONGOING && game.nplies < (int)limit) {
-      const int side = game.pos.to_move;
+      const int player = game.pos.to_move == a_color ? 0 : 1;
       ks_move move;
-      if (computer_move(kinds[side == a_color ? 0 : 1], &game, (int)ms, &move, NULL) != 0) break;
+      const int st = searchers[player] ? budget_move(searchers[player], &game, (long)nodes, &move)
+                                       : computer_move(kinds[player], &game, (int)ms, &move, NULL);
+      if (st != 0) break;
       ks_game_play(&game, &move);
     }
     const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
@@ -588,10 +617,11 @@ static int cmd_match(int argc, char **argv) {
     fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, (int)games, wins, losses, undecided);
   }
   fprintf(stderr, "\n");
+  for (int i = 0; i < 2; i++) ks_searcher_free(searchers[i]);
   printf("{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"undecided\":%d,\"ms\":%d,"
-         "\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
-         a_name, b_name, (int)games, wins, losses, undecided, (int)ms, (int)limit, (double)plies / (double)games,
-         now_seconds() - start);
+         "\"nodes\":%llu,\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
+         a_name, b_name, (int)games, wins, losses, undecided, nodes ? 0 : (int)ms, (unsigned long long)nodes,
+         (int)limit, (double)plies / (double)games, now_seconds() - start);
   if (unsaved) fprintf(stderr, "koshogi match: %d of %d records were not saved\n", unsaved, (int)games);
   return unsaved ? 1 : 0;
 }

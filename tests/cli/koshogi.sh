@@ -29,6 +29,14 @@ grep -q 'moves: --position: ranks: rank a, at character 3: "qpe" starts no piece
 "$koshogi" perft --position "${start% b 1} b" 1 2>"$tmp/err" && fail "a position without its move number accepted"
 grep -q 'move number, at character 431: missing' "$tmp/err" || fail "no move number: $(cat "$tmp/err")"
 "$koshogi" moves --position "$start" --record "$tmp/cu.txt" 2>/dev/null && fail "--position with --record accepted"
+# match under a node budget: the same games twice, whatever the load (docs/KOSHOGI.md, Strength)
+mkdir "$tmp/n1" "$tmp/n2"
+for d in n1 n2; do
+  "$koshogi" match --games 2 --nodes 300 --limit 24 --records "$tmp/$d" search greedy >"$tmp/$d.json" 2>/dev/null ||
+    fail "match --nodes"
+done
+diff -r "$tmp/n1" "$tmp/n2" >/dev/null || fail "match --nodes 300 played other games the second time"
+grep -q '"nodes":300,' "$tmp/n1.json" || fail "match --nodes: $(cat "$tmp/n1.json")"
 # help PIECE with its options before or after the ID
 "$koshogi" help --white CV >"$tmp/cv1" || fail "help --white CV"
 "$koshogi" help CV --white >"$tmp/cv2" || fail "help CV --white"
