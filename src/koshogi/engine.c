@@ -310,7 +310,7 @@ static bool read_position(const engine *e, char **save, ks_game *next) {
     char text[4096] = "";
     while ((word = strtok_r(NULL, " \t", save)) && strcmp(word, "moves") != 0)
       snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", text[0] ? " " : "", word);
-    char err[256];
+    char err[320]; /* "position sfen: " and the parser's reason, whole */
     if (game_from_sfen(text, next, err, sizeof err) != 0) {
       say("info string error: %s\n", err);
       return false;
