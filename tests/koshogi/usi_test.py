@@ -120,6 +120,14 @@ error_then_ready(e, "position fen x", 'expected startpos or sfen, got "fen"')
 error_then_ready(e, "position startpos VG-10h", 'expected "moves" after the position')
 error_then_ready(e, "position sfen x", "position sfen")
 error_then_ready(e, "frobnicate", 'unknown command "frobnicate"')
+# a set-up position where Black (to move) has no G, GV, nor MA with a banner: lost already, so
+# go answers at once with resign, naming the reason
+e.send("position sfen 19/19/19/19/19/19/19/19/9g9/19/19/19/19/19/19/19/19/19/8DRMA9 b 1")
+e.send("go depth 3")
+_, _, seen = e.expect(r"^bestmove resign$")
+check(any("the game is over (White wins (the loser's commanding pieces are gone))" in s for s in seen),
+      f"go in a lost position: {seen}")
+e.send("position startpos moves VG-10h VGx10h")
 
 # go with bad values: an error, and no search
 for bad, words in (("go depth -1", 'go depth "-1"'), ("go depth 0", 'go depth "0"'),
