@@ -25,6 +25,8 @@
   X(goita_solve_bounds)                                                                                 \
   X(goita_solve_result)                                                                                 \
   X(goita_player_info)                                                                                  \
+  X(goita_batch_options)                                                                                \
+  X(goita_batch_arrays)                                                                                 \
   X(goita_puzzle)                                                                                       \
   X(goita_hint_reason)                                                                                  \
   X(goita_hint_move)                                                                                    \

@@ -30,6 +30,8 @@ Test(abi, every_public_struct_has_its_size) {
   CHECK(goita_solve_bounds);
   CHECK(goita_solve_result);
   CHECK(goita_player_info);
+  CHECK(goita_batch_options);
+  CHECK(goita_batch_arrays);
   CHECK(goita_puzzle);
   CHECK(goita_hint_reason);
   CHECK(goita_hint_move);

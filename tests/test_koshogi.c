@@ -384,21 +384,76 @@ Test(koshogi, endings) {
   ks_game_free(&g);
 }
 
-/* 7: every legal move of a long random game is written and read back to itself; bad texts are
- * refused with a reason. */
+/* A set-up position that is over already is decided when the game starts, as if the side not to
+ * move had just moved into it (6.2, 6.6): no move is played in it. */
+Test(koshogi, set_up_position_already_over) {
+  static const struct {
+    ks_face black[2], white[2];
+    int to_move, result, reason;
+  } cases[] = {
+      {{KS_MA, KS_DR}, {KS_G, 0}, KS_BLACK, KS_WHITE_WINS, KS_BY_DEFEAT},   /* no G, GV, nor MA with a banner */
+      {{KS_MA, KS_DR}, {KS_G, 0}, KS_WHITE, KS_WHITE_WINS, KS_BY_DEFEAT},   /* whoever is to move */
+      {{KS_G, 0}, {KS_BN, KS_FW}, KS_BLACK, KS_BLACK_WINS, KS_BY_DEFEAT},   /* two banners and no MA */
+      {{KS_P, 0}, {KS_SH, 0}, KS_BLACK, KS_WHITE_WINS, KS_BY_DEFEAT},       /* both: the side that moved wins */
+      {{KS_P, 0}, {KS_SH, 0}, KS_WHITE, KS_BLACK_WINS, KS_BY_DEFEAT},
+      {{KS_MA, KS_BN}, {KS_G, 0}, KS_BLACK, KS_ONGOING, KS_BY_NONE},        /* the pair keeps Black alive */
+      {{KS_GV, 0}, {KS_G, 0}, KS_WHITE, KS_ONGOING, KS_BY_NONE},
+  };
+  static const char *const black_at[2] = {"10s", "12s"}, *const white_at[2] = {"10a", "12a"};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    ks_position pos;
+    empty(&pos, cases[c].to_move);
+    for (int i = 0; i < 2; i++) {
+      if (cases[c].black[i]) put(&pos, black_at[i], KS_BLACK, cases[c].black[i]);
+      if (cases[c].white[i]) put(&pos, white_at[i], KS_WHITE, cases[c].white[i]);
+    }
+    ks_game g;
+    cr_assert_eq(ks_game_init_at(&g, &pos, 1), 0);
+    cr_assert_eq(g.result, cases[c].result, "case %zu", c);
+    cr_assert_eq(g.reason, cases[c].reason, "case %zu", c);
+    ks_move moves[KS_MAX_MOVES];
+    if (cases[c].result != KS_ONGOING && ks_legal_moves(&pos, moves, KS_MAX_MOVES) > 0)
+      cr_assert_eq(ks_game_play(&g, &moves[0]), -1, "case %zu: a move was played in a finished game", c);
+    ks_game_free(&g);
+  }
+  /* Black to move with its only piece frozen by a net: no legal move, White wins (6.6) */
+  ks_position pos;
+  empty(&pos, KS_BLACK);
+  put(&pos, "14j", KS_BLACK, KS_G);
+  put(&pos, "10j", KS_WHITE, KS_SK);
+  put(&pos, "10a", KS_WHITE, KS_G);
+  ks_game g;
+  cr_assert_eq(ks_game_init_at(&g, &pos, 1), 0);
+  cr_assert_eq(g.result, KS_WHITE_WINS);
+  cr_assert_eq(g.reason, KS_BY_NO_MOVES);
+  ks_game_free(&g);
+}
+
+/* Whether a move's text names its origin: a point right after the piece's ID (7.5). */
+static bool has_origin(const char *text) {
+  const char after_id = text[strspn(text, "+ABCDEFGHIJKLMNOPQRSTUVWXYZ")];
+  return after_id >= '1' && after_id <= '9';
+}
+
+/* 7: every legal move of a long random game is written and read back to itself, and the whole
+ * list written at once (ks_moves_format) as each move alone; bad texts are refused with a reason. */
 Test(koshogi, notation_round_trip) {
   ks_position pos;
   ks_start(&pos);
   ks_move moves[KS_MAX_MOVES];
   uint64_t r = 12345;
-  long checked = 0;
+  static char texts[KS_MAX_MOVES][KS_MOVE_TEXT];
+  long checked = 0, with_origin = 0;
   for (int ply = 0; ply < 120; ply++) {
     const int n = ks_legal_moves(&pos, moves, KS_MAX_MOVES);
     if (n == 0) break;
+    cr_assert_eq(ks_moves_format(&pos, moves, n, texts), 0);
     for (int i = 0; i < n; i++) {
       char text[64], err[200];
       ks_move back;
       cr_assert_gt(ks_move_format(&pos, &moves[i], text, sizeof text), 0);
+      cr_assert_str_eq(texts[i], text, "ply %d: the list and the single move are written alike", ply);
+      with_origin += has_origin(text);
       cr_assert_eq(ks_move_parse(&pos, text, &back, err, sizeof err), 0, "ply %d: %s", ply, err);
       cr_assert(back.from == moves[i].from && back.to == moves[i].to && back.promote == moves[i].promote &&
                     back.ncap == moves[i].ncap && back.nshot == moves[i].nshot,
@@ -409,6 +464,7 @@ Test(koshogi, notation_round_trip) {
     ks_play(&pos, &moves[(r >> 33) % (uint64_t)n]);
   }
   cr_assert_gt(checked, 10000);
+  cr_assert_gt(with_origin, 100, "moves that need their origin written: %ld", with_origin);
   ks_start(&pos);
   static const struct {
     const char *text, *reason;

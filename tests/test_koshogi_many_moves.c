@@ -126,3 +126,31 @@ Test(koshogi_many_moves, a_short_list_is_told) {
   cr_assert_eq(ks_legal_moves(&pos, fixed, KS_MAX_MOVES), n);
   free(all);
 }
+
+/* Two lights among the pawns reach many of the same points with the same shots: the whole list
+ * written at once (ks_moves_format) reads as each move written alone, origins included, and
+ * every text reads back to its move. */
+Test(koshogi_many_moves, two_lights_written_with_their_origins) {
+  ks_position pos;
+  light_among_pawns(&pos);
+  pos.board[ks_point(10, 13)] = ks_make(KS_BLACK, KS_IL); /* 10n: its ring overlaps the first's */
+  ks_move *moves = NULL;
+  const int n = ks_legal_moves_alloc(&pos, &moves);
+  cr_assert_gt(n, 4000);
+  char(*texts)[KS_MOVE_TEXT] = malloc((size_t)n * sizeof *texts);
+  cr_assert_eq(ks_moves_format(&pos, moves, n, texts), 0);
+  int with_origin = 0;
+  for (int i = 0; i < n; i++) with_origin += strncmp(texts[i], "+SM10", 5) == 0;
+  /* a sample of the moves alone: writing or reading one move asks for the other light's moves */
+  for (int i = 0; i < n; i += 97) {
+    char text[KS_MOVE_TEXT], err[200];
+    cr_assert_gt(ks_move_format(&pos, &moves[i], text, sizeof text), 0);
+    cr_assert_str_eq(texts[i], text);
+    ks_move back;
+    cr_assert_eq(ks_move_parse(&pos, text, &back, err, sizeof err), 0, "%s: %s", text, err);
+    cr_assert(back.from == moves[i].from && back.to == moves[i].to && back.nshot == moves[i].nshot, "%s", text);
+  }
+  cr_assert_gt(with_origin, 100, "moves of the lights written with their origin: %d", with_origin);
+  free(texts);
+  free(moves);
+}

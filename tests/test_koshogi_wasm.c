@@ -74,6 +74,12 @@ Test(koshogi_wasm, help_and_errors) {
   /* each power with its bit (enum ks_power), by which the page says it in Japanese */
   cr_assert(has(s, "{\"power\":4,\"text\":\"moves in legs"), "%s", s);
   cr_assert(has(ksw_help(c, "LB", 1), "\"shots\":1,\"shotRange\":3"));
+  /* the page shows the lines the terminal shows, from the same tables (ks_face_notes) */
+  s = ksw_help(c, "CM", 0);
+  cr_assert(has(s, "any of: G, MA, DR, BN, FC, +MA\",\"section\":\"5.3\""), "%s", s);
+  s = ksw_help(c, "SH", 0);
+  cr_assert(has(s, "no shot of LB, XB, +LB, +XB can take it\",\"section\":\"4.6\""), "%s", s);
+  cr_assert(!has(ksw_help(c, "MA", 0), "a commanding piece ("), "6.1 names only G and GV");
   cr_assert(has(ksw_help(c, "QQ", 0), "\"error\":\"no piece has that ID\""));
   cr_assert(has(ksw_help(c, "G", 2), "\"error\""));
   cr_assert(has(ksw_start(c, "9g9 b 1"), "\"error\":\"ranks, at character 4: 1 ranks, not 19"));

@@ -93,24 +93,31 @@ const char *ks_face_kanji(ks_face face);
 
 /* ---- what a piece does, for help (docs/KOSHOGI.md, "Help for every piece") ---- */
 
-/* The powers a face has beyond moving, each with the section of KOSHOGI-RULES.md that gives it. */
+/* The powers a face has beyond moving, each with the section of KOSHOGI-RULES.md that gives it.
+ * Each is read from the same tables the engine plays by (src/koshogi/internal.h). */
 enum ks_power {
-  KS_POWER_COMMANDS = 1u << 0,     /* a commanding piece: losing them all loses the game (6.1) */
+  KS_POWER_COMMANDS = 1u << 0,     /* a commanding piece, G or GV (6.1) */
   KS_POWER_JUMPS = 1u << 1,        /* jumps: what stands between does not matter (4.4) */
   KS_POWER_MULTI_LEG = 1u << 2,    /* moves in several legs, may capture on each and pass (4.5) */
-  KS_POWER_SHOOTS = 1u << 3,       /* after a move that captures nothing, shoots an enemy (4.6) */
+  KS_POWER_SHOOTS = 1u << 3,       /* a bow or gun: after a move that captures nothing, shoots (4.6) */
   KS_POWER_SHOOTS_OVER = 1u << 4,  /* its shot goes over pieces (a cannon, 4.6) */
   KS_POWER_TWO_SHOTS = 1u << 5,    /* fires twice, the second judged after the first (4.6) */
-  KS_POWER_PRIEST = 1u << 6,       /* lands only on priests; shoots an adjacent enemy after a jump (4.7) */
+  KS_POWER_PRIEST = 1u << 6,       /* lands only on empty points or enemy priests (4.7) */
   KS_POWER_BURNS = 1u << 7,        /* burns the 8 points around where it ends (4.8) */
   KS_POWER_NETS = 1u << 8,         /* freezes the first enemy on each of its net lines (4.9) */
   KS_POWER_NEEDS_DRUM = 1u << 9,   /* steps forward only while its drum is on the board (4.10) */
   KS_POWER_NEEDS_PRIEST = 1u << 10, /* promotes only while its Taoist priest is on the board (5.1, 5.5) */
   KS_POWER_STEP_MOVER = 1u << 11,  /* a step mover: capturing WR, DA, FW or TC promotes it (5.3) */
-  KS_POWER_REVERTS = 1u << 12,     /* turns back to its unpromoted face in some positions (5.5) */
+  KS_POWER_REVERTS_WITHOUT_PRIEST = 1u << 12, /* turns back once its Taoist priest is gone (5.5) */
   KS_POWER_CLERK = 1u << 13,       /* its promotion promotes its guards and kills enemy flames (5.4) */
   KS_POWER_FORTRESS = 1u << 14,    /* chariot-like pieces cannot take it (4.7) */
-  KS_POWER_FOG = 1u << 15          /* only shots from 6 or 7 points reach it (4.6, D12) */
+  KS_POWER_REVERTS_NEAR_LIGHT = 1u << 15, /* turns back near an immaculate light (5.5) */
+  KS_POWER_PAIRS_WITH_BANNER = 1u << 16,  /* MA: with a banner, keeps its side alive (6.1) */
+  KS_POWER_PAIRS_WITH_MA = 1u << 17,      /* BN, FW: with an unpromoted MA, keeps its side alive (6.1) */
+  KS_POWER_PRIEST_SHOTS = 1u << 18,       /* after each jump onto an empty point, shoots a neighbour (4.6) */
+  KS_POWER_KEEPS_DRUM_BANNER = 1u << 19,  /* the Taoist priest: its side's DR and BN need it (5.5) */
+  KS_POWER_TURNS_FOGS_BACK = 1u << 20,    /* IL: fogs near it turn back into priests (5.5) */
+  KS_POWER_LAST = KS_POWER_TURNS_FOGS_BACK
 };
 
 /* A face as the help shows it. */
@@ -131,6 +138,18 @@ int ks_face_describe(ks_face face, ks_face_about *out);
 /* One power (a single enum ks_power bit) in a line of English and the section of KOSHOGI-RULES.md
  * that gives it. Returns 0, or -1 for no such power. */
 int ks_power_describe(unsigned power, const char **text, const char **section);
+/* A line of help that names other faces, composed from the engine's tables: which captures force
+ * the face's promotion (5.3), which shooters cannot shoot it, which pieces its shots cannot take
+ * (4.6). The CLI and the page print these as they print the powers. */
+typedef struct ks_face_note {
+  char text[320];
+  const char *section; /* "5.3", "4.6" */
+} ks_face_note;
+#define KS_MAX_FACE_NOTES 4
+/* Writes the face's notes into notes (room for KS_MAX_FACE_NOTES); returns how many, -1 for no
+ * such face. */
+int ks_face_notes(ks_face face, ks_face_note notes[KS_MAX_FACE_NOTES]);
+
 /* The face with this ID ("SM", "+sm": case does not matter), KS_EMPTY when none. */
 ks_face ks_face_by_id(const char *id);
 
@@ -197,6 +216,12 @@ int ks_point_format(int point, char *buf);
  * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it. Returns the length, or -1
  * when the buffer (64 bytes always suffice) is too small. */
 int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_t size);
+/* The room a move's text needs (ks_move_format's "64 bytes"). */
+#define KS_MOVE_TEXT 64
+/* Writes each of `moves`, which must be every legal move of pos (as ks_legal_moves lists them),
+ * into texts[i] exactly as ks_move_format would, in time that grows with n log n: what lists a
+ * position's moves uses it. Returns 0, or -1 when out of memory. */
+int ks_moves_format(const ks_position *pos, const ks_move *moves, int n, char (*texts)[KS_MOVE_TEXT]);
 
 /* Reads a move of the side to move (KOSHOGI-RULES.md 7.6). Returns 0, or -1 with the reason in err
  * (malformed text, no such legal move, or more than one). */
@@ -238,7 +263,8 @@ typedef struct ks_game {
  * memory. To play under other rule options, ks_rules_parse into game->pos before any move. */
 int ks_game_init(ks_game *game);
 /* Starts a game from a set-up position (its rules included) whose next move has this number.
- * Returns 0, -1 when out of memory. */
+ * A position that is over already is decided at once, as if the side not to move had just moved
+ * into it (KOSHOGI-RULES.md 6.2, 6.6): game->result is then set. Returns 0, -1 when out of memory. */
 int ks_game_init_at(ks_game *game, const ks_position *pos, int move_number);
 /* The side that made ply i of the game (from 0), and that move's number as records write it. */
 int ks_game_ply_side(const ks_game *game, int ply);

@@ -3,6 +3,7 @@
  * derived from the face table the move generator uses, and the points it reaches alone on an
  * empty board, found by the move generator itself. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,28 +89,33 @@ static const about_row rows[KS_FACES] = {
     [KS_COV] = {"Commissar (the promoted vanguard)", "BvR", FOOT},
 };
 
-/* The powers of a face, from the same table the move generator reads. */
+/* The powers of a face, from the same tables the engine plays by (internal.h). */
 static unsigned powers_of(ks_face face) {
   const ks_face_info *fi = &ks__faces[face];
   unsigned p = 0;
-  if (face == KS_G || face == KS_GV || face == KS_MA || face == KS_BN || face == KS_FW) p |= KS_POWER_COMMANDS;
+  const ks_defeat_role role = ks__defeat_role(face);
+  if (role == ROLE_COMMANDS) p |= KS_POWER_COMMANDS;
+  if (role == ROLE_PAIR_MA) p |= KS_POWER_PAIRS_WITH_BANNER;
+  if (role == ROLE_PAIR_BANNER) p |= KS_POWER_PAIRS_WITH_MA;
   if (fi->jumps || fi->legs == L_PRIEST || fi->legs == L_PRIEST2 || fi->legs == L_N2 || fi->legs == L_N2_CLASS ||
       fi->legs == L_FD2 || fi->legs == L_WA2)
     p |= KS_POWER_JUMPS;
   if (fi->legs && fi->legs != L_PRIEST) p |= KS_POWER_MULTI_LEG;
-  if (fi->shooter) p |= KS_POWER_SHOOTS;
+  if (fi->shooter && fi->shooter != S_PRIEST) p |= KS_POWER_SHOOTS;
   if (fi->shooter == S_CANNON) p |= KS_POWER_SHOOTS_OVER;
   if (fi->shots > 1 && fi->shooter != S_PRIEST) p |= KS_POWER_TWO_SHOTS;
-  if (fi->shooter == S_PRIEST) p |= KS_POWER_PRIEST;
+  if (fi->shooter == S_PRIEST) p |= KS_POWER_PRIEST | KS_POWER_PRIEST_SHOTS;
   if (face == KS_PF) p |= KS_POWER_BURNS;
   if (fi->nets) p |= KS_POWER_NETS;
   if (face == KS_P) p |= KS_POWER_NEEDS_DRUM;
-  if (face == KS_DR || face == KS_BN) p |= KS_POWER_NEEDS_PRIEST;
+  if (ks__promotion_needs_priest(face)) p |= KS_POWER_NEEDS_PRIEST;
   if (fi->step_mover) p |= KS_POWER_STEP_MOVER;
-  if (fi->reverts) p |= KS_POWER_REVERTS;
+  if (ks__revert_reason(face) == REVERT_NO_PRIEST) p |= KS_POWER_REVERTS_WITHOUT_PRIEST;
+  if (ks__revert_reason(face) == REVERT_NEAR_LIGHT) p |= KS_POWER_REVERTS_NEAR_LIGHT;
+  if (ks__is_taoist_priest(face)) p |= KS_POWER_KEEPS_DRUM_BANNER;
+  if (ks__turns_fogs_back(face)) p |= KS_POWER_TURNS_FOGS_BACK;
   if (face == KS_CL) p |= KS_POWER_CLERK;
   if (face == KS_HF) p |= KS_POWER_FORTRESS;
-  if (face == KS_FG) p |= KS_POWER_FOG;
   return p;
 }
 
@@ -119,7 +125,10 @@ static const struct {
   unsigned power;
   const char *text, *section;
 } power_lines[] = {
-    {KS_POWER_COMMANDS, "a commanding piece: a player who has lost every one is defeated", "6.1"},
+    {KS_POWER_COMMANDS,
+     "a commanding piece (G or +MA): a player with neither, and without the pair of an unpromoted MA and a "
+     "banner, is defeated",
+     "6.1"},
     {KS_POWER_JUMPS, "jumps: whatever stands on the points it crosses does not matter", "4.4"},
     {KS_POWER_MULTI_LEG, "moves in legs: may capture on each, and may end where it began (a pass)", "4.5"},
     {KS_POWER_SHOOTS, "shoots: after a move that captured nothing, removes an enemy from afar", "4.6"},
@@ -132,12 +141,103 @@ static const struct {
      "4.10"},
     {KS_POWER_NEEDS_PRIEST, "promotes only while its Taoist priest (TP or +TP) is on the board", "5.1"},
     {KS_POWER_STEP_MOVER, "a step mover: capturing a WR, +MI, +BN or +DR promotes it on the spot", "5.3"},
-    {KS_POWER_REVERTS, "turns back (no Taoist priest left, or a light near a fog)",
-     "5.5"},
+    {KS_POWER_REVERTS_WITHOUT_PRIEST,
+     "turns back to its unpromoted face when its side's Taoist priest (TP or +TP) is gone", "5.5"},
     {KS_POWER_CLERK, "when it promotes, its guards promote and every enemy poison flame dies", "5.4"},
     {KS_POWER_FORTRESS, "CH, CU, +CN and +FC (and faces moving as them) cannot land on it", "4.7"},
-    {KS_POWER_FOG, "immune to shots from 5 points or closer", "4.6"},
+    {KS_POWER_REVERTS_NEAR_LIGHT,
+     "turns back into a Taoist priest when an immaculate light (+SM) of either side stands within 5 points "
+     "of it on a line",
+     "5.5"},
+    {KS_POWER_PAIRS_WITH_BANNER,
+     "not a commanding piece, but while unpromoted it keeps its side undefeated together with a banner (BN "
+     "or +BN), once G and +MA are gone",
+     "6.1"},
+    {KS_POWER_PAIRS_WITH_MA,
+     "not a commanding piece, but it keeps its side undefeated together with an unpromoted middle troop (MA), "
+     "once G and +MA are gone",
+     "6.1"},
+    {KS_POWER_PRIEST_SHOTS,
+     "shoots: after each jump that lands on an empty point, may remove one adjacent enemy (one shot a jump)",
+     "4.6"},
+    {KS_POWER_KEEPS_DRUM_BANNER,
+     "its side's Taoist priest (as TP or +TP): while it is on the board the drum and banner may promote; once "
+     "it is gone they cannot, and +DR and +BN turn back",
+     "5.5"},
+    {KS_POWER_TURNS_FOGS_BACK,
+     "turns back into Taoist priests the five-li fogs (+TP) of either side within 5 points of it on a line",
+     "5.5"},
 };
+
+/* Appends a face's ID to a list being written: "G", then ", +MA", ... */
+static void list_add(char *list, size_t size, ks_face face) {
+  const size_t len = strlen(list);
+  snprintf(list + len, size - len, "%s%s", len ? ", " : "", ks__faces[face].id);
+}
+
+/* The distances from 1 to its range at which a shooter face can never shoot the target: 0 for
+ * none, the range for all, else the farthest blocked one (blocked distances come first: 4.6). */
+static int blocked_up_to(ks_face shooter, ks_face target) {
+  const ks_face_info *fi = &ks__faces[shooter];
+  int blocked = 0;
+  for (int d = 1; d <= fi->shot_range; d++)
+    if (!ks__can_shoot(fi->shooter, target, d)) blocked = d;
+  return blocked;
+}
+
+/* The lines of 4.6 for one face, as a target and as a shooter. */
+static int shot_notes(ks_face face, ks_face_note *notes) {
+  int n = 0;
+  char never[256] = "", near[256] = "";
+  int near_distance = 0;
+  for (int f = KS_EMPTY + 1; f < KS_FACES; f++) { /* as a target */
+    if (!ks__faces[f].shooter) continue;
+    const int blocked = blocked_up_to((ks_face)f, face);
+    if (blocked == ks__faces[f].shot_range) list_add(never, sizeof never, (ks_face)f);
+    else if (blocked) list_add(near, sizeof near, (ks_face)f), near_distance = blocked;
+  }
+  if (never[0] || near[0]) {
+    ks_face_note *note = &notes[n++];
+    note->section = "4.6";
+    int len = snprintf(note->text, sizeof note->text, "safe from shots:%s%s%s", never[0] ? " no shot of " : "", never,
+                       never[0] ? " can take it" : "");
+    if (near[0])
+      snprintf(note->text + len, sizeof note->text - (size_t)len, "%s a shot of %s takes it only from more than %d points",
+               never[0] ? ";" : "", near, near_distance);
+  }
+  const ks_face_info *fi = &ks__faces[face];
+  if (!fi->shooter) return n;
+  never[0] = near[0] = '\0';
+  for (int f = KS_EMPTY + 1; f < KS_FACES; f++) { /* as a shooter */
+    const int blocked = blocked_up_to(face, (ks_face)f);
+    if (blocked == fi->shot_range) list_add(never, sizeof never, (ks_face)f);
+    else if (blocked) list_add(near, sizeof near, (ks_face)f), near_distance = blocked;
+  }
+  if (never[0] || near[0]) {
+    ks_face_note *note = &notes[n++];
+    note->section = "4.6";
+    int len = never[0] ? snprintf(note->text, sizeof note->text, "its shots cannot take: %s", never) : 0;
+    if (near[0])
+      snprintf(note->text + len, sizeof note->text - (size_t)len, "%sits shots take %s only from more than %d points",
+               never[0] ? "; " : "", near, near_distance);
+  }
+  return n;
+}
+
+int ks_face_notes(ks_face face, ks_face_note notes[KS_MAX_FACE_NOTES]) {
+  if (face <= KS_EMPTY || face >= KS_FACES) return -1;
+  int n = 0;
+  if (ks__faces[face].promotes != KS_EMPTY) {
+    char forced[256] = "";
+    for (int f = KS_EMPTY + 1; f < KS_FACES; f++)
+      if (ks__forces_promotion(face, (ks_face)f)) list_add(forced, sizeof forced, (ks_face)f);
+    ks_face_note *note = &notes[n++];
+    note->section = "5.3";
+    snprintf(note->text, sizeof note->text, "must promote, wherever it is, on capturing or shooting any of: %s",
+             forced);
+  }
+  return n + shot_notes(face, notes + n);
+}
 
 /* Looks the power up in the table above. */
 int ks_power_describe(unsigned power, const char **text, const char **section) {

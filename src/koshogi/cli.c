@@ -119,11 +119,9 @@ static uint64_t next_random(void) {
   return rng_state;
 }
 
-/* A computer player's move: search, a uniformly random legal move, or the best evaluation
- * after one ply. */
-static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
-  const ks_position *pos = &game->pos;
-  if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
+/* A random or greedy player's move: a uniformly random legal move, or the best evaluation after
+ * one ply. */
+static int cheap_move(player_kind kind, const ks_position *pos, ks_move *out) {
   ks_move *moves = NULL;
   const int n = ks_legal_moves_alloc(pos, &moves);
   if (n <= 0) {
@@ -146,6 +144,22 @@ static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move 
   *out = moves[best];
   free(moves);
   return 0;
+}
+
+/* A computer player's move: a search of about ms milliseconds, or a random or greedy move. */
+static int computer_move(player_kind kind, const ks_game *game, int ms, ks_move *out, ks_search_info *info) {
+  const ks_position *pos = &game->pos;
+  if (kind == SEARCH) return ks_search(pos, game->keys, game->nplies + 1, ms, 0, out, info);
+  return cheap_move(kind, pos, out);
+}
+
+/* A search under a node budget instead of a clock, with the searcher's table of this game: the
+ * same moves however loaded the machine is. */
+static int budget_move(ks_searcher *searcher, const ks_game *game, long nodes, ks_move *out) {
+  const ks_limits limits = {0, nodes};
+  ks_searcher_set_deadline(searcher, -1, -1);
+  ks_search_info info;
+  return ks_searcher_run(searcher, &game->pos, game->keys, game->nplies + 1, &limits, NULL, NULL, out, &info);
 }
 
 /* ---- commands ---- */
@@ -221,7 +235,8 @@ static int cmd_moves(int argc, char **argv) {
   const int loaded = starting_game(&c, &game, position, record);
   if (loaded != 0) return loaded;
   ks_move *moves = NULL;
-  const int n = ks_legal_moves_alloc(&game.pos, &moves);
+  char(*texts)[KS_MOVE_TEXT] = NULL;
+  const int n = legal_moves_written(&game.pos, &moves, &texts);
   if (n < 0) {
     ks_game_free(&game);
     fprintf(stderr, "koshogi moves: out of memory\n");
@@ -230,14 +245,13 @@ static int cmd_moves(int argc, char **argv) {
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
-    char text[64];
-    ks_move_format(&game.pos, &moves[i], text, sizeof text);
-    printf("%s%s", shown++ % 10 ? " " : "", text);
+    printf("%s%s", shown++ % 10 ? " " : "", texts[i]);
     if (shown % 10 == 0) printf("\n");
   }
   if (shown % 10) printf("\n");
   printf("%d legal move%s%s\n", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
   free(moves);
+  free(texts);
   ks_game_free(&game);
   return 0;
 }
@@ -305,7 +319,7 @@ static const char play_help[] =
     "a-s: VG-10h, CM9p-7o, CUx19f+, LB-6h*6e.\n"
     "Commands:\n"
     "  moves         every legal move          moves 9p    those of the piece on 9p\n"
-    "  board         the board again           legend      every piece's ID and kanji\n"
+    "  board         the board again           legend      IDs, kanji and names\n"
     "  help PIECE    what a piece does (help CH, help +SM)\n"
     "  position      the position as text (koshogi play --position reads it)\n"
     "  resign        give up the game          quit        stop without a result\n";
@@ -319,17 +333,18 @@ static void list_moves(const ks_position *pos, const char *args) {
     return;
   }
   ks_move *moves = NULL;
-  const int n = ks_legal_moves_alloc(pos, &moves);
+  char(*texts)[KS_MOVE_TEXT] = NULL;
+  const int n = legal_moves_written(pos, &moves, &texts);
+  if (n < 0) printf("out of memory\n");
   int shown = 0;
   for (int i = 0; i < n; i++) {
     if (only >= 0 && moves[i].from != only) continue;
-    char text[64];
-    ks_move_format(pos, &moves[i], text, sizeof text);
-    printf("%s%s", shown % 8 ? " " : "", text);
+    printf("%s%s", shown % 8 ? " " : "", texts[i]);
     if (++shown % 8 == 0) printf("\n");
   }
   printf("%s%d legal move%s%s\n", shown % 8 ? "\n" : "", shown, shown == 1 ? "" : "s", only >= 0 ? " of that piece" : "");
   free(moves);
+  free(texts);
 }
 
 typedef enum human_says { SAID_NOTHING, SAID_MOVE, SAID_RESIGN, SAID_QUIT } human_says;
@@ -353,7 +368,7 @@ static human_says human_turn(const ks_game *game, bool ascii, ks_move *move) {
     ks_position_write(&game->pos, ks_game_ply_number(game, game->nplies), text, sizeof text);
     printf("%s\n", text);
   } else if (strcmp(word, "legend") == 0) {
-    print_piece_legend(stdout, false);
+    print_piece_legend(stdout, true);
   } else if (strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {
     printf("%s", play_help);
   } else if (strncmp(word, "help ", 5) == 0) {
@@ -509,11 +524,14 @@ static int cmd_play(int argc, char **argv) {
 static int save_record(const ks_game *game, const char *path, const char *black, const char *white);
 
 static int cmd_match(int argc, char **argv) {
-  uint64_t games = 100, ms = 50, limit = 400, seed = 1;
+  uint64_t games = 100, ms = 50, limit = 400, seed = 1, nodes = 0;
   const char *records = NULL, *rules = "";
   const cli_option options[] = {
       {"--games", CLI_UINT, "N", &games, "games to play; A plays Black in the odd ones", .lo = 1, .hi = 1000000},
       {"--ms", CLI_UINT, "M", &ms, "the search's time for a move", .lo = 1, .hi = 3600000, .unit = "ms"},
+      {"--nodes", CLI_UINT, "N", &nodes,
+       "the search's nodes for a move instead of a time: the same games on any machine, under any load",
+       .hi = 1000000000, .fallback = "0: by time"},
       {"--limit", CLI_UINT, "PLIES", &limit, "a game not decided within this many plies is not won", .lo = 1,
        .hi = 100000},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the random and greedy players' choices", .hi = UINT64_MAX},
@@ -530,6 +548,7 @@ static int cmd_match(int argc, char **argv) {
                "one JSON line: wins of each, undecided games, the mean length and the time.\n",
       .notes = "A and B: search, random or greedy (computer is another name for search).\n" RULES_NOTE,
       .examples = "koshogi match --games 20 --ms 100 search greedy\n"
+                  "koshogi match --games 20 --nodes 5000 search greedy\n"
                   "koshogi match --games 10 --records games --rules burn=enemy search random",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
@@ -553,16 +572,27 @@ static int cmd_match(int argc, char **argv) {
   rng_state = seed * 2654435761u | 1;
   int wins = 0, losses = 0, undecided = 0;
   long plies = 0;
+  ks_searcher *searchers[2] = {NULL, NULL}; /* a node budget: each search player's table for a game */
+  for (int i = 0; i < 2 && nodes; i++)
+    if (kinds[i] == SEARCH && !(searchers[i] = ks_searcher_new(16))) {
+      fprintf(stderr, "koshogi match: out of memory\n");
+      ks_searcher_free(searchers[0]);
+      return 1;
+    }
   const double start = now_seconds();
   for (int g = 0; g < (int)games; g++) {
     const int a_color = g % 2; /* A is Black in even-numbered games (counting from 0) */
     ks_game game;
     if (ks_game_init(&game) != 0) return 1;
     game.pos.burn = probe.burn;
+    for (int i = 0; i < 2; i++)
+      if (searchers[i]) ks_searcher_clear(searchers[i]);
     while (game.result == KS_ONGOING && game.nplies < (int)limit) {
-      const int side = game.pos.to_move;
+      const int player = game.pos.to_move == a_color ? 0 : 1;
       ks_move move;
-      if (computer_move(kinds[side == a_color ? 0 : 1], &game, (int)ms, &move, NULL) != 0) break;
+      const int st = searchers[player] ? budget_move(searchers[player], &game, (long)nodes, &move)
+                                       : computer_move(kinds[player], &game, (int)ms, &move, NULL);
+      if (st != 0) break;
       ks_game_play(&game, &move);
     }
     const int winner = game.result == KS_BLACK_WINS ? KS_BLACK : game.result == KS_WHITE_WINS ? KS_WHITE : -1;
@@ -587,10 +617,11 @@ static int cmd_match(int argc, char **argv) {
     fprintf(stderr, "\rgame %d of %d: A %d, B %d, undecided %d", g + 1, (int)games, wins, losses, undecided);
   }
   fprintf(stderr, "\n");
+  for (int i = 0; i < 2; i++) ks_searcher_free(searchers[i]);
   printf("{\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"a_wins\":%d,\"b_wins\":%d,\"undecided\":%d,\"ms\":%d,"
-         "\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
-         a_name, b_name, (int)games, wins, losses, undecided, (int)ms, (int)limit, (double)plies / (double)games,
-         now_seconds() - start);
+         "\"nodes\":%llu,\"limit\":%d,\"mean_plies\":%.1f,\"seconds\":%.1f}\n",
+         a_name, b_name, (int)games, wins, losses, undecided, nodes ? 0 : (int)ms, (unsigned long long)nodes,
+         (int)limit, (double)plies / (double)games, now_seconds() - start);
   if (unsaved) fprintf(stderr, "koshogi match: %d of %d records were not saved\n", unsaved, (int)games);
   return unsaved ? 1 : 0;
 }
@@ -694,17 +725,23 @@ int main(int argc, char **argv) {
   const cli_program program = {"koshogi", "koshogi - Ko shogi (広将棋), the large shogi variant of docs/KOSHOGI.md\n",
                                RULES_NOTE "help PIECE (CH, +SM, ...) tells what a piece does: koshogi piece PIECE.\n",
                                commands, sizeof commands / sizeof commands[0]};
-  /* "help PIECE" for a piece ID that names no command: the piece's help ("help help" and
-   * "help --help" are the program's help, which cli_dispatch gives) */
+  /* "help PIECE" for a piece ID that names no command: the piece's help, its options before or
+   * after the ID ("help --white CV" as "help CV --white"); "help help" and "help --help" are the
+   * program's help, which cli_dispatch gives */
+  const char *topic = NULL;
+  for (int i = 2; i < argc && !topic; i++) {
+    if (strcmp(argv[i], "--at") == 0) i++; /* the piece command's option with a value */
+    else if (argv[i][0] != '-' || !argv[i][1]) topic = argv[i];
+  }
   const bool about_help = argc >= 3 && (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
                                         strcmp(argv[2], "-h") == 0);
-  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help) {
+  if (argc >= 3 && strcmp(argv[1], "help") == 0 && !about_help && topic) {
     bool command = false;
-    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, argv[2]) == 0;
-    if (!command && ks_face_by_id(argv[2]) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
+    for (size_t i = 0; i < program.ncommands; i++) command |= strcmp(commands[i].name, topic) == 0;
+    if (!command && ks_face_by_id(topic) != KS_EMPTY) return cmd_piece(argc - 2, argv + 2);
     if (!command) {
       fprintf(stderr, "koshogi help: unknown command \"%s\", and no piece has that ID (try: koshogi help, koshogi piece)\n",
-              argv[2]);
+              topic);
       return 2;
     }
   }

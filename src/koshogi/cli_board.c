@@ -4,6 +4,7 @@
 #include "cli_board.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -105,4 +106,16 @@ void warn_if_narrow(bool ascii) {
   if (!ascii && columns > 0 && columns < BOARD_KANJI_COLUMNS)
     printf("(The kanji board is %d columns wide, this terminal %d: --ascii draws it in %d.)\n", BOARD_KANJI_COLUMNS,
            columns, BOARD_ASCII_COLUMNS);
+}
+
+/* Every legal move with its text (cli_board.h). */
+int legal_moves_written(const ks_position *pos, ks_move **moves, char (**texts)[KS_MOVE_TEXT]) {
+  const int n = ks_legal_moves_alloc(pos, moves);
+  *texts = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof **texts);
+  if (*texts && ks_moves_format(pos, *moves, n, *texts) == 0) return n;
+  free(*moves);
+  free(*texts);
+  *moves = NULL;
+  *texts = NULL;
+  return -1;
 }

@@ -19,6 +19,10 @@ void print_board(const ks_position *pos, bool ascii);
 void print_board_last(const ks_position *pos, bool ascii, const ks_position *before, const ks_move *last,
                       const char *played);
 
+/* Every legal move of pos (*moves) with its text (*texts), written in one pass (ks_moves_format);
+ * free both. Returns their number, or -1 when out of memory (both NULL). */
+int legal_moves_written(const ks_position *pos, ks_move **moves, char (**texts)[KS_MOVE_TEXT]);
+
 /* Reads a point ("9p", "10j": a file 1-19 and a rank a-s, nothing after); -1 when text is none. */
 int parse_point(const char *text);
 

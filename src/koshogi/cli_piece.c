@@ -47,8 +47,25 @@ static void print_promotion(const ks_face_about *a) {
   ks_face_describe(a->promotes, &to);
   printf("Promotion: to %s %s, %s\n"
          "  (koshogi piece %s). Optional on a move that starts or lands in the promotion\n"
-         "  zone (5.2); compulsory on capturing G, +MA, MA, BN or DR (5.3).\n",
+         "  zone (5.2); compulsory on the captures below (5.3).\n",
          to.id, to.kanji, to.name, to.id);
+}
+
+/* Prints "- TEXT (SECTION)" wrapped at 78 columns, the lines after the first indented. */
+static void print_item(const char *text, const char *section) {
+  char item[400];
+  snprintf(item, sizeof item, "- %s (%s)", text, section);
+  const char *p = item;
+  int width = 78;
+  while ((int)strlen(p) > width) {
+    int cut = width;
+    while (cut > 0 && p[cut] != ' ') cut--;
+    if (cut == 0) break;
+    printf("%.*s\n  ", cut, p);
+    p += cut + 1;
+    width = 76;
+  }
+  printf("%s\n", p);
 }
 
 /* Prints everything about one face; `at` is the point it stands on, `color` its side. */
@@ -80,8 +97,11 @@ static int describe(ks_face face, int color, int at) {
   if (a.shots) printf("Shots: %d a move, up to %d point%s away\n", a.shots, a.shot_range, a.shot_range == 1 ? "" : "s");
   for (unsigned power = 1; power <= a.powers; power <<= 1) {
     const char *text, *section;
-    if ((a.powers & power) && ks_power_describe(power, &text, &section) == 0) printf("- %s (%s)\n", text, section);
+    if ((a.powers & power) && ks_power_describe(power, &text, &section) == 0) print_item(text, section);
   }
+  ks_face_note notes[KS_MAX_FACE_NOTES];
+  const int nnotes = ks_face_notes(face, notes);
+  for (int i = 0; i < nnotes; i++) print_item(notes[i].text, notes[i].section);
   return 0;
 }
 

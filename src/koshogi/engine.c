@@ -16,6 +16,7 @@
 
 #define DEFAULT_HASH_MIB 16
 #define DEFAULT_MS 1000 /* a "go" that names no limit at all */
+#define COMMAND_LINE_MAX 65535 /* the longest command line read (a game of about 8,000 moves) */
 
 typedef struct engine {
   ks_game game;
@@ -37,15 +38,25 @@ typedef struct engine {
   char *last_position; /* the words of the last position command that set the game, or NULL */
 } engine;
 
-/* Writes one line at once (the two threads both write). */
+/* Writes one reply at once (the two threads both write), whole however long it is: a reply cut
+ * short would lose its newline and run into the next one. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
-  char line[8192];
-  va_list ap;
+  char small[1024];
+  va_list ap, again;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  va_copy(again, ap);
+  const int len = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  fputs(line, stdout);
+  char *line = len >= 0 && (size_t)len >= sizeof small ? malloc((size_t)len + 1) : NULL;
+  if (line) vsnprintf(line, (size_t)len + 1, fmt, again);
+  va_end(again);
+  if (len >= 0 && (size_t)len >= sizeof small && !line) { /* out of memory: keep the line framing */
+    fputs("info string error: out of memory writing a reply\n", stdout);
+  } else if (len >= 0) {
+    fwrite(line ? line : small, 1, (size_t)len, stdout);
+  }
+  free(line);
   fflush(stdout);
 }
 
@@ -299,7 +310,7 @@ static bool read_position(const engine *e, char **save, ks_game *next) {
     char text[4096] = "";
     while ((word = strtok_r(NULL, " \t", save)) && strcmp(word, "moves") != 0)
       snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", text[0] ? " " : "", word);
-    char err[256];
+    char err[320]; /* "position sfen: " and the parser's reason, whole */
     if (game_from_sfen(text, next, err, sizeof err) != 0) {
       say("info string error: %s\n", err);
       return false;
@@ -322,7 +333,7 @@ static bool extend_position(const engine *e, const char *args, ks_game *next, bo
   const char *last = e->last_position;
   const size_t len = last ? strlen(last) : 0;
   if (!last || strncmp(args, last, len) != 0 || args[len] != ' ') return false;
-  char rest[65536];
+  char rest[COMMAND_LINE_MAX + 8];
   /* the new words, after a "moves" of their own when the last command had one */
   snprintf(rest, sizeof rest, "%s%s", strstr(last, " moves") ? "moves " : "", args + len + 1);
   char *save = NULL;
@@ -392,14 +403,17 @@ static void cmd_setoption(engine *e, char **save) {
 /* moves: the legal moves of the position, on one line (not USI: for people and referees). */
 static void cmd_moves(const engine *e) {
   ks_move *moves = NULL;
-  const int n = ks_legal_moves_alloc(&e->game.pos, &moves);
-  char *line = n < 0 ? NULL : malloc((size_t)n * 64 + 8);
+  char(*texts)[KS_MOVE_TEXT] = NULL;
+  const int n = legal_moves_written(&e->game.pos, &moves, &texts);
+  char *line = n < 0 ? NULL : malloc((size_t)n * (KS_MOVE_TEXT + 1) + 8);
   if (line) {
     strcpy(line, "moves");
     size_t len = 5;
     for (int i = 0; i < n; i++) {
+      const size_t text = strlen(texts[i]);
       line[len++] = ' ';
-      len += (size_t)ks_move_format(&e->game.pos, &moves[i], line + len, 64);
+      memcpy(line + len, texts[i], text);
+      len += text;
     }
     line[len++] = '\n';
     fwrite(line, 1, len, stdout);
@@ -408,12 +422,13 @@ static void cmd_moves(const engine *e) {
     say("info string error: moves: out of memory\n");
   }
   free(moves);
+  free(texts);
   free(line);
 }
 
 /* One command line. Returns false on quit. */
 static bool command(engine *e, char *line) {
-  char args[65536]; /* the words after the command, as written */
+  char args[COMMAND_LINE_MAX + 1]; /* the words after the command, as written */
   const size_t skip = strspn(line, " \t");
   const char *after = line + skip + strcspn(line + skip, " \t");
   snprintf(args, sizeof args, "%s", after + strspn(after, " \t"));
@@ -486,9 +501,25 @@ int cmd_engine(int argc, char **argv) {
     return 1;
   }
   atomic_init(&e.finished, false);
-  char line[65536];
+  /* a command line holds at most COMMAND_LINE_MAX bytes before its end of line; a longer one is
+   * refused whole, and its tail is never read as a command of its own */
+  char line[COMMAND_LINE_MAX + 3]; /* the bytes, "\r\n" and the terminating NUL */
   while (fgets(line, sizeof line, stdin)) {
+    const size_t len = strlen(line);
+    if (len == sizeof line - 1 && line[len - 1] != '\n') {
+      int skipped;
+      while ((skipped = getchar()) != EOF && skipped != '\n') {
+      }
+      say("info string error: a line longer than %d bytes was ignored (it begins \"%.40s\")\n",
+          COMMAND_LINE_MAX, line);
+      continue;
+    }
     line[strcspn(line, "\r\n")] = '\0';
+    if (strlen(line) > COMMAND_LINE_MAX) {
+      say("info string error: a line longer than %d bytes was ignored (it begins \"%.40s\")\n",
+          COMMAND_LINE_MAX, line);
+      continue;
+    }
     if (!command(&e, line)) break;
   }
   stop_search(&e);

@@ -21,46 +21,50 @@ uint64_t ks_key(const ks_position *pos) {
   return key;
 }
 
-/* What stands in the way of defeat: G, GV, and the pair MA + banner (BN or FW). */
-static void commanders(const ks_position *pos, int color, int *g, int *gv, int *ma, int *bn) {
-  *g = *gv = *ma = *bn = 0;
+/* What stands in the way of defeat (KOSHOGI-RULES.md 6.1), by the roles of ks__defeat_role:
+ * the commanding pieces (G, GV), and the pair of an unpromoted MA and a banner (BN or FW). Counts
+ * each and notes where the last of each stands. */
+typedef struct holdings {
+  int commanders, ma, banners;
+  int at_commander, at_ma, at_banner;
+} holdings;
+
+static holdings holdings_of(const ks_position *pos, int color) {
+  holdings h = {0, 0, 0, -1, -1, -1};
   for (int sq = 0; sq < KS_POINTS; sq++) {
     const ks_piece p = pos->board[sq];
     if (!p || ks_color_of(p) != color) continue;
-    const ks_face f = ks_face_of(p);
-    *g += f == KS_G;
-    *gv += f == KS_GV;
-    *ma += f == KS_MA;
-    *bn += f == KS_BN || f == KS_FW;
+    switch (ks__defeat_role(ks_face_of(p))) {
+    case ROLE_COMMANDS:
+      h.commanders++, h.at_commander = sq;
+      break;
+    case ROLE_PAIR_MA:
+      h.ma++, h.at_ma = sq;
+      break;
+    case ROLE_PAIR_BANNER:
+      h.banners++, h.at_banner = sq;
+      break;
+    default:
+      break;
+    }
   }
+  return h;
 }
 
 bool ks_defeated(const ks_position *pos, int color) {
-  int g, gv, ma, bn;
-  commanders(pos, color, &g, &gv, &ma, &bn);
-  return !g && !gv && !(ma && bn);
+  const holdings h = holdings_of(pos, color);
+  return !h.commanders && !(h.ma && h.banners);
 }
 
 int ks_sole_objective(const ks_position *pos, int color) {
-  /* One scan: which of G, GV, MA and the banner a player holds, and where. A piece is critical
-   * when the player would be defeated without it (6.1). */
-  int g = 0, gv = 0, ma = 0, bn = 0, at_g = -1, at_gv = -1, at_ma = -1, at_bn = -1;
-  for (int sq = 0; sq < KS_POINTS; sq++) {
-    const ks_piece p = pos->board[sq];
-    if (!p || ks_color_of(p) != color) continue;
-    const ks_face f = ks_face_of(p);
-    if (f == KS_G) g++, at_g = sq;
-    else if (f == KS_GV) gv++, at_gv = sq;
-    else if (f == KS_MA) ma++, at_ma = sq;
-    else if (f == KS_BN || f == KS_FW) bn++, at_bn = sq;
-  }
-  const bool pair = ma && bn;
-  if (!g && !gv && !pair) return -1; /* already defeated */
+  /* A piece is critical when the player would be defeated without it (6.1). */
+  const holdings h = holdings_of(pos, color);
+  const bool pair = h.ma && h.banners;
+  if (!h.commanders && !pair) return -1; /* already defeated */
   int critical = -1, count = 0;
-  if (g == 1 && !gv && !pair) critical = at_g, count++;
-  if (gv == 1 && !g && !pair) critical = at_gv, count++;
-  if (ma == 1 && bn && !g && !gv) critical = at_ma, count++;
-  if (bn == 1 && ma && !g && !gv) critical = at_bn, count++;
+  if (h.commanders == 1 && !pair) critical = h.at_commander, count++;
+  if (h.ma == 1 && h.banners && !h.commanders) critical = h.at_ma, count++;
+  if (h.banners == 1 && h.ma && !h.commanders) critical = h.at_banner, count++;
   return count == 1 ? critical : -1;
 }
 
@@ -86,6 +90,27 @@ static bool is_check(const ks_position *pos) {
   }
   free(moves);
   return check;
+}
+
+static void win(ks_game *g, int color, int reason) {
+  g->result = color == KS_BLACK ? KS_BLACK_WINS : KS_WHITE_WINS;
+  g->reason = reason;
+}
+
+/* A set-up position may be over before its first move: it is judged as if the side not to move
+ * had just moved into it (KOSHOGI-RULES.md 6.2, then 6.6), so that a side with none of G, GV or
+ * the pair MA and banner has lost, by defeat, whoever is to move. */
+static void judge_start(ks_game *g) {
+  const int to_move = g->pos.to_move, moved = to_move ^ 1;
+  if (ks_defeated(&g->pos, to_move)) {
+    win(g, moved, KS_BY_DEFEAT);
+  } else if (ks_defeated(&g->pos, moved)) {
+    win(g, to_move, KS_BY_DEFEAT);
+  } else {
+    ks_move *moves = NULL;
+    if (ks_legal_moves_alloc(&g->pos, &moves) == 0) win(g, moved, KS_BY_NO_MOVES);
+    free(moves);
+  }
 }
 
 static int grow(ks_game *g) {
@@ -117,6 +142,7 @@ int ks_game_init_at(ks_game *g, const ks_position *pos, int move_number) {
   g->first_number = move_number;
   if (grow(g) != 0) return -1;
   g->keys[0] = ks_key(&g->pos);
+  judge_start(g);
   return 0;
 }
 
@@ -133,10 +159,6 @@ void ks_game_free(ks_game *g) {
   memset(g, 0, sizeof *g);
 }
 
-static void win(ks_game *g, int color, int reason) {
-  g->result = color == KS_BLACK ? KS_BLACK_WINS : KS_WHITE_WINS;
-  g->reason = reason;
-}
 
 int ks_game_play(ks_game *g, const ks_move *move) {
   if (g->result != KS_ONGOING || grow(g) != 0) return -1;

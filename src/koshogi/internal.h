@@ -61,10 +61,52 @@ typedef struct ks_face_info {
 
 extern const ks_face_info ks__faces[KS_FACES];
 
+/* The rules that name faces, as tables that both the engine plays by and the help reads
+ * (about.c), so that what the help says cannot drift from what the engine does. */
+
+/* What a face is to the defeat condition (KOSHOGI-RULES.md 6.1). */
+typedef enum ks_defeat_role {
+  ROLE_NONE = 0,
+  ROLE_COMMANDS,   /* G, GV: a commanding piece */
+  ROLE_PAIR_MA,    /* MA: with a banner, keeps its side alive */
+  ROLE_PAIR_BANNER /* BN or FW: with an unpromoted MA, keeps its side alive */
+} ks_defeat_role;
+ks_defeat_role ks__defeat_role(ks_face face);
+
+/* Why a face turns back to its unpromoted face (KOSHOGI-RULES.md 5.5). */
+typedef enum ks_revert_reason {
+  REVERT_NEVER = 0,
+  REVERT_NO_PRIEST, /* TC, FW: its side has lost its Taoist priest */
+  REVERT_NEAR_LIGHT /* FG: within 5 points of an immaculate light on a line */
+} ks_revert_reason;
+ks_revert_reason ks__revert_reason(ks_face face);
+
+/* Whether the face is its side's Taoist priest, whose presence lets the drum and banner promote
+ * and keeps TC and FW promoted (KOSHOGI-RULES.md 5.1, 5.5). */
+bool ks__is_taoist_priest(ks_face face);
+/* Whether the face promotes only while its side's Taoist priest is present: DR, BN (5.1). */
+bool ks__promotion_needs_priest(ks_face face);
+/* Whether color has its Taoist priest on the board, in either face. */
+bool ks__priest_present(const ks_position *pos, int color);
+/* Whether the face is an immaculate light, which turns fogs back (KOSHOGI-RULES.md 5.5). */
+bool ks__turns_fogs_back(ks_face face);
+
+/* Whether a mover with this face must promote on capturing that face (KOSHOGI-RULES.md 5.3; the
+ * faces are literal), provided it can promote at all (5.1). */
+bool ks__forces_promotion(ks_face mover, ks_face captured);
+
+/* Whether a shooter of this class may shoot a piece of this face at this distance (the immunity
+ * table of KOSHOGI-RULES.md 4.6); range and line of sight are the generator's. */
+bool ks__can_shoot(int shooter, ks_face target, int distance);
+
 /* The legal moves that capture by displacement or shoot, in the order ks_legal_moves lists
  * them (the same moves, with the others left out, found without sorting through the quiet
  * ones): what the quiescence search tries. Writes at most capacity, returns the full count
  * (-1 when out of memory), as ks_legal_moves does. */
 int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity);
+
+/* The legal moves of the side to move's pieces with this face, but for the piece on `except`
+ * (-1 for none), in the order ks_legal_moves lists them; the same counting as ks_legal_moves. */
+int ks__face_moves(const ks_position *pos, ks_face face, int except, ks_move *moves, int capacity);
 
 #endif

@@ -52,22 +52,6 @@ static bool can_displace(const gen *g, ks_piece target) {
   return true;
 }
 
-/* Whether a shooter of this class may shoot the target at distance d (the immunity table, 4.6). */
-static bool can_shoot(int shooter, ks_piece target, int d) {
-  const int t = type_of(target);
-  const bool fog_near = t == KS_FG && d <= 5;
-  switch (shooter) {
-  case S_BOW:
-    return !(t == KS_SH || t == KS_SU || t == KS_HF || t == KS_CH || t == KS_CU || t == KS_GC || t == KS_CG || fog_near);
-  case S_CANNON:
-    return !(t == KS_SU || t == KS_HF || fog_near);
-  case S_FRANKISH:
-    return !(t == KS_SU || t == KS_HF || fog_near);
-  default:
-    return true; /* a priest shoots any adjacent enemy */
-  }
-}
-
 static bool enemy(const gen *g, int sq) { return g->board[sq] && ks_color_of(g->board[sq]) != g->color; }
 
 static int sorted_points(const uint16_t *in, int n, uint16_t *out) {
@@ -154,7 +138,7 @@ static int shot_targets(const gen *g, int at, uint16_t *targets) {
       sq = step_to(sq, g->color, ks__dir_dx[d], ks__dir_df[d]);
       if (sq < 0) break;
       if (!g->board[sq]) continue;
-      if (enemy(g, sq) && can_shoot(shooter, g->board[sq], k)) targets[n++] = (uint16_t)sq;
+      if (enemy(g, sq) && ks__can_shoot(shooter, ks_face_of(g->board[sq]), k)) targets[n++] = (uint16_t)sq;
       if (shooter != S_CANNON) break; /* the first piece met stops the line */
     }
   }
@@ -385,14 +369,6 @@ static bool has_face(const ks_position *pos, int color, ks_face a, ks_face b) {
   return false;
 }
 
-/* Whether capturing this face makes the mover promote (KOSHOGI-RULES.md 5.3; the faces are literal). */
-static bool triggers(const gen *g, ks_face captured) {
-  if (captured == KS_G || captured == KS_GV || captured == KS_MA || captured == KS_BN || captured == KS_DR) return true;
-  if (g->fi->step_mover && (captured == KS_WR || captured == KS_DA || captured == KS_FW || captured == KS_TC))
-    return true;
-  return g->face == KS_CM && captured == KS_FC;
-}
-
 /* Writes a move into the caller's list when there is room; every move is counted either way. */
 static void emit(ks_move *moves, int capacity, int *n, const ks_move *m) {
   if (*n < capacity) moves[*n] = *m;
@@ -404,12 +380,12 @@ static void emit(ks_move *moves, int capacity, int *n, const ks_move *m) {
 static void emit_piece(const gen *g, const ks_position *pos, bool priest_present, ks_move *moves, int capacity,
                        int *n) {
   const bool can_promote =
-      g->fi->promotes != KS_EMPTY && ((g->face != KS_DR && g->face != KS_BN) || priest_present);
+      g->fi->promotes != KS_EMPTY && (!ks__promotion_needs_priest(g->face) || priest_present);
   for (int i = 0; i < g->nraw; i++) {
     ks_move m = g->raw[i].m;
     bool forced = false;
-    for (int c = 0; c < m.ncap; c++) forced |= triggers(g, ks_face_of(pos->board[m.cap[c]]));
-    for (int s = 0; s < m.nshot; s++) forced |= triggers(g, ks_face_of(pos->board[m.shot[s]]));
+    for (int c = 0; c < m.ncap; c++) forced |= ks__forces_promotion(g->face, ks_face_of(pos->board[m.cap[c]]));
+    for (int s = 0; s < m.nshot; s++) forced |= ks__forces_promotion(g->face, ks_face_of(pos->board[m.shot[s]]));
     const bool zone = in_zone(g->color, g->from) || g->raw[i].zone;
     if (can_promote && forced) {
       m.promote = 1;
@@ -441,15 +417,24 @@ static void gen_piece(gen *g, int from, ks_piece piece, bool drum_present) {
   g->board[from] = piece;
 }
 
-/* Generates every piece's moves in turn (or only those that capture or shoot), counting them
- * all and writing as many as fit. */
-static int generate(const ks_position *pos, ks_move *moves, int capacity, bool captures_only) {
+/* Which pieces' moves generate() lists: every piece, or only those with one face, one point left
+ * out (what the notation needs to know whether a move needs its origin written). */
+typedef struct piece_filter {
+  ks_face face; /* KS_EMPTY for every face */
+  int except;   /* a point left out, or -1 */
+} piece_filter;
+
+static const piece_filter every_piece = {KS_EMPTY, -1};
+
+/* Generates the moves of every piece the filter keeps in turn (or only those that capture or
+ * shoot), counting them all and writing as many as fit. */
+static int generate(const ks_position *pos, ks_move *moves, int capacity, bool captures_only, piece_filter filter) {
   static _Thread_local gen g; /* large: kept off the stack */
   g.captures_only = captures_only;
   const int color = pos->to_move;
   bool frozen[KS_POINTS];
   immobilized(pos, color, frozen);
-  const bool priest_present = has_face(pos, color, KS_TP, KS_FG);
+  const bool priest_present = ks__priest_present(pos, color);
   const bool drum_present = has_face(pos, color, KS_DR, KS_TC);
   /* one scratch copy for all pieces: every generator puts back what it changes */
   memcpy(g.board, pos->board, sizeof g.board);
@@ -461,6 +446,7 @@ static int generate(const ks_position *pos, ks_move *moves, int capacity, bool c
   for (int from = 0; from < KS_POINTS && !g.out_of_memory; from++) {
     const ks_piece piece = pos->board[from];
     if (!piece || ks_color_of(piece) != color || frozen[from]) continue;
+    if (from == filter.except || (filter.face != KS_EMPTY && ks_face_of(piece) != filter.face)) continue;
     gen_piece(&g, from, piece, drum_present);
     emit_piece(&g, pos, priest_present, moves, capacity, &n);
   }
@@ -470,11 +456,16 @@ static int generate(const ks_position *pos, ks_move *moves, int capacity, bool c
 }
 
 int ks_legal_moves(const ks_position *pos, ks_move *moves, int capacity) {
-  return generate(pos, moves, capacity, false);
+  return generate(pos, moves, capacity, false, every_piece);
 }
 
 int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity) {
-  return generate(pos, moves, capacity, true);
+  return generate(pos, moves, capacity, true, every_piece);
+}
+
+int ks__face_moves(const ks_position *pos, ks_face face, int except, ks_move *moves, int capacity) {
+  const piece_filter filter = {face, except};
+  return generate(pos, moves, capacity, false, filter);
 }
 
 /* Generates into a list of KS_MAX_MOVES, and again into one of the right size when that was short. */

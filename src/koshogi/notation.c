@@ -79,6 +79,18 @@ static int parse_text(const char *text, parsed *out, char *err, size_t size) {
   return 0;
 }
 
+/* Copies n points into out in increasing order. */
+static void sorted_points(const uint16_t *in, int n, uint16_t *out) {
+  for (int i = 0; i < n; i++) {
+    int j = i;
+    while (j > 0 && out[j - 1] > in[i]) {
+      out[j] = out[j - 1];
+      j--;
+    }
+    out[j] = in[i];
+  }
+}
+
 static bool same_set(const uint16_t *a, int na, const uint16_t *b, int nb) {
   if (na != nb) return false;
   for (int i = 0; i < na; i++) {
@@ -175,35 +187,111 @@ static int write_path(const ks_move *m, char *out) {
   return (int)(p - out);
 }
 
-int ks_move_format(const ks_position *pos, const ks_move *m, char *buf, size_t size) {
-  char text[96], path[80];
+/* Writes the move as 7.4 writes it, the origin included when asked: "CM9p-7o", "WR!12n". */
+static int write_text(const ks_position *pos, const ks_move *m, bool origin, char *text) {
+  char *p = text;
   const char *id = ks_face_id(ks_face_of(pos->board[m->from]));
-  const int plen = write_path(m, path);
-  path[plen] = '\0';
-  const char *mark = m->promote ? "+" : m->optional ? "=" : "";
-  snprintf(text, sizeof text, "%s%s%s", id, path, mark);
-  /* the origin when another piece with the same token could make a move written the same */
+  const size_t idlen = strlen(id);
+  memcpy(p, id, idlen);
+  p += idlen;
+  if (origin) p += ks_point_format(m->from, p);
+  p += write_path(m, p);
+  if (m->promote) *p++ = '+';
+  else if (m->optional) *p++ = '=';
+  *p = '\0';
+  return (int)(p - text);
+}
+
+/* The moves of the other pieces with the face of the piece on m->from, in a new array (*out). */
+static int other_same_face_moves(const ks_position *pos, const ks_move *m, ks_move **out) {
+  const ks_face face = ks_face_of(pos->board[m->from]);
+  int capacity = 64;
+  ks_move *moves = malloc((size_t)capacity * sizeof *moves);
+  while (moves) {
+    const int n = ks__face_moves(pos, face, m->from, moves, capacity);
+    if (n < 0) break;
+    if (n <= capacity) {
+      *out = moves;
+      return n;
+    }
+    capacity = n;
+    ks_move *bigger = realloc(moves, (size_t)capacity * sizeof *bigger);
+    if (!bigger) break;
+    moves = bigger;
+  }
+  free(moves);
+  *out = NULL;
+  return -1;
+}
+
+/* The origin is written when another piece with the same token could make a move written the
+ * same (7.5): only the other pieces with the same face are asked for their moves, so that writing
+ * a move costs what those pieces' moves cost, not what the whole position's do. */
+int ks_move_format(const ks_position *pos, const ks_move *m, char *buf, size_t size) {
+  char text[KS_MOVE_TEXT];
+  int len = write_text(pos, m, false, text);
   parsed t;
   char err[8];
   if (parse_text(text, &t, err, sizeof err) == 0) {
-    ks_move *moves = NULL;
-    const int n = ks_legal_moves_alloc(pos, &moves);
+    ks_move *others = NULL;
+    const int n = other_same_face_moves(pos, m, &others);
     int *match = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *match);
-    if (match) {
-      const int k = candidates(pos, moves, n, &t, match);
-      bool other = false;
-      for (int i = 0; i < k; i++) other |= moves[match[i]].from != m->from;
-      if (other) {
-        char origin[8];
-        ks_point_format(m->from, origin);
-        snprintf(text, sizeof text, "%s%s%s%s", id, origin, path, mark);
-      }
-    }
-    free(moves);
+    if (match && candidates(pos, others, n, &t, match) > 0) len = write_text(pos, m, true, text);
+    free(others);
     free(match);
   }
-  const int len = (int)strlen(text);
   if ((size_t)len >= size) return -1;
   memcpy(buf, text, (size_t)len + 1);
   return len;
+}
+
+/* What makes two moves of one face written alike without their origins (7.5, as candidates()
+ * reads a text): where they end (an igui's text names no end), what they capture and what they
+ * shoot, as sets. */
+typedef struct written_key {
+  uint8_t face, ncap, nshot;
+  int16_t final; /* -1 for an igui */
+  uint16_t cap[KS_MAX_CAPTURES], shot[KS_MAX_SHOTS];
+  uint16_t from;
+  int index;
+} written_key;
+
+static int compare_keys(const void *a, const void *b) {
+  const written_key *x = a, *y = b;
+  if (x->face != y->face) return x->face - y->face;
+  if (x->final != y->final) return x->final - y->final;
+  if (x->ncap != y->ncap) return x->ncap - y->ncap;
+  if (x->nshot != y->nshot) return x->nshot - y->nshot;
+  const int caps = memcmp(x->cap, y->cap, sizeof x->cap);
+  if (caps) return caps;
+  return memcmp(x->shot, y->shot, sizeof x->shot);
+}
+
+static bool same_writing(const written_key *x, const written_key *y) { return compare_keys(x, y) == 0; }
+
+int ks_moves_format(const ks_position *pos, const ks_move *moves, int n, char (*texts)[KS_MOVE_TEXT]) {
+  written_key *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+  if (!keys) return -1;
+  for (int i = 0; i < n; i++) {
+    const ks_move *m = &moves[i];
+    written_key *k = &keys[i];
+    memset(k, 0, sizeof *k);
+    k->face = (uint8_t)ks_face_of(pos->board[m->from]);
+    k->final = (int16_t)(m->to == m->from && m->ncap > 0 && m->nshot == 0 ? -1 : m->to);
+    k->ncap = m->ncap;
+    k->nshot = m->nshot;
+    sorted_points(m->cap, m->ncap, k->cap);
+    sorted_points(m->shot, m->nshot, k->shot);
+    k->from = m->from;
+    k->index = i;
+  }
+  qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+  for (int first = 0, last; first < n; first = last) {
+    bool other = false;
+    for (last = first + 1; last < n && same_writing(&keys[first], &keys[last]); last++)
+      other |= keys[last].from != keys[first].from;
+    for (int i = first; i < last; i++) write_text(pos, &moves[keys[i].index], other, texts[keys[i].index]);
+  }
+  free(keys);
+  return 0;
 }

@@ -83,3 +83,58 @@ const ks_face_info ks__faces[KS_FACES] = {
 const char *ks_face_id(ks_face face) { return face > KS_EMPTY && face < KS_FACES ? ks__faces[face].id : "?"; }
 
 const char *ks_face_kanji(ks_face face) { return face > KS_EMPTY && face < KS_FACES ? ks__faces[face].kanji : "?"; }
+
+ks_defeat_role ks__defeat_role(ks_face face) {
+  switch (face) {
+  case KS_G:
+  case KS_GV:
+    return ROLE_COMMANDS;
+  case KS_MA:
+    return ROLE_PAIR_MA;
+  case KS_BN:
+  case KS_FW:
+    return ROLE_PAIR_BANNER; /* the banner counts in either face */
+  default:
+    return ROLE_NONE;
+  }
+}
+
+ks_revert_reason ks__revert_reason(ks_face face) {
+  if (face == KS_FG) return REVERT_NEAR_LIGHT;
+  return face > KS_EMPTY && face < KS_FACES && ks__faces[face].reverts ? REVERT_NO_PRIEST : REVERT_NEVER;
+}
+
+bool ks__is_taoist_priest(ks_face face) { return face == KS_TP || face == KS_FG; }
+
+bool ks__promotion_needs_priest(ks_face face) { return face == KS_DR || face == KS_BN; }
+
+bool ks__priest_present(const ks_position *pos, int color) {
+  for (int sq = 0; sq < KS_POINTS; sq++) {
+    const ks_piece p = pos->board[sq];
+    if (p && ks_color_of(p) == color && ks__is_taoist_priest(ks_face_of(p))) return true;
+  }
+  return false;
+}
+
+bool ks__turns_fogs_back(ks_face face) { return face == KS_IL; }
+
+bool ks__forces_promotion(ks_face mover, ks_face captured) {
+  if (captured == KS_G || captured == KS_GV || captured == KS_MA || captured == KS_BN || captured == KS_DR) return true;
+  if (ks__faces[mover].step_mover && (captured == KS_WR || captured == KS_DA || captured == KS_FW || captured == KS_TC))
+    return true;
+  return mover == KS_CM && captured == KS_FC;
+}
+
+bool ks__can_shoot(int shooter, ks_face target, int distance) {
+  const int t = ks__faces[target].type; /* a reused face counts as the type it moves as (D37) */
+  const bool fog_near = t == KS_FG && distance <= 5;
+  switch (shooter) {
+  case S_BOW:
+    return !(t == KS_SH || t == KS_SU || t == KS_HF || t == KS_CH || t == KS_CU || t == KS_GC || t == KS_CG || fog_near);
+  case S_CANNON:
+  case S_FRANKISH:
+    return !(t == KS_SU || t == KS_HF || fog_near);
+  default:
+    return true; /* a priest shoots any adjacent enemy */
+  }
+}

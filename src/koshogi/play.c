@@ -11,14 +11,6 @@ static int line_distance(int a, int b) {
   return 0; /* not on a common line */
 }
 
-static bool holds(const ks_position *pos, int color, ks_face a, ks_face b) {
-  for (int sq = 0; sq < KS_POINTS; sq++) {
-    const ks_piece p = pos->board[sq];
-    if (p && ks_color_of(p) == color && (ks_face_of(p) == a || ks_face_of(p) == b)) return true;
-  }
-  return false;
-}
-
 /* Every write of a move goes through here, so that it can be recorded for ks_unmake_move. */
 static void set(ks_position *pos, ks_undo *undo, int point, ks_piece piece) {
   if (pos->board[point] == piece) return;
@@ -67,20 +59,20 @@ static void play(ks_position *pos, const ks_move *m, ks_undo *undo) {
   }
   /* 5. reversions (5.5): no Taoist priest, no thunderclap or flag waver; fogs near a light */
   for (int c = 0; c < 2; c++) {
-    if (holds(pos, c, KS_TP, KS_FG)) continue;
+    if (ks__priest_present(pos, c)) continue;
     for (int sq = 0; sq < KS_POINTS; sq++) {
       const ks_piece p = pos->board[sq];
-      if (p && ks_color_of(p) == c && ks__faces[ks_face_of(p)].reverts && ks_face_of(p) != KS_FG)
+      if (p && ks_color_of(p) == c && ks__revert_reason(ks_face_of(p)) == REVERT_NO_PRIEST)
         set(pos, undo, sq, ks_make(c, (ks_face)ks__faces[ks_face_of(p)].reverts));
     }
   }
   for (int sq = 0; sq < KS_POINTS; sq++) {
-    if (!pos->board[sq] || ks_face_of(pos->board[sq]) != KS_FG) continue;
+    if (!pos->board[sq] || ks__revert_reason(ks_face_of(pos->board[sq])) != REVERT_NEAR_LIGHT) continue;
     for (int l = 0; l < KS_POINTS; l++) {
-      if (!pos->board[l] || ks_face_of(pos->board[l]) != KS_IL) continue;
+      if (!pos->board[l] || !ks__turns_fogs_back(ks_face_of(pos->board[l]))) continue;
       const int d = line_distance(sq, l);
       if (d > 0 && d <= 5) {
-        set(pos, undo, sq, ks_make(ks_color_of(pos->board[sq]), KS_TP));
+        set(pos, undo, sq, ks_make(ks_color_of(pos->board[sq]), (ks_face)ks__faces[ks_face_of(pos->board[sq])].reverts));
         break;
       }
     }

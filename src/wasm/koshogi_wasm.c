@@ -120,9 +120,7 @@ static void put_points(ksw_context *c, const uint16_t *points, int n) {
 
 /* Writes a move as the page chooses it: the captures on the way in path order, the point where
  * it ends (unless it ended on its last capture), then its shots. */
-static void put_move(ksw_context *c, const ks_position *pos, const ks_move *m) {
-  char text[64];
-  if (ks_move_format(pos, m, text, sizeof text) < 0) snprintf(text, sizeof text, "?");
+static void put_move(ksw_context *c, const ks_move *m, const char *text) {
   put(c, "{\"from\":%d,\"steps\":[", m->from);
   for (int i = 0; i < m->ncap; i++) put(c, "%s[%d,\"x\"]", i ? "," : "", m->cap[i]);
   if (!m->ncap || m->cap[m->ncap - 1] != m->to) put(c, "%s[%d,\"m\"]", m->ncap ? "," : "", m->to);
@@ -149,13 +147,15 @@ static void put_board(ksw_context *c, const ks_position *pos) {
 static void put_legal(ksw_context *c, const ks_position *pos) {
   ks_move *moves = NULL;
   const int n = ks_legal_moves_alloc(pos, &moves);
-  if (n < 0) c->oom = true;
+  char(*texts)[KS_MOVE_TEXT] = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *texts);
+  if (!texts || ks_moves_format(pos, moves, n, texts) != 0) c->oom = true;
   put(c, "[");
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && !c->oom; i++) {
     if (i) put(c, ",");
-    put_move(c, pos, &moves[i]);
+    put_move(c, &moves[i], texts[i]);
   }
   put(c, "]");
+  free(texts);
   free(moves);
 }
 
@@ -336,6 +336,14 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
     put(c, "%s{\"power\":%u,\"text\":", first ? "" : ",", power);
     put_string(c, text);
     put(c, ",\"section\":\"%s\"}", section);
+    first = false;
+  }
+  ks_face_note notes[KS_MAX_FACE_NOTES]; /* the lines that name other faces, as the CLI prints them */
+  const int nnotes = ks_face_notes(face, notes);
+  for (int i = 0; i < nnotes; i++) {
+    put(c, "%s{\"text\":", first ? "" : ",");
+    put_string(c, notes[i].text);
+    put(c, ",\"section\":\"%s\"}", notes[i].section);
     first = false;
   }
   put(c, "],\"at\":%d,\"reach\":[", at);

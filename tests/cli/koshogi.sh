@@ -29,6 +29,24 @@ grep -q 'moves: --position: ranks: rank a, at character 3: "qpe" starts no piece
 "$koshogi" perft --position "${start% b 1} b" 1 2>"$tmp/err" && fail "a position without its move number accepted"
 grep -q 'move number, at character 431: missing' "$tmp/err" || fail "no move number: $(cat "$tmp/err")"
 "$koshogi" moves --position "$start" --record "$tmp/cu.txt" 2>/dev/null && fail "--position with --record accepted"
+# match under a node budget: the same games twice, whatever the load (docs/KOSHOGI.md, Strength)
+mkdir "$tmp/n1" "$tmp/n2"
+for d in n1 n2; do
+  "$koshogi" match --games 2 --nodes 300 --limit 24 --records "$tmp/$d" search greedy >"$tmp/$d.json" 2>/dev/null ||
+    fail "match --nodes"
+done
+diff -r "$tmp/n1" "$tmp/n2" >/dev/null || fail "match --nodes 300 played other games the second time"
+grep -q '"nodes":300,' "$tmp/n1.json" || fail "match --nodes: $(cat "$tmp/n1.json")"
+# help PIECE with its options before or after the ID
+"$koshogi" help --white CV >"$tmp/cv1" || fail "help --white CV"
+"$koshogi" help CV --white >"$tmp/cv2" || fail "help CV --white"
+cmp -s "$tmp/cv1" "$tmp/cv2" && grep -q '^White on 10j' "$tmp/cv1" || fail "help --white CV: $(head -4 "$tmp/cv1")"
+# a set-up position where Black has no commanding piece (only MA and DR) is lost already, for the
+# right reason, and no move is played in it (KOSHOGI-RULES.md 6.1, 6.2)
+lost="19/19/19/19/19/19/19/19/9g9/19/19/19/19/19/19/19/19/19/8DRMA9 b 1"
+out=$("$koshogi" play --position "$lost" --black computer --white computer --ms 50) || fail "play a lost position"
+printf '%s\n' "$out" | grep -qx "White wins (the loser's commanding pieces are gone) after 0 plies" ||
+  fail "play from a lost position: $(printf '%s\n' "$out" | tail -2)"
 # a game from a set-up position with White to move: the record keeps the position and replays
 "$koshogi" play --position "$after" --black random --white random --limit 9 --record "$tmp/set.txt" >/dev/null ||
   fail "play --position"
@@ -91,7 +109,7 @@ printf '%s\n' "$out" | grep -q 'alone on an empty board (Black.s forward is up):
   fail "help CH: rank j: $(printf '%s\n' "$out" | grep '^ j ')"
 printf '%s\n' "$out" | grep -q '^Promotion: to +CH 車総' || fail "help CH: promotion"
 [ "$("$koshogi" piece ch)" = "$out" ] || fail "koshogi piece ch differs from koshogi help CH"
-"$koshogi" help +EN | grep -q '^- burns the 8 points around where it ends.*(4.8)$' || fail "help +EN: burning"
+"$koshogi" help +EN | tr '\n' ' ' | grep -q -- '- burns the 8 points around where it ends .*(4.8)' || fail "help +EN: burning"
 "$koshogi" help FC | grep -q '^Shots: 2 a move, up to 7 points away$' || fail "help FC: shots"
 "$koshogi" help SK | grep -q '^- a net: .*(4.9)$' && fail "help SK: the advance guard's promoted face is +AG, not SK"
 "$koshogi" help +AG | grep -q '^- a net: .*(4.9)$' || fail "help +AG: the net"

@@ -20,7 +20,7 @@ boards=$(grep -c '^White to move' "$tmp/out")
 grep -q '^Ko shogi. Type help' "$tmp/out" || fail "no word on how to start"
 grep -q '^Type a move in the notation' "$tmp/out" || fail "help does not explain the notation"
 grep -q '^  help PIECE ' "$tmp/out" || fail "help does not list help PIECE"
-grep -q 'CH  車 ' "$tmp/out" || fail "legend: no CH 車"
+grep -q 'CH  車 Chariot' "$tmp/out" || fail "legend: no CH 車 Chariot (the English names)"
 grep -q '^CH 車  Chariot$' "$tmp/out" || fail "help CH at the prompt"
 grep -q '^Last move: 1\. G-' "$tmp/out" || fail "the last move is not named"
 grep -q '^ s .*   o$' "$tmp/out" || fail "the general's old point 1s is not marked o"

@@ -7,17 +7,20 @@ or node budget per move. The referee times every move from the "go" it writes to
 move takes longer than the clock and byoyomi allow. Every move is checked against the legal
 moves a third engine process (the referee's own koshogi) lists, and that process also says
 when the game is over. Games start after a few random pawn steps (seeded), each opening played
-twice with the colours swapped. Prints one JSON line; with --strict, exits 1 when any game
-had an illegal move or a loss on time."""
+twice with the colours swapped, and A's Elo and its 95% interval are computed over these pairs
+(pair_stats.py). With a node budget (--go "nodes N") the games do not depend on the machine's
+load: the same seed plays the same games, which moves_digest shows. Prints one JSON line; with
+--strict, exits 1 when any game had an illegal move or a loss on time."""
 import argparse
+import hashlib
 import json
-import math
 import random
 import re
 import shlex
 import sys
 import time
 
+from pair_stats import pair_stats
 from usi_engine import Engine, EngineError
 
 
@@ -26,7 +29,8 @@ def parse_args():
     p.add_argument("--koshogi", required=True, help="the koshogi command that judges legality and results")
     p.add_argument("--a", required=True, help="engine A's command line (quoted)")
     p.add_argument("--b", required=True, help="engine B's command line (quoted)")
-    p.add_argument("--games", type=int, default=2, help="games; A plays Black in the odd ones")
+    p.add_argument("--games", type=int, default=2,
+                   help="games, an even number: each opening is played twice, A Black in the first")
     p.add_argument("--limit", type=int, default=20, help="plies after which an open game is a draw")
     p.add_argument("--openings", type=int, default=2, help="random pawn steps before the engines play")
     p.add_argument("--seed", type=int, default=1)
@@ -41,6 +45,8 @@ def parse_args():
     args = p.parse_args()
     if args.time is None and args.go is None:
         p.error("give a clock (--time, --inc, --byoyomi) or a fixed --go")
+    if args.games < 2 or args.games % 2:
+        p.error(f"--games {args.games}: an even number of games, two for each opening")
     return args
 
 
@@ -80,6 +86,15 @@ def last_score(lines, side):
                 v = 100000 if v > 0 else -100000
             return v if side == 0 else -v
     return None
+
+
+def last_nodes(lines):
+    """The nodes of the last info line before a bestmove (the whole search's), or 0."""
+    for line in reversed(lines):
+        m = re.search(r" nodes (\d+)", line)
+        if m:
+            return int(m.group(1))
+    return 0
 
 
 def go_command(args, clock):
@@ -122,6 +137,7 @@ def play_game(args, engines, judge, opening, stats):
             clock[side] = max(clock[side] - max(used - args.byoyomi, 0), 0) + args.inc
         move = line.split()[1]
         scores.append(last_score(seen, side))
+        stats[e.name]["nodes"] += last_nodes(seen)
         if move == "resign":
             return 1 - side, "resignation", moves
         if move not in legal:
@@ -148,34 +164,34 @@ def random_opening(judge, rng, plies):
     return moves
 
 
-def elo(score, games):
-    if games == 0 or score <= 0 or score >= games:
-        return None
-    p = score / games
-    return -400 * math.log10(1 / p - 1)
-
-
 def main():
     args = parse_args()
     rng = random.Random(args.seed)
     judge = start_engine(args.koshogi + " engine", "judge")
     a, b = start_engine(args.a, "A"), start_engine(args.b, "B")
-    stats = {n: {"ms": 0, "moves": 0, "longest_ms": 0, "least_left_ms": 10**12} for n in ("A", "B")}
+    stats = {n: {"ms": 0, "moves": 0, "nodes": 0, "longest_ms": 0, "least_left_ms": 10**12} for n in ("A", "B")}
     tally = {"a_wins": 0, "b_wins": 0, "draws": 0}
     faults = []
     started = time.monotonic()
     opening = []
     plies = 0
+    pair_scores = []  # A's points in each pair of games on one opening
+    digest = hashlib.sha256()
     for g in range(args.games):
         if g % 2 == 0:
             opening = random_opening(judge, rng, args.openings)
         engines = [a, b] if g % 2 == 0 else [b, a]
         winner, how, moves = play_game(args, engines, judge, opening, stats)
         plies += len(moves)
+        digest.update((" ".join(moves) + "\n").encode())
+        if g % 2 == 0:
+            pair_scores.append(0.0)
         if winner is None:
             tally["draws"] += 1
+            pair_scores[-1] += 0.5
         elif engines[winner] is a:
             tally["a_wins"] += 1
+            pair_scores[-1] += 1
         else:
             tally["b_wins"] += 1
         if "illegal" in how or "on time" in how:
@@ -184,11 +200,15 @@ def main():
               f"draws {tally['draws']}", file=sys.stderr, flush=True)
     for e in (a, b, judge):
         e.close()
-    score = tally["a_wins"] + tally["draws"] / 2
-    report = dict(games=args.games, **tally, a_elo=elo(score, args.games), faults=faults,
+    pairs = pair_stats(pair_scores)
+    report = dict(games=args.games, **tally, pairs=pairs["pairs"], pentanomial=pairs["pentanomial"],
+                  a_score=pairs["score"], a_elo=pairs["elo"], a_elo_low=pairs["elo_low"], a_elo_high=pairs["elo_high"],
+                  go=args.go, faults=faults, moves_digest=digest.hexdigest()[:16],
                   mean_plies=plies / args.games,
                   a_mean_ms=stats["A"]["ms"] / max(stats["A"]["moves"], 1),
                   b_mean_ms=stats["B"]["ms"] / max(stats["B"]["moves"], 1),
+                  a_mean_nodes=stats["A"]["nodes"] / max(stats["A"]["moves"], 1),
+                  b_mean_nodes=stats["B"]["nodes"] / max(stats["B"]["moves"], 1),
                   a_longest_ms=stats["A"]["longest_ms"], b_longest_ms=stats["B"]["longest_ms"],
                   a_least_left_ms=stats["A"]["least_left_ms"], b_least_left_ms=stats["B"]["least_left_ms"],
                   seconds=round(time.monotonic() - started, 1))

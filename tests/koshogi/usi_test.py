@@ -86,6 +86,15 @@ error_then_ready(e, "setoption name USI_Ponder value maybe", 'USI_Ponder "maybe"
 error_then_ready(e, "setoption name Burn value hot", 'Burn "hot"')
 error_then_ready(e, "setoption name Colour value red", 'unknown option "Colour"')
 error_then_ready(e, "setoption USI_Hash 4", "expected \"setoption name NAME value VALUE\"")
+# framing: an error quoting a long command keeps its newline, so readyok stands on its own line
+error_then_ready(e, "x" * 9000, 'unknown command "xxxx')
+# a line over 65,535 bytes is refused whole: its tail (here " isready") never runs as a command
+e.send("x" * 65535 + " isready")
+e.send("isready")
+_, _, seen = e.expect(r"^readyok$")
+check(len(seen) == 1 and "longer than 65535 bytes" in seen[0], f"a 65,543-byte line: {[s[:80] for s in seen]}")
+check(not e.quiet_for(0.3), "the tail of a long line was answered")
+error_then_ready(e, "x" * 65535, 'unknown command "xxxx')
 e.send("setoption name USI_Ponder value true")
 e.send("setoption name Burn value enemy")
 e.send("setoption name Burn value both")
@@ -111,6 +120,14 @@ error_then_ready(e, "position fen x", 'expected startpos or sfen, got "fen"')
 error_then_ready(e, "position startpos VG-10h", 'expected "moves" after the position')
 error_then_ready(e, "position sfen x", "position sfen")
 error_then_ready(e, "frobnicate", 'unknown command "frobnicate"')
+# a set-up position where Black (to move) has no G, GV, nor MA with a banner: lost already, so
+# go answers at once with resign, naming the reason
+e.send("position sfen 19/19/19/19/19/19/19/19/9g9/19/19/19/19/19/19/19/19/19/8DRMA9 b 1")
+e.send("go depth 3")
+_, _, seen = e.expect(r"^bestmove resign$")
+check(any("the game is over (White wins (the loser's commanding pieces are gone))" in s for s in seen),
+      f"go in a lost position: {seen}")
+e.send("position startpos moves VG-10h VGx10h")
 
 # go with bad values: an error, and no search
 for bad, words in (("go depth -1", 'go depth "-1"'), ("go depth 0", 'go depth "0"'),
