@@ -111,15 +111,16 @@ function checkAnalysisText(text, where) {
   }
 }
 
-// The analysis drawn from a move whose pick was valued over 280 deals and a rival dropped after
-// 40 with a higher average: no margin over it, no estimate of it as the move played.
+// The analysis drawn from a move whose pick was valued over 280 deals, beside a rival dropped
+// after 40 deals with a higher average and the move played, dropped after 40 with a lower one:
+// no margin over the first, no estimate of the second.
 async function uncomparableEstimates(page) {
   const text = await page.evaluate(() => new Promise((resolve) => {
     const box = document.createElement('section');
     document.body.append(box);
     const move = { index: 0, seat: 0, played: '123', value: -20, best: 10, loss: 30, best_moves: ['176'],
-      computer: { move: '176', moves: ['123', '176', '1p'], values: [12.5, -6.9, -10.6], deals: [40, 280, 280], agree: [3, 155, 90] } };
-    window.goitaAnalysis.show(box, { names: ['A', 'B', 'C', 'D'], scale: 'tens', moves: [move] });
+      computer: { move: '176', moves: ['123', '176', '1p', '145'], values: [-8.0, -6.9, -10.6, 12.5], deals: [40, 280, 280, 40], agree: [3, 155, 90, 1] } };
+    window.goitaAnalysis.show(box, { names: ['A', 'B', 'C', 'D'], scale: 'tens', run: () => Promise.resolve([move]) });
     const wait = () => (box.dataset.done ? resolve(box.textContent) : setTimeout(wait, 20));
     wait();
   }));
@@ -141,7 +142,12 @@ async function offlineNextRound(browser) {
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   while (!(await page.locator('#offline-next').count())) {
     if (++steps > 400) fail('offline: the first round did not end');
-    if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+    const tableText = () => document.getElementById('log').textContent + document.getElementById('hand').textContent;
+    const before = await page.evaluate(tableText);
+    if (!(await act(page, rng, fail))) { await page.waitForTimeout(50); continue; }
+    // the worker answers a moment later: wait for the move on the table (or the round's end)
+    await page.waitForFunction((b) => document.getElementById('log').textContent + document.getElementById('hand').textContent !== b ||
+      document.getElementById('offline-next'), before);
   }
   const round = Number((await page.textContent('#center')).match(/Round (\d+)/)[1]);
   await page.waitForFunction((r) => {
