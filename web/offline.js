@@ -145,7 +145,9 @@
       });
       box.append(button);
     }
-    window.goitaAnalysis.show(box, { rules: RULES, history, players: 4, names: namesFor(game), scale: g.scale, run: rpc });
+    // titled with its round, as it stays on screen into the next
+    window.goitaAnalysis.show(box, { rules: RULES, history, players: 4, names: namesFor(game), scale: g.scale, run: rpc,
+      title: client.t('round', { n: g.round }) });
   }
 
   // The panel under the table that holds a round's analysis.

@@ -67,6 +67,7 @@
     }
     // the names in the page's language, which may have changed since
     entry.o.names = s.seats.map((seat, i) => (seat ? displayName(seat, i) : t('seat_n', { n: i + 1 })));
+    entry.o.title = t('round', { n: s.round });
     const part = el('div', { id: 'round-mistakes', 'aria-live': 'polite' }, el('h3', { text: t('mistakes') }));
     if (entry.status === 'waiting') part.append(el('p', { class: 'muted', text: t('mistakes_wait') }));
     if (entry.status === 'failed') part.append(el('p', { class: 'muted', text: `${t('error')}: ${entry.error}` }));
