@@ -117,10 +117,11 @@
     return worst;
   }
 
-  // A biggest mistake in one line: the move, the points it lost and the best move instead.
+  // A biggest mistake in one line: the move, the points it lost and the best moves instead (the
+  // first three: early in a round many moves can be equally best).
   function mistakeText(m, o) {
-    return tr('mistake', { move: moveText(m.played), lost: points(m.loss, o.scale).replace('+', ''),
-      best: m.best_moves.map(moveText).join(' / ') });
+    const best = m.best_moves.slice(0, 3).map(moveText).join(' / ') + (m.best_moves.length > 3 ? ' …' : '');
+    return tr('mistake', { move: moveText(m.played), lost: points(m.loss, o.scale).replace('+', ''), best });
   }
 
   // Draws the round's analysis into box, headed with o.title when given: o.moves when already

@@ -65,9 +65,11 @@ async function roundMistakes(page) {
       if (++steps > 2000) fail('the round did not end');
       if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
     }
+    const ended = Date.now();
     await page.waitForSelector('#round-mistakes ul.mistakes', { timeout: 60000 })
       .catch(async () => fail(`no biggest mistakes after the round: ${await page.textContent('#round-result')}`));
     const lines = await page.locator('#round-mistakes li').allTextContents();
+    const took = Date.now() - ended;
     if (lines.length !== 4) fail(`${lines.length} lines of mistakes for 4 players: ${lines.join(' | ')}`);
     for (const line of lines) {
       if (!/: (\S+→\S+|pass) lost \d+ points \(.+ was best\)$|: No move lost points$/.test(line)) fail(`a mistake reads "${line}"`);
@@ -95,7 +97,7 @@ async function roundMistakes(page) {
     await shot(page, 'round-mistakes-phone-ja');
     await page.click('#lang');
     await page.setViewportSize({ width: 1280, height: 800 });
-    console.log(`e2e table-finished: an online round's biggest mistakes: ${lines.join(' | ')}`);
+    console.log(`e2e table-finished: an online round's biggest mistakes ${took} ms after its end: ${lines.join(' | ')}`);
     return;
   }
 }
