@@ -55,7 +55,8 @@
 
   // The biggest mistakes of the round summarised in s, drawn into the round's result box.
   function attach(box, s) {
-    if (document.body.classList.contains('offline-play') || !window.goitaOffline || !window.goitaAnalysis) return;
+    // a server's table only: offline play and the tutorial draw table 0, and analyse for themselves
+    if (!s.table || !window.goitaOffline || !window.goitaAnalysis) return;
     const key = `${s.table}:${s.round}`;
     let entry = rounds.get(key);
     if (!entry) {
