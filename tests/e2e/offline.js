@@ -90,7 +90,7 @@ async function playGame(browser, size, label, fromLobby) {
   if (!/Offline game · Game over|over/i.test(await page.textContent('#table-title'))) fail(`${label}: the table is not over`);
   // the game-over box's rematch starts a new game: round 1, no points, a hand dealt
   await page.click('#center button:has-text("Rematch")');
-  await page.waitForFunction(() => /Round 1\b/.test(document.getElementById('center').textContent) &&
+  await page.waitForFunction(() => /Round 1(?!\d)/.test(document.getElementById('center').textContent) &&
     /^[^1-9]*$/.test(document.getElementById('scores').textContent.replace(/\/ 150$/, '')), null, { timeout: 15000 })
     .catch(async () => fail(`${label}: Rematch started no new game: ${await page.textContent('#center')} ${await page.textContent('#scores')}`));
   console.log(`e2e offline ${label}: a game in ${rounds} rounds (${scores}) and its rematch; first table drawn ${loaded} ms after navigation`);
