@@ -416,6 +416,29 @@ static void login_counted(hub_login_guard *g, int64_t now) {
   }
 }
 
+int hub_login_throttle_new(srv_hub *h) {
+  srv_throttle_rules rules;
+  srv_throttle_rules_default(&rules);
+  if (h->options.login_addresses > 0) rules.capacity = (size_t)h->options.login_addresses;
+  return srv_throttle_new(&h->address_tries, &rules);
+}
+
+void srv_hub_client_address(srv_hub *h, uint64_t client, const char *address) {
+  hub_client *c = hub_client_get(h, client);
+  if (c) c->has_address = srv_address_parse(address, &c->address);
+}
+
+/* Counts a login's try against the client's address, before its hash; false after refusing
+ * the login when the address must wait. */
+static bool address_counted(srv_hub *h, hub_client *c, int64_t now) {
+  if (!c->has_address) return true;
+  const int64_t wait = srv_throttle_try(h->address_tries, &c->address, now);
+  if (wait == 0) return true;
+  hub_send_error(h, c->id, "login", "too many wrong passwords from your address: try again in %lld s",
+                 (long long)((wait + 999) / 1000));
+  return false;
+}
+
 void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   if (password_busy(h, c, "login")) return;
   char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
@@ -429,6 +452,7 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
   if (!found) { /* the same work and answer as a wrong password, so a name is not told by timing */
+    if (!address_counted(h, c, now)) return;
     c->pending_player = 0;
     send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, dummy_hash);
     return;
@@ -443,6 +467,7 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
                    (long long)((g->until_ms - now + 999) / 1000));
     return;
   }
+  if (!address_counted(h, c, now)) return;
   login_counted(g, now); /* before the hash: a guess waiting for its check counts already */
   c->pending_player = p.id;
   send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, hash);
@@ -458,6 +483,7 @@ static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *
   }
   hub_login_guard *g = login_guard(h, c->pending_player, false);
   if (g) memset(g, 0, sizeof *g);
+  if (c->has_address) srv_throttle_undo(h->address_tries, &c->address, h->io.now_ms(h->io.ctx)); /* not a guess */
   srv_player p;
   if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));

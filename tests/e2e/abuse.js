@@ -2,7 +2,7 @@
 // be refused, while four honest players at another table keep getting the state after each move
 // within 1 s and a lobby listener keeps getting the lobby's changes within 1 s.
 // Attacks: a message flood, oversized messages, wrong protocol names, cross-origin upgrades,
-// twice the connection cap, a reader that stops reading, and running out of file descriptors
+// password guesses at one account and from one address at many, twice the connection cap, a reader that stops reading, and running out of file descriptors
 // under ulimit -n 64 (with the server's CPU time measured meanwhile).
 // Usage: node abuse.js GOITA SCRATCH_DIR
 'use strict';
@@ -306,6 +306,55 @@ async function passwordGuesses(env) {
   return `${checked} of 30 concurrent guesses checked, ${refused} refused; unknown name ${fastUnknown.toFixed(0)} ms, known ${slowKnown.toFixed(0)} ms`;
 }
 
+// Guessing from one address behind a proxy (a server with --forwarded-for, whose clients' last
+// X-Forwarded-For entry is their address, and room for 16 addresses): 30 logins at 30 names
+// sent at once from one address are not all checked (20 free tries, the rest refused before
+// their hash), another address logs in meanwhile, and a crowd of 16 fresh addresses with a
+// wrong password each, enough to fill the table, does not make the server forget the guesser.
+// Before (issue 39) nothing was counted per address: all 30 were checked.
+async function addressGuesses() {
+  const server = await startServer('addresses', ['--forwarded-for', '--login-addresses', '16', '--player-rate-per-second', '0']);
+  const open = async (name, address) => {
+    const c = new Client(server.url, name, { 'X-Forwarded-For': `192.0.2.99, ${address}` }); // the first entry is the client's word only
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const login = async (c, name, password) => {
+    const reply = c.wait((m) => m.type === 'error' || m.type === 'welcome', 'a login\'s answer', 20000);
+    c.send({ type: 'login', name, password });
+    const m = await reply;
+    return m.type === 'welcome' ? 'welcome' : m.error;
+  };
+  const owner = await open('Uma', '198.51.100.20');
+  const claimed = owner.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed', 20000);
+  owner.send({ type: 'register', name: 'Uma', password: 'a long and rare one' });
+  const m = await claimed;
+  if (m.type === 'error') throw new Error(`address guesses: register: ${m.error}`);
+  const guessers = [];
+  for (let i = 0; i < 30; i++) guessers.push(await open(`Stuffer ${i}`, '203.0.113.7'));
+  const replies = await Promise.all(guessers.map((g, i) => login(g, `Account ${i}`, 'password guess')));
+  const checked = replies.filter((r) => r === 'wrong name or password').length;
+  const refused = replies.filter((r) => /^too many wrong passwords from your address/.test(r)).length;
+  if (checked > 20) fail(`address guesses: ${checked} of 30 guesses from one address were checked`);
+  if (checked + refused !== 30) fail(`address guesses: unexpected answers: ${JSON.stringify(replies.slice(-3))}`);
+  const other = await open('Uma again', '198.51.100.21');
+  const own = await login(other, 'Uma', 'a long and rare one');
+  if (own !== 'welcome') fail(`address guesses: another address could not log in: ${own}`);
+  const crowd = [];
+  for (let i = 0; i < 16; i++) crowd.push(await open(`Crowd ${i}`, `198.18.0.${i + 1}`));
+  const crowdReplies = await Promise.all(crowd.map((c, i) => login(c, `Account ${i}`, 'password guess')));
+  const crowdChecked = crowdReplies.filter((r) => r === 'wrong name or password').length;
+  // its wait of 1 s may be over by now, but not its count: of two more guesses at once, one is
+  // refused (a forgotten address would have 20 free tries again)
+  const more = await Promise.all([login(guessers[0], 'Account 0', 'password guess'), login(guessers[1], 'Account 1', 'password guess')]);
+  const again = more.find((r) => /^too many wrong passwords from your address/.test(r));
+  if (!again) fail(`address guesses: after a crowd of 16 addresses the guesser was forgotten: ${JSON.stringify(more)}`);
+  for (const c of [...guessers, ...crowd, owner, other]) c.close();
+  server.child.kill('SIGTERM');
+  return `${checked} of 30 checked, ${refused} refused; another address logged in; after ${crowdChecked} crowd guesses the guesser still waits ("${again}")`;
+}
+
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
 async function connectionCap(env, cap) {
   const t0 = Date.now();
@@ -458,6 +507,8 @@ async function outOfDescriptors(env) {
   await run('create flood', () => createFlood(env));
   await run('a private game\'s record', () => privateRecord(env));
   await run('password guesses', () => passwordGuesses(env));
+  await run('password guesses from one address', () => addressGuesses());
+  await healthy(env, 'after the guesses from one address');
   const low = await startServer('emfile', [], 64);
   const envLow = await honest(low);
   await run('out of file descriptors (ulimit -n 64)', () => outOfDescriptors(envLow));
