@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hub.h"
+#include "names.h"
 #include "secret.h"
 #include "throttle.h"
 
@@ -286,4 +287,165 @@ Test(passwords, every_leaked_password_of_the_list_is_refused) {
   cr_assert(srv_password_common("poohbear"));
   cr_assert_not(srv_password_common("a long and rare one"));
   cr_assert_not(srv_password_common("goita at the kitchen table"));
+}
+
+/* ---- names ---- */
+
+static void same_key(const char *a, const char *b) {
+  char ka[SRV_NAME_KEY_SIZE], kb[SRV_NAME_KEY_SIZE];
+  cr_assert_eq(srv_name_key(a, ka), 0, "no key for %s", a);
+  cr_assert_eq(srv_name_key(b, kb), 0, "no key for %s", b);
+  cr_assert_str_eq(ka, kb, "\"%s\" and \"%s\" look alike but have different keys", a, b);
+}
+
+static void other_key(const char *a, const char *b) {
+  char ka[SRV_NAME_KEY_SIZE], kb[SRV_NAME_KEY_SIZE];
+  cr_assert_eq(srv_name_key(a, ka), 0);
+  cr_assert_eq(srv_name_key(b, kb), 0);
+  cr_assert_str_neq(ka, kb, "\"%s\" and \"%s\" share a key", a, b);
+}
+
+/* Case, width, compatibility forms, spaces and lookalike letters of other scripts do not make
+ * another name (UTS #39 skeletons over NFKC_Casefold); other letters and accents do. */
+Test(names, lookalike_names_share_a_key) {
+  same_key("Ann", "ANN");
+  same_key("Ann", "  ann  ");
+  same_key("Ann Lee", "Ann   Lee");
+  same_key("Ann", "\xef\xbc\xa1\xef\xbd\x8e\xef\xbd\x8e"); /* fullwidth */
+  same_key("Ann", "\xce\x91nn");                           /* Greek capital alpha */
+  same_key("Ann", "\xd0\x90nn");                           /* Cyrillic capital A */
+  same_key("Ann Lee", "Ann\xc2\xa0Lee");                   /* no-break space */
+  same_key("Mia", "rnia");                                 /* m and rn */
+  same_key("Kim", "KIM");                                  /* a capital I is an i, though it looks like l */
+  same_key("Kim", "\xce\x9aim");                           /* Greek capital kappa */
+  same_key("MIA", "\xce\x9c\xce\x99\xce\x91");              /* Greek capitals */
+  same_key("office", "o\xef\xac\x83" "ce");                /* the ffi ligature */
+  other_key("Ann", "Anna");
+  other_key("Ann", "Ken");
+  other_key("Noel", "No\xc3\xabl");                          /* an accent is seen */
+  other_key("\xe5\xa4\xaa\xe9\x83\x8e", "\xe8\x8a\xb1\xe5\xad\x90"); /* 太郎, 花子 */
+  char key[SRV_NAME_KEY_SIZE];
+  cr_assert_eq(srv_name_key("\xff not UTF-8", key), -1);
+}
+
+static void reserved_as(const char *name, const char *why) {
+  const char *got = srv_name_reserved(name);
+  if (!why) {
+    cr_assert_null(got, "\"%s\" is refused as %s", name, got);
+    return;
+  }
+  cr_assert(got && strcmp(got, why) == 0, "\"%s\": %s, not %s", name, got ? got : "free", why);
+}
+
+/* The reserved names, however they are spelled (issue 39: a Greek omicron, a fullwidth C got
+ * through; guests' and operators' names were free to take). */
+Test(names, reserved_names_are_refused_however_spelled) {
+  const char *computer = "kept for computer players", *guest = "kept for guests", *op = "kept for the server's operators";
+  reserved_as("Computer 2 \xc2\xb7 expert", computer);
+  reserved_as("C\xce\xbfmputer 2", computer);        /* Greek small omicron */
+  reserved_as("\xef\xbc\xa3omputer 2", computer);    /* fullwidth C */
+  reserved_as("\xd0\xa1\xd0\xbemputer", computer);  /* Cyrillic Es and o */
+  reserved_as("COMPUTER", computer);
+  reserved_as("Computer1", computer);                /* a digit after it, though 1 looks like l */
+  reserved_as("Cornputer 3", computer);              /* rn for m */
+  reserved_as("expert (computer)", computer);
+  reserved_as("\xe3\x82\xb3\xe3\x83\xb3\xe3\x83\x94\xe3\x83\xa5\xe3\x83\xbc\xe3\x82\xbf 2", computer); /* コンピュータ 2 */
+  reserved_as("Computers", NULL);
+  reserved_as("Computerized Ann", NULL);
+  reserved_as("Player 0427", guest);
+  reserved_as("player 12", guest);
+  reserved_as("Player O427", guest);                 /* a letter O for the digit */
+  reserved_as("\xef\xbc\xb0layer 0427", guest);      /* fullwidth P */
+  reserved_as("Player One", NULL);
+  reserved_as("Playful", NULL);
+  reserved_as("admin", op);
+  reserved_as("ADMIN", op);
+  reserved_as("\xd0\xb0" "dmin", op);                    /* Cyrillic a */
+  reserved_as("Moderator", op);
+  reserved_as("admiral", NULL);
+  reserved_as("Ann", NULL);
+}
+
+/* An account cannot be claimed again in another case, width or script (issue 39: "ann" and
+ * "Ann" were one account, but "\u0391nn" with a Greek alpha was another), and its owner logs
+ * in by any spelling that looks the same. */
+Test(accounts, an_account_is_one_whatever_its_spelling) {
+  connect_from(1, "198.51.100.1");
+  say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
+  run_passwords();
+  cr_assert_str_empty(w.last_error[1]);
+  static const char *const impostors[] = {"ANN", "\\u0391nn", "\\u0410nn", "\\uff21nn", " ann "};
+  for (uint64_t i = 0; i < sizeof impostors / sizeof *impostors; i++) {
+    const uint64_t id = 2 + i;
+    connect_from(id, "198.51.100.2");
+    say(id, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"another horse\"}", impostors[i]);
+    cr_assert_eq(w.nheld, 0, "%s was sent to be hashed", impostors[i]);
+    cr_assert(strstr(w.last_error[id], "is registered"), "%s: %s", impostors[i], w.last_error[id]);
+  }
+  connect_from(10, "198.51.100.3");
+  say(10, "{\"type\":\"login\",\"name\":\"\\u0391NN\",\"password\":\"correct horse\"}");
+  run_passwords();
+  cr_assert_eq(w.welcomes[10], 2, "%s", w.last_error[10]);
+}
+
+/* An account claimed before names had keys is stored under its name in lowercase: it is still
+ * found by it, for logins and against impostors. */
+Test(accounts, accounts_claimed_before_keys_are_still_found) {
+  connect_from(1, "198.51.100.1");
+  say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
+  run_passwords();
+  srv_player p;
+  char hash[SRV_PASSWORD_HASH_SIZE];
+  bool found = false;
+  char key[SRV_NAME_KEY_SIZE];
+  cr_assert_eq(srv_name_key("Mia", key), 0);
+  cr_assert_str_eq(key, "rnia");
+  cr_assert_eq(srv_store_account(w.store, "ann", &p, hash, &found), 0);
+  cr_assert(found);
+  cr_assert_eq(srv_store_player_register(w.store, p.id, "Mia", "mia", hash), 0); /* as an older server stored it */
+  connect_from(2, "198.51.100.2");
+  say(2, "{\"type\":\"register\",\"name\":\"MIA\",\"password\":\"another horse\"}");
+  cr_assert(strstr(w.last_error[2], "is registered"), "%s", w.last_error[2]);
+  say(2, "{\"type\":\"login\",\"name\":\"mia\",\"password\":\"correct horse\"}");
+  run_passwords();
+  cr_assert_eq(w.welcomes[2], 2, "%s", w.last_error[2]);
+}
+
+/* A server started on a database of accounts claimed before names had keys stores them under
+ * their keys, so that a lookalike of an old name cannot be claimed; of two old accounts whose
+ * names now share a key, the first takes it and the other keeps its old one, and both owners
+ * still log in with their own passwords. */
+Test(accounts, old_accounts_are_rekeyed_at_start) {
+  static const char *const olds[][2] = {{"Mia", "mia"}, {"Ann", "ann"}, {"\xce\x91nn", "\xce\x91nn"}}; /* Greek Alpha */
+  int64_t ids[3];
+  for (int i = 0; i < 3; i++) {
+    srv_player p;
+    char token[SRV_TOKEN_HASH_SIZE];
+    snprintf(token, sizeof token, "%064d", i);
+    cr_assert_eq(srv_store_player_create(w.store, olds[i][0], token, &p), 0);
+    cr_assert_eq(srv_store_player_register(w.store, p.id, olds[i][0], olds[i][1],
+                                           "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$aGFzaA"), 0);
+    ids[i] = p.id;
+  }
+  srv_hub_free(w.hub); /* a new server on that database */
+  srv_hub_options o;
+  srv_hub_options_default(&o);
+  char err[256] = "";
+  cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
+  srv_player p;
+  char hash[SRV_PASSWORD_HASH_SIZE];
+  bool found = false;
+  cr_assert_eq(srv_store_account(w.store, "rnia", &p, hash, &found), 0);
+  cr_assert(found && p.id == ids[0], "Mia's account is not under its key");
+  cr_assert_eq(srv_store_account(w.store, "ann", &p, hash, &found), 0);
+  cr_assert(found && p.id == ids[1]);
+  cr_assert_eq(srv_store_account(w.store, "\xce\x91nn", &p, hash, &found), 0);
+  cr_assert(found && p.id == ids[2], "the second Ann lost its old key");
+  connect_from(1, "198.51.100.1");
+  say(1, "{\"type\":\"register\",\"name\":\"M\\u0456a\",\"password\":\"another horse\"}"); /* Cyrillic i */
+  cr_assert(strstr(w.last_error[1], "is registered"), "%s", w.last_error[1]);
+  say(1, "{\"type\":\"login\",\"name\":\"\\u0391nn\",\"password\":\"whatever\"}");
+  cr_assert_eq(w.nheld, 1);
+  cr_assert_str_eq(w.held[0].hash, "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$aGFzaA");
+  w.nheld = 0;
 }

@@ -151,6 +151,7 @@ int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv
     srv_hub_free(h);
     return -1;
   }
+  hub_accounts_rekey(h);
   restore_ctx c = {.h = h, .err = err, .errsize = errsize};
   if (srv_store_tables_open(store, restore_at_start, &c) != 0 && !c.failed) {
     snprintf(err, errsize, "%s", srv_store_error(store));

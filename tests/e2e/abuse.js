@@ -2,7 +2,8 @@
 // be refused, while four honest players at another table keep getting the state after each move
 // within 1 s and a lobby listener keeps getting the lobby's changes within 1 s.
 // Attacks: a message flood, oversized messages, wrong protocol names, cross-origin upgrades,
-// password guesses at one account and from one address at many, twice the connection cap, a reader that stops reading, and running out of file descriptors
+// password guesses at one account and from one address at many, lookalike names, twice the
+// connection cap, a reader that stops reading, and running out of file descriptors
 // under ulimit -n 64 (with the server's CPU time measured meanwhile).
 // Usage: node abuse.js GOITA SCRATCH_DIR
 'use strict';
@@ -321,13 +322,13 @@ async function addressGuesses() {
     return c;
   };
   const login = async (c, name, password) => {
-    const reply = c.wait((m) => m.type === 'error' || m.type === 'welcome', 'a login\'s answer', 20000);
+    const reply = c.wait((m) => m.type === 'error' || m.type === 'welcome', 'a login\'s answer', 60000);
     c.send({ type: 'login', name, password });
     const m = await reply;
     return m.type === 'welcome' ? 'welcome' : m.error;
   };
   const owner = await open('Uma', '198.51.100.20');
-  const claimed = owner.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed', 20000);
+  const claimed = owner.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed', 60000);
   owner.send({ type: 'register', name: 'Uma', password: 'a long and rare one' });
   const m = await claimed;
   if (m.type === 'error') throw new Error(`address guesses: register: ${m.error}`);
@@ -353,6 +354,48 @@ async function addressGuesses() {
   for (const c of [...guessers, ...crowd, owner, other]) c.close();
   server.child.kill('SIGTERM');
   return `${checked} of 30 checked, ${refused} refused; another address logged in; after ${crowdChecked} crowd guesses the guesser still waits ("${again}")`;
+}
+
+// Names that look like others: once "Kim" is claimed, "KIM", "Κim" (a Greek capital kappa)
+// and "Ｋim" (fullwidth) are the same account and cannot be claimed again; names that look
+// like a computer's, a guest's or an operator's are refused in hello. Before (issue 39) the
+// Greek and fullwidth spellings made accounts of their own, and "Player 0427" or "ADMIN" could
+// be taken.
+async function lookalikeNames(env) {
+  const open = async (name) => {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const answer = (c, msg) => {
+    const reply = c.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered) || m.type === 'welcome', `the answer to ${msg.type}`, 60000);
+    c.send(msg);
+    return reply;
+  };
+  const kim = await open('Kim');
+  const claimed = await answer(kim, { type: 'register', name: 'Kim', password: 'a long and rare one' });
+  if (claimed.type === 'error') throw new Error(`lookalike names: register Kim: ${claimed.error}`);
+  const other = await open('Someone else');
+  const refused = [];
+  for (const name of ['KIM', '\u039aim', '\uff2bim', ' kim ']) {
+    const m = await answer(other, { type: 'register', name, password: 'another rare one' });
+    if (m.type === 'error' && /is registered/.test(m.error)) refused.push(name);
+    else fail(`lookalike names: "${name}" was not refused as Kim's: ${JSON.stringify(m).slice(0, 200)}`);
+  }
+  const kept = [['C\u03bfmputer 2 \u00b7 expert', 'kept for computer players'], ['Player 0427', 'kept for guests'],
+    ['ADMIN', "kept for the server's operators"]];
+  for (const [name, why] of kept) {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    const m = await answer(c, { type: 'hello', name });
+    if (m.type !== 'error' || !m.error.includes(why)) fail(`lookalike names: hello as "${name}" got ${JSON.stringify(m).slice(0, 200)}`);
+    c.close();
+  }
+  kim.close();
+  other.close();
+  await healthy(env, 'after the lookalike names');
+  return `${refused.length} spellings of Kim refused, ${kept.length} reserved names refused in hello`;
 }
 
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
@@ -507,6 +550,7 @@ async function outOfDescriptors(env) {
   await run('create flood', () => createFlood(env));
   await run('a private game\'s record', () => privateRecord(env));
   await run('password guesses', () => passwordGuesses(env));
+  await run('lookalike names', () => lookalikeNames(env));
   await run('password guesses from one address', () => addressGuesses());
   await healthy(env, 'after the guesses from one address');
   const low = await startServer('emfile', [], 64);
