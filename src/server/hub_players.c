@@ -13,7 +13,8 @@
 /* Logins: this many tries at one account's password are free; then each further try waits twice
  * as long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A try counts before its hash is
  * checked (a right password undoes it), so guesses sent at once from many connections take
- * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. */
+ * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. Each try
+ * also counts against the client's address (throttle.h), whatever the name. */
 #define LOGIN_FREE_FAILURES 3
 #define LOGIN_WAIT_MAX_MS 300000
 #define LOGIN_FORGET_MS 900000

@@ -1,6 +1,7 @@
 /* Names as people see them (names.h): ICU's NFKC_Casefold normalizer and its UTS #39 spoof
  * checker's skeletons (Debian libicu-dev). Everything works on UTF-16, ICU's own strings, in
  * fixed buffers: a name has at most 39 bytes. */
+#include <pthread.h>
 #include <string.h>
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
@@ -12,6 +13,25 @@
 /* Room for a name's text at any step, in UTF-16 units (a 39-byte name is at most 39 units;
  * NFKC and skeletons may make it longer). */
 #define UNITS 256
+
+/* ICU's spoof checker, opened once: opening one takes about 0.1 ms, and an open checker is
+ * only read (ICU: safe to share between threads once configured). NULL if it could not open. */
+static USpoofChecker *spoof_checker;
+static pthread_once_t spoof_checker_once = PTHREAD_ONCE_INIT;
+
+static void open_spoof_checker(void) {
+  UErrorCode status = U_ZERO_ERROR;
+  spoof_checker = uspoof_open(&status);
+  if (U_FAILURE(status)) {
+    uspoof_close(spoof_checker);
+    spoof_checker = NULL;
+  }
+}
+
+static const USpoofChecker *checker_of_process(void) {
+  pthread_once(&spoof_checker_once, open_spoof_checker);
+  return spoof_checker;
+}
 
 typedef struct ustr {
   UChar text[UNITS];
@@ -99,8 +119,7 @@ static bool capitals_as_latin(const USpoofChecker *checker, const ustr *in, ustr
   return true;
 }
 
-/* The key of n units of text (srv_name_key, in UTF-16), with a spoof checker opened for the
- * call (one per name looked at: a name's reserved words take dozens of keys): NFKC, capitals
+/* The key of n units of text (srv_name_key, in UTF-16): NFKC, capitals
  * as their Latin lookalikes, NFKC_Casefold, the skeleton, and NFKC_Casefold again (skeletons
  * hold capitals: the skeleton of 0 is O). */
 static bool key_of(const USpoofChecker *checker, const UChar *s, int32_t n, ustr *out) {
@@ -111,12 +130,10 @@ static bool key_of(const USpoofChecker *checker, const UChar *s, int32_t n, ustr
 
 int srv_name_key(const char *name, char out[SRV_NAME_KEY_SIZE]) {
   ustr text, key;
-  UErrorCode status = U_ZERO_ERROR;
-  USpoofChecker *checker = uspoof_open(&status);
-  const bool ok = U_SUCCESS(status) && from_utf8(name, &text) && key_of(checker, text.text, text.len, &key) &&
-                  to_utf8(&key, out, SRV_NAME_KEY_SIZE);
-  uspoof_close(checker);
-  return ok ? 0 : -1;
+  return from_utf8(name, &text) && key_of(checker_of_process(), text.text, text.len, &key) &&
+                 to_utf8(&key, out, SRV_NAME_KEY_SIZE)
+             ? 0
+             : -1;
 }
 
 static bool same(const ustr *a, const ustr *b) {
@@ -132,9 +149,12 @@ static bool word_key(const USpoofChecker *checker, const char *word, ustr *out) 
 /* How many units of the name (in NFKC) make a prefix whose key is the word's, or -1. The name's
  * own characters after it are then what follows the word ("Computer1": a digit, though the
  * skeleton of 1 is l). */
-static int32_t word_prefix(const USpoofChecker *checker, const ustr *folded, const char *word) {
+static int32_t word_prefix(const USpoofChecker *checker, const ustr *folded, const ustr *key, const char *word) {
   ustr want, got;
   if (!word_key(checker, word, &want)) return -1;
+  /* A prefix's key begins the whole name's key: most names are done here, without a key for
+   * each of their prefixes. */
+  if (key->len < want.len || memcmp(key->text, want.text, (size_t)want.len * sizeof *want.text) != 0) return -1;
   for (int32_t i = 1; i <= folded->len; i++) {
     if (i < folded->len && (folded->text[i] & 0xfc00) == 0xdc00) continue; /* not inside a surrogate pair */
     if (key_of(checker, folded->text, i, &got) && same(&got, &want)) return i;
@@ -174,13 +194,13 @@ static const char *reserved(const USpoofChecker *checker, const char *name) {
   ustr text, folded, key; /* folded: in NFKC, case kept (what key_of takes) */
   if (!from_utf8(name, &text) || !fold(text.text, text.len, false, &folded) || !key_of(checker, text.text, text.len, &key))
     return NULL; /* the protocol has refused what is not UTF-8 already */
-  const int32_t computer = word_prefix(checker, &folded, "computer");
+  const int32_t computer = word_prefix(checker, &folded, &key, "computer");
   if (computer >= 0) {
     if (computer == folded.len || !u_isalpha(code_point_at(&folded, computer))) return "kept for computer players";
   }
-  if (holds_word(checker, &key, "(computer)") || word_prefix(checker, &folded, "コンピュータ") >= 0)
+  if (holds_word(checker, &key, "(computer)") || word_prefix(checker, &folded, &key, "コンピュータ") >= 0)
     return "kept for computer players";
-  const int32_t player = word_prefix(checker, &folded, "player");
+  const int32_t player = word_prefix(checker, &folded, &key, "player");
   if (player >= 0 && digits_follow(checker, &folded, player)) return "kept for guests";
   static const char *const operators[] = {"admin", "administrator", "moderator"};
   for (size_t i = 0; i < sizeof operators / sizeof *operators; i++) {
@@ -191,9 +211,5 @@ static const char *reserved(const USpoofChecker *checker, const char *name) {
 }
 
 const char *srv_name_reserved(const char *name) {
-  UErrorCode status = U_ZERO_ERROR;
-  USpoofChecker *checker = uspoof_open(&status);
-  const char *why = U_SUCCESS(status) ? reserved(checker, name) : NULL;
-  uspoof_close(checker);
-  return why;
+  return reserved(checker_of_process(), name);
 }
