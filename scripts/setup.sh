@@ -9,7 +9,7 @@ build=${1:-build}
 shift || true
 
 . scripts/packages.sh
-ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev libedit-dev libncurses-dev tmux libwebsockets-dev libsqlite3-dev libpq-dev libsodium-dev libnats-dev openssl \
+ensure_packages build-essential cmake ninja-build pkg-config libcriterion-dev libjansson-dev libedit-dev libncurses-dev tmux libwebsockets-dev libsqlite3-dev libpq-dev libsodium-dev libnats-dev libicu-dev john-data openssl \
   fonts-ipafont-gothic python3-fonttools python3-brotli python3-numpy python3-setuptools python3-wheel python3-venv
 scripts/web-font.sh # the browser client's kanji font, cut from IPA Gothic
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"

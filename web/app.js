@@ -155,7 +155,7 @@ function receive(msg) {
     case 'created':
       if (msg.invite) saveInvite(msg.table, msg.invite);
       enterTable(msg.table, true);
-      send({ type: 'watch', table: msg.table });
+      if (msg.seat === undefined) send({ type: 'watch', table: msg.table }); // else "seated" follows
       break;
     case 'joined':
       enterTable(msg.table, true);
@@ -315,7 +315,7 @@ function init() {
   $('opt-preset').addEventListener('change', onPresetChange);
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const create = { type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value) };
+    const create = { type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value), sit: true };
     if ($('opt-private').checked) create.private = true;
     send(create);
   });

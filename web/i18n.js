@@ -178,3 +178,24 @@ function errorText(message) {
   }
   return message;
 }
+
+// The finished table's words: seating on create, the replay of a game not found, the round's
+// biggest mistakes online.
+Object.assign(TEXT.ja, {
+  game_missing: '対局 #{n} は見つかりません', to_lobby: 'ロビーへ戻る',
+  game_missing_help: '終わった対局だけが再生できます。非公開の卓の対局は招待リンクから開いてください。',
+  game_unreachable: '対局 #{n} を開けませんでした', game_unreachable_help: 'サーバーが応答しません。しばらくしてからもう一度どうぞ。',
+  fill_computers: '空席をコンピュータで埋める', start_ready: '全員そろいました: 開始できます',
+  start_waiting_owner: '全員そろいました: 開始を待っています',
+  mistakes: 'この局のいちばん大きな失点', no_mistakes: '失点した手はありません', show_analysis: '解析を見る', hide_analysis: '解析を閉じる',
+  mistakes_wait: '解析中…',
+});
+Object.assign(TEXT.en, {
+  game_missing: 'Game #{n} was not found', to_lobby: 'Back to the lobby',
+  game_missing_help: 'Only finished games can be replayed. A private table\'s game opens from its invite link.',
+  game_unreachable: 'Game #{n} could not be opened', game_unreachable_help: 'The server did not answer. Try again in a moment.',
+  fill_computers: 'Fill the empty seats with computers', start_ready: 'Every seat is filled: the game can start',
+  start_waiting_owner: 'Every seat is filled: waiting for a seated player to start',
+  mistakes: 'Biggest mistakes this round', no_mistakes: 'No move lost points', show_analysis: 'Show the analysis', hide_analysis: 'Hide the analysis',
+  mistakes_wait: 'Analysing…',
+});

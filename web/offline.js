@@ -55,7 +55,7 @@
   // ---- the game ----
 
   const RULES = 'preset=standard';
-  let game = null; // { level, seed, steps, seats, busy, analysed }
+  let game = null; // { level, seed, steps, seats, busy, dealt (the last round dealt after its end), nextTimer }
 
   // A random 53-bit seed as decimal text.
   function randomSeed() {
@@ -104,26 +104,50 @@
     }
   }
 
-  // The round is over: its analysis, then a button to deal the next round (or a new game).
-  // Drawn again in the other language when the language switches.
+  // The pause after a round before the next deal, as a server makes it (its --round-pause,
+  // docs/SERVER.md); localStorage goita.offline.roundPause (ms) changes it.
+  function roundPause() {
+    const ms = Number(localStorage.getItem('goita.offline.roundPause'));
+    return Number.isFinite(ms) && localStorage.getItem('goita.offline.roundPause') !== null ? ms : 4000;
+  }
+
+  // Deals the next round once (after the pause, or sooner by the button); the round's analysis
+  // stays on screen until the next round ends.
+  function dealNext(mine, round) {
+    if (mine !== game || game.dealt >= round) return;
+    game.dealt = round;
+    clearTimeout(game.nextTimer);
+    const button = $('offline-next');
+    if (button) button.remove();
+    rpc('next', []).then(advance);
+  }
+
+  // The round is over: its analysis, and the next round dealt after the pause (a button deals it
+  // sooner), or at the game's end a button for a new game. Drawn again in the other language
+  // when the language switches.
   let shownOver = null;
   async function roundOver(g, again) {
     shownOver = g;
+    const mine = game;
+    if (!again && !g.over) mine.nextTimer = setTimeout(() => dealNext(mine, g.round), roundPause());
     const { history } = await rpc('history', []);
     // drawn again in the other language: only while that round's panel is still up
     const up = $('offline-round');
     if (again && (!up || up.dataset.round !== String(g.round))) return;
     const box = panel();
     box.dataset.round = String(g.round);
-    const button = make('button', { type: 'button', className: 'primary', id: 'offline-next',
-      textContent: g.over ? tr('new_game') : tr('next_round') });
-    button.addEventListener('click', () => {
-      box.remove();
-      if (g.over) start(game.level);
-      else rpc('next', []).then(advance);
-    });
-    box.append(button);
-    window.goitaAnalysis.show(box, { rules: RULES, history, players: 4, names: namesFor(game), scale: g.scale, run: rpc });
+    if (g.over || mine.dealt < g.round) {
+      const button = make('button', { type: 'button', className: 'primary', id: 'offline-next',
+        textContent: g.over ? tr('new_game') : tr('next_round') });
+      button.addEventListener('click', () => {
+        if (g.over) start(game.level);
+        else dealNext(mine, g.round);
+      });
+      box.append(button);
+    }
+    // titled with its round, as it stays on screen into the next
+    window.goitaAnalysis.show(box, { rules: RULES, history, players: 4, names: namesFor(game), scale: g.scale, run: rpc,
+      title: client.t('round', { n: g.round }) });
   }
 
   // The panel under the table that holds a round's analysis.
@@ -143,7 +167,8 @@
 
   // Starts a new game against three computer players of the level.
   async function start(level) {
-    game = { level, seed: randomSeed(), steps: 0, busy: false,
+    if (game) clearTimeout(game.nextTimer);
+    game = { level, seed: randomSeed(), steps: 0, busy: false, dealt: 0, nextTimer: 0,
       seats: (name) => [{ name, bot: '', rating: '–', connected: true },
         ...[1, 2, 3].map((s) => ({ name: `${client.t('computer')} ${s + 1}`, bot: level, rating: '–', connected: true }))] };
     const old = $('offline-round');
@@ -164,10 +189,12 @@
   function handle(msg) {
     if (!game) return;
     if (msg.type === 'move' && !game.busy) rpc('play', [msg.move]).then(advance, (e) => console.error(e));
+    else if (msg.type === 'rematch') start(game.level); // the game-over box's rematch: a new game
     else if (msg.type === 'leave') stop();
   }
 
   function stop() {
+    if (game) clearTimeout(game.nextTimer);
     game = null;
     const old = $('offline-round');
     if (old) old.remove();
@@ -252,7 +279,8 @@
     if (shownOver && $('offline-round')) roundOver(shownOver, true);
   });
 
-  window.goitaOffline = { open };
+  // run: the engine's worker, which round-mistakes.js analyses online rounds with
+  window.goitaOffline = { open, run: rpc };
   lobbyPanel();
   replayButton();
   if (location.hash === '#offline') open();

@@ -54,6 +54,7 @@ function openReplay(id, round, move, key) {
   const q = key ? `?key=${key}` : '';
   $('dl-json').href = `/records/${id}.json${q}`;
   $('dl-txt').href = `/records/${id}.txt${q}`;
+  replayMissing(null);
   fetch(`/records/${id}.json${q}`).then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); }).then((rec) => {
     const players = Number((rec.rules.match(/players=(\d)/) || [0, 4])[1]);
     const scale = /scale=ones/.test(rec.rules) ? 'ones' : 'tens';
@@ -61,7 +62,25 @@ function openReplay(id, round, move, key) {
     const r = Math.max(0, Math.min(rounds.length - 1, (round || 1) - 1));
     replay = { id, key, rec, players, scale, rounds, round: r, move: Math.max(0, Math.min(rounds[r].moves.length, move || 0)) };
     renderReplay();
-  }).catch(() => showNotice(`${t('error')}: /records/${id}.json`));
+  }).catch((e) => replayMissing({ id, status: Number(e.message) || 0 }));
+}
+
+// The replay's page for a game that could not be opened (missing = { id, status }: 404 when
+// the server has no such finished game, 0 when it did not answer), or back to the replay
+// itself (missing = null).
+function replayMissing(missing) {
+  for (const node of document.querySelectorAll('#replay .replay-nav, #replay .replay-help, #dl-json, #dl-txt, #r-board, #r-log')) node.hidden = !!missing;
+  const old = $('r-missing');
+  if (old) old.remove();
+  if (!missing) return;
+  replay = null;
+  $('r-board').replaceChildren();
+  $('r-log').replaceChildren();
+  const box = el('section', { id: 'r-missing', class: 'panel' },
+    el('h2', { text: t(missing.status === 404 ? 'game_missing' : 'game_unreachable', { n: missing.id }) }),
+    el('p', { class: 'muted', text: t(missing.status === 404 ? 'game_missing_help' : 'game_unreachable_help') }),
+    el('a', { href: location.pathname, text: t('to_lobby') }));
+  $('r-board').before(box);
 }
 
 // One seat's territory in a replay: name and team, its two rows and its hand.

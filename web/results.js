@@ -121,4 +121,5 @@ function renderRoundResult() {
     scoreLine(s.scores, s.players, nameOf, s.scale, s.target)));
   box.append(el('button', { id: 'round-result-close', type: 'button', text: t('dismiss'),
     on: { click: () => { shownResult = null; renderRoundResult(); } } }));
+  if (window.goitaRoundMistakes) window.goitaRoundMistakes.attach(box, s); // the biggest mistakes, online
 }

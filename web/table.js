@@ -250,7 +250,11 @@ function renderCenter(fresh) {
   c.replaceChildren();
   const g = view.game;
   if (!g) {
-    c.append(el('p', { text: t(view.status) }), el('p', { class: 'muted', text: t('start_needs') }));
+    // what the table waits for: seats to fill, or someone seated to start it
+    const full = view.seats.every((s) => s);
+    const waitsFor = view.status !== 'waiting' ? null : !full ? 'start_needs' : view.seat >= 0 ? 'start_ready' : 'start_waiting_owner';
+    c.append(el('p', { text: t(view.status) }));
+    if (waitsFor) c.append(el('p', { id: 'start-status', class: 'muted', text: t(waitsFor) }));
     return;
   }
   c.append(el('div', { class: 'muted', text: t('round', { n: g.round }) }));
@@ -307,15 +311,29 @@ function renderSeating() {
     for (const lv of levelsOffered()) level.append(el('option', { value: lv, text: t('level_' + lv) }));
     const team = players === 4 ? ` (${teamName(s)})` : '';
     box.append(el('span', { class: 'seat-chip' }, `${t('seat')} ${s + 1}${team}: `,
-      el('button', { type: 'button', text: t('sit'), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }), ' ',
+      // one seat a person: a seated player is offered no other
+      seated ? null : el('button', { type: 'button', text: t('sit'), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }), seated ? null : ' ',
       level,
       el('button', { type: 'button', text: t('computer'), on: { click: () => send({ type: 'bot', table: currentTable, seat: s, level: level.value }) } })));
   }
   const full = view.seats.every((s) => s);
+  if (!full) box.append(fillButton());
   if (seated) {
     box.append(el('button', { class: 'primary', type: 'button', text: t('start'),
       disabled: full ? undefined : 'disabled', on: { click: () => send({ type: 'start', table: currentTable }) } }));
   }
+}
+
+// One button that seats a computer player of the level chosen in every empty seat: the way to
+// a game against the computer in one click from a new table.
+function fillButton() {
+  const level = el('select', { id: 'fill-level', 'aria-label': `${t('fill_computers')}: ${t('quick_level')}` });
+  for (const lv of levelsOffered()) level.append(el('option', { value: lv, text: t('level_' + lv) }));
+  if (levelsOffered().includes('expert')) level.value = 'expert';
+  const fill = () => view.seats.forEach((s, seat) => {
+    if (!s) send({ type: 'bot', table: currentTable, seat, level: level.value });
+  });
+  return el('span', { class: 'fill-seats' }, el('button', { id: 'fill-computers', type: 'button', text: t('fill_computers'), on: { click: fill } }), ' ', level);
 }
 
 let logShown = '';   // "table:round:moves" drawn last, to animate only a new play

@@ -76,7 +76,7 @@ int cmd_serve(int argc, char **argv) {
            player_rate = (uint64_t)o.hub.player_rate_per_second, player_burst = (uint64_t)o.hub.player_rate_burst,
            table_expiry = (uint64_t)o.hub.waiting_table_expiry_ms / 1000, seat_grace = (uint64_t)o.hub.seat_grace_ms / 1000,
            chat_burst = (uint64_t)o.hub.chat_burst, chat_interval = (uint64_t)o.hub.chat_interval_ms,
-           rematch_wait = (uint64_t)o.hub.rematch_wait_ms / 1000, lease = 10;
+           rematch_wait = (uint64_t)o.hub.rematch_wait_ms / 1000, lease = 10, login_addresses = 4096;
   const cli_option options[] = {
       {"--port", CLI_UINT, "N", &port, "the TCP port to listen on", .lo = 1, .hi = 65535},
       {.name = "--host", .kind = CLI_TEXT, .value = "ADDRESS", .target = &o.host,
@@ -127,6 +127,11 @@ int cmd_serve(int argc, char **argv) {
       {"--rematch-wait", CLI_UINT, "S", &rematch_wait,
        "a rematch starts after this with those who asked, computers for the others", .lo = 1, .hi = 3600,
        .unit = "s"},
+      {"--login-addresses", CLI_UINT, "N", &login_addresses,
+       "client addresses whose wrong passwords are remembered at once (a fixed table)", .lo = 16, .hi = 65536},
+      {.name = "--forwarded-for", .kind = CLI_FLAG, .target = &o.forwarded_for,
+       .help = "behind a proxy: a client's address is the last one in its X-Forwarded-For header (give it only "
+               "when the proxy in front sets that header)"},
       {.name = "--node", .kind = CLI_TEXT, .value = "NAME", .target = &o.node,
        .help = "this server's name among several sharing one PostgreSQL database (each its own name)",
        .fallback = "goita"},
@@ -172,6 +177,7 @@ int cmd_serve(int argc, char **argv) {
   o.hub.chat_interval_ms = (int)chat_interval;
   o.hub.rematch_wait_ms = (int)rematch_wait * 1000;
   o.lease_ms = (int)lease * 1000;
+  o.hub.login_addresses = (int)login_addresses;
   if (o.bus && !srv_store_is_postgresql(o.db_path))
     return cli_usage_error(&c, "--bus needs a PostgreSQL database (--db postgresql://...): servers sharing one "
                                "talk over the bus, and a SQLite file serves one server");

@@ -93,6 +93,7 @@ void srv_hub_free(srv_hub *h) {
   hub_map_free(&h->invite_index);
   hub_map_free(&h->player_index);
   hub_login_guards_prune(h, true);
+  srv_throttle_free(h->address_tries);
   free(h->lobby_dirty);
   free(h->lobby_removed);
   free(h->tables);

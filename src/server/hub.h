@@ -88,6 +88,8 @@ typedef struct srv_hub_options {
   int lease_renew_ms;
   /* With a bus (io.publish): this server's name, as srv_store_node was given it. */
   const char *node;
+  /* Client addresses whose wrong passwords are remembered at once (throttle.h); 0: 4096. */
+  int login_addresses;
 } srv_hub_options;
 
 void srv_hub_options_default(srv_hub_options *options);
@@ -100,6 +102,10 @@ void srv_hub_free(srv_hub *hub);
 
 void srv_hub_connect(srv_hub *hub, uint64_t client);
 void srv_hub_disconnect(srv_hub *hub, uint64_t client);
+/* Where a client connects from ("203.0.113.7", "2001:db8::1"), said by the network layer right
+ * after srv_hub_connect: its logins' wrong passwords count against the address too. A client
+ * never given one (or an unreadable one) is counted only per account. */
+void srv_hub_client_address(srv_hub *hub, uint64_t client, const char *address);
 /* Handles one message from a client; every reply goes through io.send. The text is borrowed
  * only until the hub's first callback: the hub copies it before it sends, publishes or logs
  * anything, so the caller may free it from inside io.send (net.c's receive buffer goes with its

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "hub.h"
+#include "names.h"
 #include "protocol.h"
+#include "throttle.h"
 
 typedef struct hub_seat {
   int64_t player; /* 0: empty */
@@ -75,7 +77,9 @@ typedef struct hub_client {
   uint64_t password_serial;            /* of the job out */
   int64_t pending_player;              /* register: the player; login: the account's player */
   char pending_name[SRV_NAME_SIZE];    /* register: the name claimed */
-  char pending_account[SRV_NAME_SIZE]; /* the account (folded name) */
+  char pending_account[SRV_NAME_KEY_SIZE]; /* the account (the name's key, names.h) */
+  bool has_address;                    /* the network layer told where it connects from */
+  srv_address address;                 /* ... and that address, whose wrong passwords count (throttle.h) */
   /* Several servers (hub_bus.c). A client of another server, whose requests come over the bus
    * and whose messages go back over it: */
   char node[SRV_NODE_SIZE]; /* that server's name, "" for a client connected here */
@@ -144,6 +148,7 @@ struct srv_hub {
   bool superseded;           /* another server started under this one's name: it serves nothing */
   int nlost;                 /* tables marked lost and not let go yet */
   hub_map login_index; /* a registered player's id -> its hub_login_guard * (hub_players.c) */
+  srv_throttle *address_tries; /* wrong passwords per client address (throttle.h, hub_players.c) */
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
   int nqueue, capqueue;
   /* Several servers with a bus (hub_bus.c, hub_lobby.c). */
@@ -279,6 +284,11 @@ void hub_count_open(srv_hub *h, hub_table *t, int delta);
 void hub_players_prune(srv_hub *h);
 /* Drops the login guards whose tries are forgotten (hub_players.c); all of them at the end (all). */
 void hub_login_guards_prune(srv_hub *h, bool all);
+/* Stores every account whose key is not its name's key (names.h) under that key: accounts
+ * claimed before names had keys, or after ICU's confusables changed. Run at start. */
+void hub_accounts_rekey(srv_hub *h);
+/* Makes the hub's table of wrong passwords per address (options.login_addresses places). */
+int hub_login_throttle_new(srv_hub *h);
 
 /* ---- table lifecycle (hub_lifecycle.c) ---- */
 

@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "hub_internal.h"
+#include "names.h"
 #include "ratings.h"
 #include "secret.h"
 
 /* Logins: this many tries at one account's password are free; then each further try waits twice
  * as long as the last, from 1 s up to LOGIN_WAIT_MAX_MS. A try counts before its hash is
  * checked (a right password undoes it), so guesses sent at once from many connections take
- * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. */
+ * their turns like any others. A quiet account is forgiven after LOGIN_FORGET_MS. Each try
+ * also counts against the client's address (throttle.h), whatever the name. */
 #define LOGIN_FREE_FAILURES 3
 #define LOGIN_WAIT_MAX_MS 300000
 #define LOGIN_FORGET_MS 900000
@@ -36,100 +38,99 @@ static void trim_name(const char *name, char out[SRV_NAME_SIZE]) {
   out[n] = '\0';
 }
 
-/* The account a name claims: trimmed and with ASCII letters in lowercase, so "Ann", "ann " and
- * "ANN" are one account. */
-static void account_of(const char *name, char out[SRV_NAME_SIZE]) {
+/* The key an account was stored under before names had keys (names.h): trimmed, with ASCII
+ * letters in lowercase. */
+static void legacy_account_of(const char *name, char out[SRV_NAME_SIZE]) {
   trim_name(name, out);
   for (char *p = out; *p; p++)
     if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
 }
 
-/* The ASCII letter (lowercase) or digit a character stands for to the eye, or the character
- * itself: fullwidth forms, circled and mathematical letters, small Roman numerals, and the
- * Greek and Cyrillic letters that look like Latin ones (Unicode's confusables for the letters
- * of "computer", and a few more). Enough to tell "Computer 2" spelled with a Greek omicron or a
- * fullwidth C from the real one; not a full UTS #39 skeleton. */
-static uint32_t looks_like(uint32_t c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A' + 'a';
-  if (c >= 0xff01 && c <= 0xff5e) return looks_like(c - 0xfee0); /* fullwidth ASCII */
-  if (c == 0x3000 || c == 0xa0 || (c >= 0x2000 && c <= 0x200a) || c == 0x202f || c == 0x205f) return ' ';
-  if (c >= 0x24b6 && c <= 0x24cf) return c - 0x24b6 + 'a'; /* circled capitals */
-  if (c >= 0x24d0 && c <= 0x24e9) return c - 0x24d0 + 'a'; /* circled small letters */
-  if (c >= 0x1d400 && c <= 0x1d6a3) return (c - 0x1d400) % 26 + 'a'; /* mathematical A-Z a-z, 13 styles */
-  if (c >= 0x1d7ce && c <= 0x1d7ff) return (c - 0x1d7ce) % 10 + '0'; /* mathematical digits */
-  switch (c) {
-  case 0x39f: case 0x3bf: case 0x41e: case 0x43e: case 0x3c3: case 0x555: case 0x585: case 0x2134:
-    return 'o';
-  case 0x3f9: case 0x3f2: case 0x421: case 0x441: case 0x2102: case 0x212d: case 0x217d: case 0x216d: case 0x1d04:
-    return 'c';
-  case 0x39c: case 0x41c: case 0x43c: case 0x217f: case 0x216f: case 0x1d0d:
-    return 'm';
-  case 0x3a1: case 0x3c1: case 0x420: case 0x440: case 0x2119: case 0x1d18:
-    return 'p';
-  case 0x3c5: case 0x57d: case 0x1d1c: case 0x28b:
-    return 'u';
-  case 0x3a4: case 0x3c4: case 0x422: case 0x442: case 0x1d1b:
-    return 't';
-  case 0x395: case 0x3b5: case 0x415: case 0x435: case 0x212f: case 0x2147: case 0x1d07:
-    return 'e';
-  case 0x433: case 0x280: case 0x1d26: case 0x27c:
-    return 'r';
-  default:
-    return c;
+/* The account a name claims (its key, names.h, in key), and its player and password hash when
+ * someone holds it. An account kept under its old key (claimed before keys, and whose name's
+ * key another account took first: hub_accounts_rekey) is found by that key first, so that its
+ * owner still logs in; every other account by the key. Returns 0, or -1 after a store error, or
+ * -2 when the name has no key (too long once normalized). */
+static int find_account(srv_hub *h, const char *name, char key[SRV_NAME_KEY_SIZE], srv_player *owner,
+                        char hash[SRV_PASSWORD_HASH_SIZE], bool *found) {
+  *found = false;
+  if (srv_name_key(name, key) != 0) {
+    key[0] = '\0';
+    return -2;
   }
+  char legacy[SRV_NAME_SIZE];
+  legacy_account_of(name, legacy);
+  if (strcmp(legacy, key) != 0 && srv_store_account(h->store, legacy, owner, hash, found) != 0) return -1;
+  if (!*found && srv_store_account(h->store, key, owner, hash, found) != 0) return -1;
+  return 0;
 }
 
-/* A name as it looks: trimmed, each character as looks_like says, spaces squeezed to one,
- * written back as UTF-8 (out holds SRV_NAME_SIZE bytes; the result is never longer). */
-static void skeleton(const char *name, char out[SRV_NAME_SIZE]) {
-  char trimmed[SRV_NAME_SIZE];
-  trim_name(name, trimmed);
-  size_t len = 0;
-  for (const unsigned char *p = (const unsigned char *)trimmed; *p;) {
-    const int n = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
-    uint32_t c = n == 1 ? *p : (uint32_t)(*p & (0x7f >> n));
-    for (int i = 1; i < n && p[i]; i++) c = c << 6 | (p[i] & 0x3fu);
-    p += n;
-    const uint32_t k = looks_like(c);
-    if (k == ' ' && (len == 0 || out[len - 1] == ' ')) continue;
-    if (k < 0x80) {
-      out[len++] = (char)k;
-    } else { /* unchanged: the same bytes as it came */
-      const unsigned char *src = p - n;
-      for (int i = 0; i < n && len < SRV_NAME_SIZE - 1; i++) out[len++] = (char)src[i];
+/* An account whose stored key is not its name's key (claimed before keys, or keyed by an
+ * older ICU whose confusables differ). */
+typedef struct stale_account {
+  int64_t id;
+  char name[SRV_NAME_SIZE], key[SRV_NAME_KEY_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+} stale_account;
+
+typedef struct stale_list {
+  stale_account *rows;
+  size_t n, cap;
+  bool out_of_memory;
+} stale_list;
+
+static void note_stale(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash) {
+  stale_list *l = ctx;
+  stale_account row = {.id = id};
+  if (srv_name_key(name, row.key) != 0 || strcmp(row.key, account) == 0) return;
+  if (l->n == l->cap) {
+    const size_t cap = l->cap ? 2 * l->cap : 16;
+    stale_account *grown = realloc(l->rows, cap * sizeof *grown);
+    if (!grown) {
+      l->out_of_memory = true;
+      return;
     }
-    if (len >= SRV_NAME_SIZE - 1) break;
+    l->rows = grown;
+    l->cap = cap;
   }
-  while (len > 0 && out[len - 1] == ' ') len--;
-  out[len] = '\0';
+  snprintf(row.name, sizeof row.name, "%s", name);
+  snprintf(row.hash, sizeof row.hash, "%s", password_hash);
+  l->rows[l->n++] = row;
 }
 
-/* Whether a name is kept for computer players, as it looks (skeleton: "Cοmputer" with a Greek
- * omicron, a fullwidth "Ｃomputer"): "Computer" followed by anything but a letter
- * ("Computer 2 · expert", "computer"), anything with "(computer)" in it (the older
- * "expert (computer)"), or the client's Japanese label. */
-static bool name_reserved(const char *name) {
-  char key[SRV_NAME_SIZE];
-  skeleton(name, key);
-  if (strncmp(key, "computer", 8) == 0) {
-    const char next = key[8]; /* lowercase already */
-    if (!(next >= 'a' && next <= 'z')) return true;
+void hub_accounts_rekey(srv_hub *h) {
+  stale_list l = {0};
+  if (srv_store_accounts(h->store, note_stale, &l) != 0)
+    hub_log(h, "accounts not rekeyed: %s", srv_store_error(h->store));
+  if (l.out_of_memory) hub_log(h, "accounts not all rekeyed: out of memory");
+  int rekeyed = 0;
+  for (size_t i = 0; i < l.n; i++) {
+    if (srv_store_player_register(h->store, l.rows[i].id, l.rows[i].name, l.rows[i].key, l.rows[i].hash) == 0)
+      rekeyed++;
+    else /* another account has that key already: this one keeps its old key, which find_account still tries */
+      hub_log(h, "account of player %lld (\"%s\") kept its old key: %s", (long long)l.rows[i].id, l.rows[i].name,
+              srv_store_error(h->store));
   }
-  return strstr(key, "(computer)") != NULL || strncmp(key, "コンピュータ", strlen("コンピュータ")) == 0;
+  if (rekeyed) hub_log(h, "%d accounts stored under their names' keys", rekeyed);
+  free(l.rows);
 }
 
 /* Checks a name a person asks for: not a computer's, not claimed by another player. Returns
  * false after sending the request an error. */
 static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self) {
-  if (name_reserved(name)) {
-    hub_send_error(h, c->id, request, "the name \"%s\" is kept for computer players: choose another", name);
+  const char *why = srv_name_reserved(name);
+  if (why) {
+    hub_send_error(h, c->id, request, "the name \"%s\" is %s: choose another", name, why);
     return false;
   }
-  char account[SRV_NAME_SIZE], password[SRV_PASSWORD_HASH_SIZE];
-  account_of(name, account);
+  char account[SRV_NAME_KEY_SIZE], password[SRV_PASSWORD_HASH_SIZE];
   srv_player owner;
   bool found = false;
-  if (srv_store_account(h->store, account, &owner, password, &found) != 0) {
+  const int looked = find_account(h, name, account, &owner, password, &found);
+  if (looked == -2) {
+    hub_send_error(h, c->id, request, "the name \"%s\" is too long once its characters are written plainly: choose a shorter one", name);
+    return false;
+  }
+  if (looked != 0) {
     hub_send_error(h, c->id, request, "%s", srv_store_error(h->store));
     return false;
   }
@@ -232,14 +233,13 @@ static void guest_name(srv_hub *h, char out[SRV_NAME_SIZE]) {
     uint16_t r = 0;
     h->io.random(h->io.ctx, &r, sizeof r);
     snprintf(out, SRV_NAME_SIZE, "Player %04u", (unsigned)(r % 10000));
-    char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
+    char account[SRV_NAME_KEY_SIZE], hash[SRV_PASSWORD_HASH_SIZE];
     srv_player owner;
     bool found = false;
     bool taken = false;
     for (int i = 0; i < h->nclients && !taken; i++) taken = strcmp(h->clients[i].name, out) == 0;
     if (taken) continue;
-    account_of(out, account);
-    if (srv_store_account(h->store, account, &owner, hash, &found) != 0 || !found) return;
+    if (find_account(h, out, account, &owner, hash, &found) != 0 || !found) return;
   }
 }
 
@@ -336,10 +336,9 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_error(h, c->id, "register", "you have claimed the name \"%s\" already", p.name);
     return;
   }
-  char name[SRV_NAME_SIZE], account[SRV_NAME_SIZE];
+  char name[SRV_NAME_SIZE], account[SRV_NAME_KEY_SIZE];
   trim_name(r->name, name);
-  account_of(name, account);
-  if (!name_allowed(h, c, "register", name, p.id)) return;
+  if (!name_allowed(h, c, "register", name, p.id) || srv_name_key(name, account) != 0) return;
   if (srv_password_common(r->password)) {
     hub_send_error(h, c->id, "register",
                    "this password is one of the most common ones, which are tried first: choose another");
@@ -416,19 +415,42 @@ static void login_counted(hub_login_guard *g, int64_t now) {
   }
 }
 
+int hub_login_throttle_new(srv_hub *h) {
+  srv_throttle_rules rules;
+  srv_throttle_rules_default(&rules);
+  if (h->options.login_addresses > 0) rules.capacity = (size_t)h->options.login_addresses;
+  return srv_throttle_new(&h->address_tries, &rules);
+}
+
+void srv_hub_client_address(srv_hub *h, uint64_t client, const char *address) {
+  hub_client *c = hub_client_get(h, client);
+  if (c) c->has_address = srv_address_parse(address, &c->address);
+}
+
+/* Counts a login's try against the client's address, before its hash; false after refusing
+ * the login when the address must wait. */
+static bool address_counted(srv_hub *h, hub_client *c, int64_t now) {
+  if (!c->has_address) return true;
+  const int64_t wait = srv_throttle_try(h->address_tries, &c->address, now);
+  if (wait == 0) return true;
+  hub_send_error(h, c->id, "login", "too many wrong passwords from your address: try again in %lld s",
+                 (long long)((wait + 999) / 1000));
+  return false;
+}
+
 void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   if (password_busy(h, c, "login")) return;
-  char account[SRV_NAME_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
-  account_of(r->name, account);
+  char account[SRV_NAME_KEY_SIZE], hash[SRV_PASSWORD_HASH_SIZE] = "";
   const int64_t now = h->io.now_ms(h->io.ctx);
   srv_player p;
   bool found = false;
-  if (srv_store_account(h->store, account, &p, hash, &found) != 0) {
+  if (find_account(h, r->name, account, &p, hash, &found) == -1) { /* a name with no key: no account has it */
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
     return;
   }
   snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
   if (!found) { /* the same work and answer as a wrong password, so a name is not told by timing */
+    if (!address_counted(h, c, now)) return;
     c->pending_player = 0;
     send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, dummy_hash);
     return;
@@ -443,6 +465,7 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
                    (long long)((g->until_ms - now + 999) / 1000));
     return;
   }
+  if (!address_counted(h, c, now)) return;
   login_counted(g, now); /* before the hash: a guess waiting for its check counts already */
   c->pending_player = p.id;
   send_password_job(h, c, SRV_PASSWORD_CHECK, r->password, hash);
@@ -458,6 +481,7 @@ static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *
   }
   hub_login_guard *g = login_guard(h, c->pending_player, false);
   if (g) memset(g, 0, sizeof *g);
+  if (c->has_address) srv_throttle_undo(h->address_tries, &c->address, h->io.now_ms(h->io.ctx)); /* not a guess */
   srv_player p;
   if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
     hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));

@@ -86,6 +86,19 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
   return t;
 }
 
+/* Seats a table's creator in its first seat, as a sit would: the person who made the table
+ * came to play at it. */
+static void seat_creator(srv_hub *h, hub_client *c, hub_table *t) {
+  char token[SRV_TOKEN_SIZE];
+  hub_seat_person(h, &t->seats[0], c, token);
+  if (!save_table(h, c, "create", t)) {
+    memset(&t->seats[0], 0, sizeof t->seats[0]);
+    return;
+  }
+  hub_take_seat(h, c, t, 0, token);
+  hub_lobby_touch(h, t);
+}
+
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   char err[256];
   hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
@@ -98,7 +111,9 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
     c->invited = t->id; /* its creator may sit at a private table */
     json_object_set_new(created, "invite", json_string(t->invite));
   }
+  if (created && r->sit_down) json_object_set_new(created, "seat", json_integer(0)); /* "seated" follows */
   hub_send_json(h, c->id, created);
+  if (r->sit_down) seat_creator(h, c, t);
 }
 
 void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token) {

@@ -146,6 +146,12 @@ int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv
     h->options = *options;
   else
     srv_hub_options_default(&h->options);
+  if (hub_login_throttle_new(h) != 0) {
+    snprintf(err, errsize, "out of memory");
+    srv_hub_free(h);
+    return -1;
+  }
+  hub_accounts_rekey(h);
   restore_ctx c = {.h = h, .err = err, .errsize = errsize};
   if (srv_store_tables_open(store, restore_at_start, &c) != 0 && !c.failed) {
     snprintf(err, errsize, "%s", srv_store_error(store));

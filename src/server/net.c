@@ -72,6 +72,7 @@ typedef struct server {
   session **slots; /* a client id is (generation << 32 | slot) */
   uint32_t *generations;
   uint32_t nslots, capslots;
+  bool forwarded_for; /* --forwarded-for: a client's address is the proxy's last X-Forwarded-For entry */
 } server;
 
 static volatile sig_atomic_t stopping;
@@ -347,6 +348,21 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
   return 0;
 }
 
+/* Tells the hub where a new client connects from: the peer's address, or behind a proxy
+ * (--forwarded-for) the last X-Forwarded-For entry, which the proxy itself added (entries
+ * before it come from the client and prove nothing). */
+static void tell_address(server *s, struct lws *wsi, uint64_t client) {
+  char address[256] = "";
+  if (s->forwarded_for) {
+    if (lws_hdr_copy(wsi, address, sizeof address, WSI_TOKEN_X_FORWARDED_FOR) <= 0) return;
+    const char *last = strrchr(address, ',');
+    srv_hub_client_address(s->hub, client, last ? last + 1 : address);
+    return;
+  }
+  lws_get_peer_simple(wsi, address, sizeof address);
+  srv_hub_client_address(s->hub, client, address);
+}
+
 static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
   server *s = lws_context_user(lws_get_context(wsi));
   session *ss = user;
@@ -359,6 +375,7 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
     ss->rate_at = hub_now(NULL);
     ss->tokens = (int64_t)s->limits.rate_burst * 1000;
     srv_hub_connect(s->hub, ss->id);
+    tell_address(s, wsi, ss->id);
     break;
   case LWS_CALLBACK_RECEIVE:
     return receive(s, ss, wsi, in, len);
@@ -619,6 +636,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   server s;
   memset(&s, 0, sizeof s);
   s.limits = o->limits;
+  s.forwarded_for = o->forwarded_for;
   snprintf(s.full, sizeof s.full, "server full: at most %d connections; try again later\n", o->limits.max_connections);
   const bool tls = o->tls_cert != NULL;
   if (check_tls_files(o, err, errsize) != 0 ||

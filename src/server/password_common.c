@@ -1,8 +1,9 @@
 /* Passwords too common to protect an account (docs/SERVER.md "Claimed names"): the ones of 8
  * bytes or more (shorter ones are refused anyway) that head the public lists of leaked
  * passwords (keyboard runs, "password" and its spellings, names of teams and shows), a few of
- * this game's own, and any password that is one character repeated or a run of consecutive
- * characters ("23456789", "abcdefghij"). Compared without regard to ASCII case. */
+ * this game's own, those of Debian john-data's password list (password_list.inc, made at build
+ * time by scripts/password-list.sh), and any password that is one character repeated or a run
+ * of consecutive characters ("23456789", "abcdefghij"). Compared without regard to ASCII case. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,11 @@ static const char *const common[] = {
     "zaq1zaq1", "zxcvbnm1", "zxcvbnm123",
 };
 
+/* john-data's list, cut and sorted the same way (lowercase, strcmp's order). */
+static const char *const leaked[] = {
+#include "password_list.inc"
+};
+
 static int compare(const void *key, const void *item) { return strcmp(key, *(const char *const *)item); }
 
 /* Whether every character is the one before it plus step (the same, one more, one less). */
@@ -52,7 +58,8 @@ bool srv_password_common(const char *password) {
     lower[n] = password[n] >= 'A' && password[n] <= 'Z' ? (char)(password[n] - 'A' + 'a') : password[n];
   lower[n] = '\0';
   const bool found = n > 0 && (run_of(lower, 0) || run_of(lower, 1) || run_of(lower, -1) ||
-                               bsearch(lower, common, sizeof common / sizeof *common, sizeof *common, compare));
+                               bsearch(lower, common, sizeof common / sizeof *common, sizeof *common, compare) ||
+                               bsearch(lower, leaked, sizeof leaked / sizeof *leaked, sizeof *leaked, compare));
   srv_secret_wipe(lower, sizeof lower);
   return found;
 }

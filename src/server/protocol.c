@@ -17,6 +17,7 @@ typedef enum field_kind {
   F_PASSWORD,
   F_PLAYER,
   F_PRIVATE,
+  F_SIT,
   F_INVITE,
   F_WAIT,
   F_CHAT,
@@ -41,7 +42,7 @@ static const request_spec requests[] = {
     {"list", SRV_LIST, {{"after", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
     {"create",
      SRV_CREATE,
-     {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}}},
+     {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}, {"sit", F_SIT, false}}},
     {"sit", SRV_SIT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}}},
     {"resume", SRV_RESUME, {{"seat_token", F_TOKEN, true}}},
     {"leave", SRV_LEAVE, {{0}}},
@@ -155,6 +156,10 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
   case F_PRIVATE:
     if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
     req->private_table = json_is_true(value);
+    return 0;
+  case F_SIT:
+    if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
+    req->sit_down = json_is_true(value);
     return 0;
   case F_INVITE:
   case F_CHAT:

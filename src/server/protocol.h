@@ -23,7 +23,7 @@
 typedef enum srv_request_type {
   SRV_HELLO,  /* name, player_token: who I am (a new player when there is no token) */
   SRV_LIST,   /* after, limit: a page of the open tables, and their changes from now on */
-  SRV_CREATE, /* rules, turn_seconds: a new table */
+  SRV_CREATE, /* rules, turn_seconds, private, sit: a new table */
   SRV_SIT,    /* table, seat */
   SRV_RESUME, /* seat_token: take back a seat after a reload or a lost connection */
   SRV_LEAVE,  /* leave the seat (before the game starts) or stop watching */
@@ -65,6 +65,7 @@ typedef struct srv_request {
   char password[SRV_PASSWORD_MAX + 1];
   int64_t player;
   bool private_table;           /* create: "private": true */
+  bool sit_down;                /* create: "sit": true seats the creator in the first seat */
   char invite[SRV_TOKEN_SIZE];  /* join */
   int wait_seconds;             /* quick: -1 when not given */
   char text[SRV_CHAT_SIZE];     /* chat */

@@ -38,6 +38,9 @@ typedef struct srv_serve_options {
   int lease_ms;
   /* The message bus between them (nats://HOST:PORT), NULL for none. */
   const char *bus;
+  /* Behind a proxy: a client's address is the last one in X-Forwarded-For (the one the proxy
+   * added), not the proxy's own. */
+  bool forwarded_for;
 } srv_serve_options;
 
 /* Runs the server until SIGINT or SIGTERM. Writes one line to stdout when it listens

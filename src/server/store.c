@@ -92,6 +92,12 @@ int srv_store_player_register(srv_store *s, int64_t id, const char *name, const 
   return counted(s, down(s) ? -1 : s->ops->player_register(s, id, name, account, password_hash));
 }
 
+int srv_store_accounts(srv_store *s,
+                       void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
+                       void *ctx) {
+  return counted(s, down(s) ? -1 : s->ops->accounts(s, fn, ctx));
+}
+
 int srv_store_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   return counted(s, down(s) ? -1 : s->ops->leaderboard(s, rows, max, count));
 }

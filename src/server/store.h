@@ -109,7 +109,7 @@ long long srv_store_failures(const srv_store *store);
 bool srv_store_failing(const srv_store *store);
 
 /* Players. A person is found by the hash of a secret player token its browser keeps (one per
- * device it has used), or by its claimed name (its account: the name folded to lowercase);
+ * device it has used), or by its claimed name (its account: the name's key, names.h);
  * computer players by level (one rated player per level). No plain token reaches the store. */
 int srv_store_player_by_token(srv_store *store, const char *token_hash, srv_player *out, bool *found);
 int srv_store_player_create(srv_store *store, const char *name, const char *token_hash, srv_player *out);
@@ -124,6 +124,11 @@ int srv_store_account(srv_store *store, const char *account, srv_player *out, ch
 /* Claims a name for a player: its display name, its account (unique) and its password hash. */
 int srv_store_player_register(srv_store *store, int64_t id, const char *name, const char *account,
                               const char *password_hash);
+/* Every claimed account: its player's id, display name, account and password hash, in id order
+ * (names.h: the server stores accounts under their names' keys again when those change). */
+int srv_store_accounts(srv_store *store,
+                       void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
+                       void *ctx);
 /* The best rated players who have played, best first: at most max, their number in *count. */
 int srv_store_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
 

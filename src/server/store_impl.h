@@ -37,6 +37,9 @@ typedef struct srv_store_ops {
                    bool abandoned);
   int (*games)(srv_store *store, int64_t before, srv_game_row *rows, int max, int *count);
   int (*game_text)(srv_store *store, int64_t game, const char *key, bool histories, char **text);
+  int (*accounts)(srv_store *store,
+                  void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
+                  void *ctx);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

@@ -638,6 +638,19 @@ static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, cons
   return fenced(s, "saving a move", table, epoch);
 }
 
+static int pg_accounts(srv_store *s,
+                       void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
+                       void *ctx) {
+  PGresult *r = query(s, "reading the accounts",
+                      "SELECT id, name, account, COALESCE(password, '') FROM players WHERE account IS NOT NULL ORDER BY id",
+                      0, NULL);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r); i++)
+    fn(ctx, int_at(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), PQgetvalue(r, i, 3));
+  PQclear(r);
+  return 0;
+}
+
 static int pg_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
   char b[32];
   const char *params[] = {num(b, table)};
@@ -800,5 +813,5 @@ static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
-    pg_save_game,   pg_games,        pg_game_text,
+    pg_save_game,   pg_games,        pg_game_text,      pg_accounts,
 };

@@ -468,6 +468,19 @@ static int lite_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, co
   return lite_run(s, st, "saving a move");
 }
 
+static int lite_accounts(srv_store *s,
+                         void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
+                         void *ctx) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT id, name, account, password FROM players WHERE account IS NOT NULL ORDER BY id");
+  if (!st) return -1;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2),
+       sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "");
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the accounts");
+}
+
 static int lite_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
   sqlite3_stmt *st = lite_prepare(s, "SELECT move FROM moves WHERE table_id = ? ORDER BY seq");
   if (!st) return -1;
@@ -629,7 +642,7 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
-    lite_game_text,
+    lite_game_text,  lite_accounts,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -639,5 +652,5 @@ static const srv_store_ops simulated_ops = {
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, sim_table_update, sim_table_end,
     sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
-    lite_game_text,
+    lite_game_text,  lite_accounts,
 };

@@ -2,7 +2,8 @@
 // be refused, while four honest players at another table keep getting the state after each move
 // within 1 s and a lobby listener keeps getting the lobby's changes within 1 s.
 // Attacks: a message flood, oversized messages, wrong protocol names, cross-origin upgrades,
-// twice the connection cap, a reader that stops reading, and running out of file descriptors
+// password guesses at one account and from one address at many, lookalike names, twice the
+// connection cap, a reader that stops reading, and running out of file descriptors
 // under ulimit -n 64 (with the server's CPU time measured meanwhile).
 // Usage: node abuse.js GOITA SCRATCH_DIR
 'use strict';
@@ -306,6 +307,97 @@ async function passwordGuesses(env) {
   return `${checked} of 30 concurrent guesses checked, ${refused} refused; unknown name ${fastUnknown.toFixed(0)} ms, known ${slowKnown.toFixed(0)} ms`;
 }
 
+// Guessing from one address behind a proxy (a server with --forwarded-for, whose clients' last
+// X-Forwarded-For entry is their address, and room for 16 addresses): 30 logins at 30 names
+// sent at once from one address are not all checked (20 free tries, the rest refused before
+// their hash), another address logs in meanwhile, and a crowd of 16 fresh addresses with a
+// wrong password each, enough to fill the table, does not make the server forget the guesser.
+// Before (issue 39) nothing was counted per address: all 30 were checked.
+async function addressGuesses() {
+  const server = await startServer('addresses', ['--forwarded-for', '--login-addresses', '16', '--player-rate-per-second', '0']);
+  const open = async (name, address) => {
+    const c = new Client(server.url, name, { 'X-Forwarded-For': `192.0.2.99, ${address}` }); // the first entry is the client's word only
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const login = async (c, name, password) => {
+    const reply = c.wait((m) => m.type === 'error' || m.type === 'welcome', 'a login\'s answer', 60000);
+    c.send({ type: 'login', name, password });
+    const m = await reply;
+    return m.type === 'welcome' ? 'welcome' : m.error;
+  };
+  const owner = await open('Uma', '198.51.100.20');
+  const claimed = owner.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered), 'the name claimed', 60000);
+  owner.send({ type: 'register', name: 'Uma', password: 'a long and rare one' });
+  const m = await claimed;
+  if (m.type === 'error') throw new Error(`address guesses: register: ${m.error}`);
+  const guessers = [];
+  for (let i = 0; i < 30; i++) guessers.push(await open(`Stuffer ${i}`, '203.0.113.7'));
+  const replies = await Promise.all(guessers.map((g, i) => login(g, `Account ${i}`, 'password guess')));
+  const checked = replies.filter((r) => r === 'wrong name or password').length;
+  const refused = replies.filter((r) => /^too many wrong passwords from your address/.test(r)).length;
+  if (checked > 20) fail(`address guesses: ${checked} of 30 guesses from one address were checked`);
+  if (checked + refused !== 30) fail(`address guesses: unexpected answers: ${JSON.stringify(replies.slice(-3))}`);
+  const other = await open('Uma again', '198.51.100.21');
+  const own = await login(other, 'Uma', 'a long and rare one');
+  if (own !== 'welcome') fail(`address guesses: another address could not log in: ${own}`);
+  const crowd = [];
+  for (let i = 0; i < 16; i++) crowd.push(await open(`Crowd ${i}`, `198.18.0.${i + 1}`));
+  const crowdReplies = await Promise.all(crowd.map((c, i) => login(c, `Account ${i}`, 'password guess')));
+  const crowdChecked = crowdReplies.filter((r) => r === 'wrong name or password').length;
+  // its wait of 1 s may be over by now, but not its count: of two more guesses at once, one is
+  // refused (a forgotten address would have 20 free tries again)
+  const more = await Promise.all([login(guessers[0], 'Account 0', 'password guess'), login(guessers[1], 'Account 1', 'password guess')]);
+  const again = more.find((r) => /^too many wrong passwords from your address/.test(r));
+  if (!again) fail(`address guesses: after a crowd of 16 addresses the guesser was forgotten: ${JSON.stringify(more)}`);
+  for (const c of [...guessers, ...crowd, owner, other]) c.close();
+  server.child.kill('SIGTERM');
+  return `${checked} of 30 checked, ${refused} refused; another address logged in; after ${crowdChecked} crowd guesses the guesser still waits ("${again}")`;
+}
+
+// Names that look like others: once "Kim" is claimed, "KIM", "Κim" (a Greek capital kappa)
+// and "Ｋim" (fullwidth) are the same account and cannot be claimed again; names that look
+// like a computer's, a guest's or an operator's are refused in hello. Before (issue 39) the
+// Greek and fullwidth spellings made accounts of their own, and "Player 0427" or "ADMIN" could
+// be taken.
+async function lookalikeNames(env) {
+  const open = async (name) => {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    return c;
+  };
+  const answer = (c, msg) => {
+    const reply = c.wait((m) => m.type === 'error' || (m.type === 'player' && m.player.registered) || m.type === 'welcome', `the answer to ${msg.type}`, 60000);
+    c.send(msg);
+    return reply;
+  };
+  const kim = await open('Kim');
+  const claimed = await answer(kim, { type: 'register', name: 'Kim', password: 'a long and rare one' });
+  if (claimed.type === 'error') throw new Error(`lookalike names: register Kim: ${claimed.error}`);
+  const other = await open('Someone else');
+  const refused = [];
+  for (const name of ['KIM', '\u039aim', '\uff2bim', ' kim ']) {
+    const m = await answer(other, { type: 'register', name, password: 'another rare one' });
+    if (m.type === 'error' && /is registered/.test(m.error)) refused.push(name);
+    else fail(`lookalike names: "${name}" was not refused as Kim's: ${JSON.stringify(m).slice(0, 200)}`);
+  }
+  const kept = [['C\u03bfmputer 2 \u00b7 expert', 'kept for computer players'], ['Player 0427', 'kept for guests'],
+    ['ADMIN', "kept for the server's operators"]];
+  for (const [name, why] of kept) {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    const m = await answer(c, { type: 'hello', name });
+    if (m.type !== 'error' || !m.error.includes(why)) fail(`lookalike names: hello as "${name}" got ${JSON.stringify(m).slice(0, 200)}`);
+    c.close();
+  }
+  kim.close();
+  other.close();
+  await healthy(env, 'after the lookalike names');
+  return `${refused.length} spellings of Kim refused, ${kept.length} reserved names refused in hello`;
+}
+
 // Twice the cap of 50: those within it open, the others get 503 at once; the cap frees again.
 async function connectionCap(env, cap) {
   const t0 = Date.now();
@@ -458,6 +550,9 @@ async function outOfDescriptors(env) {
   await run('create flood', () => createFlood(env));
   await run('a private game\'s record', () => privateRecord(env));
   await run('password guesses', () => passwordGuesses(env));
+  await run('lookalike names', () => lookalikeNames(env));
+  await run('password guesses from one address', () => addressGuesses());
+  await healthy(env, 'after the guesses from one address');
   const low = await startServer('emfile', [], 64);
   const envLow = await honest(low);
   await run('out of file descriptors (ulimit -n 64)', () => outOfDescriptors(envLow));

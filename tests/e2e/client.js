@@ -9,9 +9,11 @@ const path = require('path');
 const WebSocket = require(path.join(__dirname, '../../tools/e2e/node_modules/ws'));
 
 class Client {
-  constructor(url, name) {
+  // headers: extra HTTP headers of the upgrade (X-Forwarded-For, as a proxy would send it).
+  constructor(url, name, headers = null) {
     this.url = url;
     this.name = name;
+    this.headers = headers;
     this.state = null;
     this.waiters = [];
     this.onState = null;
@@ -25,7 +27,7 @@ class Client {
   // that time (a stopped server accepts the TCP connection and never answers).
   open(ms = 0) {
     return new Promise((resolve, reject) => {
-      this.ws = new WebSocket(this.url, 'goita');
+      this.ws = new WebSocket(this.url, 'goita', this.headers ? { headers: this.headers } : {});
       const timer = ms ? setTimeout(() => { reject(new Error(`${this.name}: ${this.url} did not answer within ${ms} ms`)); this.ws.terminate(); }, ms) : null;
       this.ws.on('open', () => { clearTimeout(timer); resolve(); });
       this.ws.on('error', (e) => { clearTimeout(timer); reject(e); });

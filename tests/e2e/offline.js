@@ -29,6 +29,8 @@ async function playGame(browser, size, label, fromLobby) {
   // Opened at #offline the page needs no server; from the lobby it is online first.
   if (!fromLobby) page.on('websocket', () => fail(`${label}: offline play opened a WebSocket`));
   await page.addInitScript(() => localStorage.setItem('goita.offline.pace', '0'));
+  // each round dealt by its button, once its analysis is checked (table-finished.js checks the pause)
+  await page.addInitScript(() => localStorage.setItem('goita.offline.roundPause', '600000'));
   // a Japanese name at desktop size, so that the Japanese check sees only the page's own words
   if (!fromLobby) await page.addInitScript(() => localStorage.setItem('goita.name', 'はなこ'));
   const started = Date.now();
@@ -68,8 +70,10 @@ async function playGame(browser, size, label, fromLobby) {
       if (/New game/.test(await page.textContent('#offline-next'))) break;
       const shown = await page.getAttribute('#offline-round', 'data-round');
       await page.click('#offline-next');
-      // the next round's table, or at once its own end (a redeal, a teyaku)
-      await page.waitForFunction((r) => { const box = document.getElementById('offline-round'); return !box || box.dataset.round !== r; }, shown);
+      // the next round's table (the analysis stays, its button gone), or at once its own end
+      // (a redeal, a teyaku)
+      await page.waitForFunction((r) => { const box = document.getElementById('offline-round');
+        return !box || box.dataset.round !== r || !document.getElementById('offline-next'); }, shown);
       continue;
     }
     const tableText = () => document.getElementById('log').textContent + document.getElementById('hand').textContent;
@@ -84,7 +88,12 @@ async function playGame(browser, size, label, fromLobby) {
   const numbers = (scores.match(/\d+/g) || []).map(Number);
   if (!(Math.max(numbers[0], numbers[1]) >= 150)) fail(`${label}: the game ended at ${scores}`);
   if (!/Offline game · Game over|over/i.test(await page.textContent('#table-title'))) fail(`${label}: the table is not over`);
-  console.log(`e2e offline ${label}: a game in ${rounds} rounds (${scores}); first table drawn ${loaded} ms after navigation`);
+  // the game-over box's rematch starts a new game: round 1, no points, a hand dealt
+  await page.click('#center button:has-text("Rematch")');
+  await page.waitForFunction(() => /Round 1(?!\d)/.test(document.getElementById('center').textContent) &&
+    /^[^1-9]*$/.test(document.getElementById('scores').textContent.replace(/\/ 150$/, '')), null, { timeout: 15000 })
+    .catch(async () => fail(`${label}: Rematch started no new game: ${await page.textContent('#center')} ${await page.textContent('#scores')}`));
+  console.log(`e2e offline ${label}: a game in ${rounds} rounds (${scores}) and its rematch; first table drawn ${loaded} ms after navigation`);
   await context.close();
 }
 
@@ -98,8 +107,7 @@ async function playAndOpenReplay(page) {
   await page.click('#name-form button');
   await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('たろう'));
   await page.fill('#opt-target', '50');
-  await page.click('#create-form button');
-  await page.click('#seating button:has-text("Sit")');
+  await page.click('#create-form button'); // which seats its creator
   for (let filled = 0; filled < 3; filled++) {
     await page.waitForFunction((n) => document.querySelectorAll('#seating button').length > 0 &&
       document.querySelectorAll('#seating .seat-chip').length === 3 - n, filled);

@@ -41,7 +41,7 @@ async function reloadMidRound(page) {
     contexts.push(context);
     pages.push(page);
   }
-  // Ann creates a table; everyone takes a seat in it from the table view
+  // Ann creates a table, which seats her; everyone else takes a seat in it from the table view
   await pages[0].click('#create-form button');
   await pages[0].waitForSelector('#seating button');
   const table = (await text(pages[0], '#table-title')).match(/#(\d+)/)[1];
@@ -51,8 +51,10 @@ async function reloadMidRound(page) {
       await page.waitForSelector(`.table-row:has-text("#${table}") button:has-text("Watch")`);
       await page.click(`.table-row:has-text("#${table}") button:has-text("Watch")`);
     }
-    await page.waitForSelector('#seating button:has-text("Sit")');
-    await page.locator('#seating button:has-text("Sit")').first().click();
+    if (i > 0) {
+      await page.waitForSelector('#seating button:has-text("Sit")');
+      await page.locator('#seating button:has-text("Sit")').first().click();
+    }
     await page.waitForFunction((n) => document.getElementById('t-bottom').textContent.includes(n), names[i]);
   }
   await pages[0].waitForSelector('#seating button:has-text("Start"):not([disabled])');

@@ -1,0 +1,199 @@
+// The table finished, in real headless Chromium against goita serve:
+// - a new table seats its creator, one button fills the empty seats with computer players, and
+//   the start message says the game can start once it can (not that seats must be filled);
+// - an online round ends with each player's biggest mistake in points lost, and its analysis a
+//   click away, analysed in the page's WebAssembly worker (desktop, English);
+// - the analysis speaks in points with labels, and shows no negative margin and no estimate of
+//   a move valued over fewer deals than the computer's pick;
+// - an offline round is followed by the next deal after the pause, with no click;
+// - ?game=999 is a page saying the game was not found (phone, Japanese and desktop, English).
+// GOITA_SCREENSHOTS=DIR saves the screens there.
+// Usage: node table-finished.js URL
+'use strict';
+const path = require('path');
+const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
+const { act } = require('./ui');
+
+const [url] = process.argv.slice(2);
+const shots = process.env.GOITA_SCREENSHOTS || '';
+const fail = (why) => { console.error('e2e table-finished: ' + why); process.exit(1); };
+const shot = async (page, name) => { if (shots) await page.screenshot({ path: path.join(shots, `finished-${name}.png`), fullPage: true }); };
+
+async function newPage(browser, viewport, lang) {
+  const context = await browser.newContext({ viewport, locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => fail(`${e.message}`));
+  await page.addInitScript((l) => localStorage.setItem('goita.lang', l), lang);
+  return page;
+}
+
+// A new table from the form: seated at once, filled by one click, then startable.
+async function seatedAndFilled(page) {
+  await page.goto(url);
+  await page.waitForSelector('#me:not(:empty)');
+  await page.fill('#name', 'Mika');
+  await page.click('#name-form button');
+  await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('Mika'));
+  await page.fill('#opt-target', '150');
+  await page.click('#create-form button[type=submit]');
+  await page.waitForFunction(() => document.getElementById('t-bottom').textContent.includes('Mika'), null, { timeout: 5000 })
+    .catch(() => fail('creating a table did not seat its creator'));
+  if (await page.locator('#seating button:has-text("Sit")').count()) fail('a Sit button is offered to the seated creator');
+  if (!/every seat is filled/.test(await page.textContent('#center'))) fail(`the waiting table does not say what it needs: ${await page.textContent('#center')}`);
+  await shot(page, 'created-desktop');
+  await page.click('#fill-computers');
+  await page.waitForSelector('#seating button:has-text("Start"):not([disabled])', { timeout: 5000 })
+    .catch(() => fail('"fill with computers" did not fill the table'));
+  const seats = await page.evaluate(() => ['t-top', 't-left', 't-right'].map((id) => document.getElementById(id).textContent));
+  if (!seats.every((s) => /Computer/.test(s))) fail(`the seats after filling: ${seats.join(' | ')}`);
+  const center = await page.textContent('#center');
+  if (/The game can start when every seat is filled/.test(center)) fail(`the full table still says "${center}"`);
+  if (!/the game can start/.test(center)) fail(`the full table does not say it can start: ${center}`);
+  if (await page.locator('#fill-computers').count()) fail('"fill with computers" is offered at a full table');
+  await page.click('#seating button:has-text("Start")');
+  await page.waitForFunction(() => /Round/.test(document.getElementById('center').textContent));
+}
+
+// Plays rounds online until one with moves ends (a round can end at its deal: a teyaku, a
+// redeal), and reads its biggest mistakes and analysis.
+async function roundMistakes(page) {
+  let seed = 3, steps = 0;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let rounds = 1; ; rounds++) {
+    if (rounds > 6) fail('six rounds and none with a move to analyse');
+    while (!(await page.locator('#round-result:not([hidden])').count())) {
+      if (++steps > 2000) fail('the round did not end');
+      if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+    }
+    const ended = Date.now();
+    await page.waitForSelector('#round-mistakes ul.mistakes', { timeout: 60000 })
+      .catch(async () => fail(`no biggest mistakes after the round: ${await page.textContent('#round-result')}`));
+    const lines = await page.locator('#round-mistakes li').allTextContents();
+    const took = Date.now() - ended;
+    if (lines.length !== 4) fail(`${lines.length} lines of mistakes for 4 players: ${lines.join(' | ')}`);
+    for (const line of lines) {
+      if (!/: (\S+→\S+|pass) lost \d+ points \(.+ was best\)$|: No move lost points$/.test(line)) fail(`a mistake reads "${line}"`);
+    }
+    await page.click('#show-analysis');
+    await page.waitForSelector('#round-analysis[data-done="1"]', { timeout: 60000 });
+    if (!(await page.locator('#round-analysis .an-move').count())) { // no move in this round: the next
+      await page.click('#round-result-close');
+      continue;
+    }
+    await shot(page, 'round-mistakes-desktop');
+    checkAnalysisText(await page.textContent('#round-analysis'), 'online round');
+    // the panel stays open while the next round is played
+    await page.waitForTimeout(1500);
+    if (!(await page.locator('#round-analysis:not([hidden]) .an-move').count())) fail('the analysis closed by itself');
+    // on a phone, in Japanese: the result and its analysis fit the screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click('#lang');
+    await page.waitForFunction(() => /解析/.test(document.getElementById('round-mistakes').textContent));
+    await page.waitForSelector('#round-analysis[data-done="1"]');
+    const english = (await page.textContent('#round-result')).replace(/Mika/g, '').match(/[A-Za-z]{3,}/);
+    if (english) fail(`the round's result in Japanese reads "${english[0]}": ${await page.textContent('#round-result')}`);
+    const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    if (scroll > width) fail(`the round's mistakes at 390 px: the page is ${scroll} px wide`);
+    await shot(page, 'round-mistakes-phone-ja');
+    await page.click('#lang');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    console.log(`e2e table-finished: an online round's biggest mistakes ${took} ms after its end: ${lines.join(' | ')}`);
+    return;
+  }
+}
+
+// The analysis's words: points with units, labels, and no margin below zero.
+function checkAnalysisText(text, where) {
+  if (/\bvalue\b/.test(text)) fail(`${where}: the analysis still says "value": ${text.slice(0, 300)}`);
+  if (/undefined|NaN/.test(text)) fail(`${where}: ${text.slice(0, 300)}`);
+  if (!/: [+−]?\d+ points/.test(text)) fail(`${where}: no move's points: ${text.slice(0, 300)}`);
+  if (!/estimated [+−]?\d+\.\d points/.test(text)) fail(`${where}: no estimate in points: ${text.slice(0, 300)}`);
+  for (const m of text.matchAll(/([+−-]?[\d.]+) more than its next choice/g)) {
+    if (/^[−-]/.test(m[1])) fail(`${where}: a negative margin "${m[0]}"`);
+  }
+}
+
+// The analysis drawn from a move whose pick was valued over 280 deals, beside a rival dropped
+// after 40 deals with a higher average and the move played, dropped after 40 with a lower one:
+// no margin over the first, no estimate of the second.
+async function uncomparableEstimates(page) {
+  const text = await page.evaluate(() => new Promise((resolve) => {
+    const box = document.createElement('section');
+    document.body.append(box);
+    const move = { index: 0, seat: 0, played: '123', value: -20, best: 10, loss: 30, best_moves: ['176'],
+      computer: { move: '176', moves: ['123', '176', '1p', '145'], values: [-8.0, -6.9, -10.6, 12.5], deals: [40, 280, 280, 40], agree: [3, 155, 90, 1] } };
+    window.goitaAnalysis.show(box, { names: ['A', 'B', 'C', 'D'], scale: 'tens', run: () => Promise.resolve([move]) });
+    const wait = () => (box.dataset.done ? resolve(box.textContent) : setTimeout(wait, 20));
+    wait();
+  }));
+  checkAnalysisText(text, 'a pruned rival');
+  if (!/−20 points · if .+ had been played: \+30/.test(text)) fail(`the move's line does not read "−20 points · if X had been played: +30": ${text}`);
+  if (!/estimated −6\.9 points, 3\.7 more than its next choice, best in 155 of 280 deals/.test(text)) {
+    fail(`the computer's line is not "estimated −6.9 points, 3.7 more than its next choice, best in 155 of 280 deals": ${text}`);
+  }
+  if (/estimate of the move played/.test(text)) fail(`an estimate over 40 deals is set against one over 280: ${text}`);
+}
+
+// An offline round: the next one is dealt after the pause without a click.
+async function offlineNextRound(browser) {
+  const page = await newPage(browser, { width: 1280, height: 800 }, 'en');
+  await page.addInitScript(() => localStorage.setItem('goita.offline.pace', '0'));
+  await page.goto(url + '#offline');
+  await page.waitForSelector('#table:not([hidden]) #hand .tile');
+  let seed = 9, steps = 0;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  while (!(await page.locator('#offline-next').count())) {
+    if (++steps > 400) fail('offline: the first round did not end');
+    const tableText = () => document.getElementById('log').textContent + document.getElementById('hand').textContent;
+    const before = await page.evaluate(tableText);
+    if (!(await act(page, rng, fail))) { await page.waitForTimeout(50); continue; }
+    // the worker answers a moment later: wait for the move on the table (or the round's end)
+    await page.waitForFunction((b) => document.getElementById('log').textContent + document.getElementById('hand').textContent !== b ||
+      document.getElementById('offline-next'), before);
+  }
+  const round = Number((await page.textContent('#center')).match(/Round (\d+)/)[1]);
+  await page.waitForFunction((r) => {
+    const m = document.getElementById('center').textContent.match(/Round (\d+)/);
+    return m && Number(m[1]) > r && !document.getElementById('offline-next');
+  }, round, { timeout: 15000 }).catch(async () => fail(`offline: round ${round} ended and nothing was dealt: ${await page.textContent('#center')}`));
+  await shot(page, 'offline-next-desktop');
+  await page.context().close();
+}
+
+// ?game=999: a page that says so, in the page's language, with the way back.
+async function missingGame(browser, viewport, lang, expected) {
+  const page = await newPage(browser, viewport, lang);
+  await page.goto(url + '?game=999');
+  await page.waitForSelector('#r-missing', { timeout: 10000 })
+    .catch(async () => fail(`?game=999 (${lang}) is no page: ${await page.textContent('body')}`));
+  const box = await page.textContent('#r-missing');
+  if (!box.includes(expected)) fail(`?game=999 (${lang}) says "${box}"`);
+  if (await page.locator('#notice:not([hidden])').count()) fail(`?game=999 (${lang}) also shows ${await page.textContent('#notice')}`);
+  if (await page.locator('#r-prev:visible, #dl-json:visible').count()) fail(`?game=999 (${lang}) offers to step or download a game that is not there`);
+  await shot(page, `missing-${lang}-${viewport.width}`);
+  await page.click('#r-missing a');
+  await page.waitForSelector('#lobby:not([hidden])');
+  await page.context().close();
+}
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const started = Date.now();
+  await missingGame(browser, { width: 390, height: 844 }, 'ja', '対局 #999 は見つかりません');
+  await missingGame(browser, { width: 1280, height: 800 }, 'en', 'Game #999 was not found');
+  const page = await newPage(browser, { width: 1280, height: 800 }, 'en');
+  await uncomparableEstimatesOn(page);
+  await seatedAndFilled(page);
+  await roundMistakes(page);
+  await page.context().close();
+  await offlineNextRound(browser);
+  await browser.close();
+  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+})().catch((e) => fail(e.stack || String(e)));
+
+// The analysis's drawing needs the page and its scripts, not a table.
+async function uncomparableEstimatesOn(page) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.goitaAnalysis);
+  await uncomparableEstimates(page);
+}
