@@ -33,13 +33,48 @@ void hub_send_text(srv_hub *h, uint64_t client, char *text) {
   free(text);
 }
 
-void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char *fmt, ...) {
+static void send_error_v(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
+                         const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+
+static void send_error_v(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
+                         const char *fmt, va_list ap) {
   char text[512];
+  vsnprintf(text, sizeof text, fmt, ap);
+  hub_send_text(h, client, srv_message_error(request, code, retry_ms, text));
+}
+
+void hub_send_error(srv_hub *h, uint64_t client, const char *request, srv_error code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  send_error_v(h, client, request, code, 0, fmt, ap);
   va_end(ap);
-  hub_send_text(h, client, srv_message_error(request, text));
+}
+
+void hub_send_error_retry(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
+                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  send_error_v(h, client, request, code, retry_ms, fmt, ap);
+  va_end(ap);
+}
+
+int hub_fail(hub_failure *f, srv_error code, int64_t retry_ms, const char *fmt, ...) {
+  f->code = code;
+  f->retry_ms = retry_ms;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(f->text, sizeof f->text, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int hub_fail_store(srv_hub *h, hub_failure *f, const char *prefix) {
+  return hub_fail(f, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s%s%s", prefix, prefix[0] ? ": " : "",
+                  srv_store_error(h->store));
+}
+
+void hub_send_failure(srv_hub *h, uint64_t client, const char *request, const hub_failure *f) {
+  hub_send_text(h, client, srv_message_error(request, f->code, f->retry_ms, f->text));
 }
 
 void hub_log(srv_hub *h, const char *fmt, ...) {
@@ -151,37 +186,21 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   if (at < h->nclients) hub_map_put(&h->client_index, c->id, (uint64_t)at); /* an existing key: no memory needed */
 }
 
-/* Requests that cost the server work for others (a save, a broadcast, a page of rows, a
- * password hash) come out of the sender's bucket; moves are paced by the game, chat lines by
- * their own bucket (hub_chat.c), pings and hellos by the network layer. */
-static bool costs(int type) {
-  switch (type) {
-  case SRV_LIST:
-  case SRV_CREATE:
-  case SRV_SIT:
-  case SRV_RESUME:
-  case SRV_LEAVE:
-  case SRV_BOT:
-  case SRV_START:
-  case SRV_WATCH:
-  case SRV_GAMES:
-  case SRV_REGISTER:
-  case SRV_LOGIN:
-  case SRV_LEADERBOARD:
-  case SRV_HISTORY:
-  case SRV_JOIN:
-  case SRV_QUICK:
-  case SRV_QUICK_CANCEL:
-  case SRV_REMATCH:
-    return true;
-  default:
-    return false;
-  }
+void hub_do_ping(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
+  hub_send_json(h, c->id, json_pack("{s:s}", "type", "pong"));
 }
 
-static const char *const request_names[] = {
-    "hello", "list", "create", "sit", "resume", "leave", "bot", "start", "move", "watch", "games", "ping",
-    "register", "login", "leaderboard", "history", "join", "quick", "quick_cancel", "rematch", "chat"};
+/* The cost, player and handler columns of the request table (requests.h). */
+typedef struct request_rule {
+  int cost;
+  bool needs_player;
+  void (*handle)(srv_hub *h, hub_client *c, const srv_request *r);
+} request_rule;
+
+#define REQUEST_RULE(id, name, cost, player, enters, route, handler, fields) {cost, player, handler},
+static const request_rule request_rules[SRV_REQUEST_COUNT] = {SRV_REQUESTS(REQUEST_RULE)};
+#undef REQUEST_RULE
 
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
@@ -199,83 +218,20 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   char err[256];
   if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
     srv_secret_wipe(r.password, sizeof r.password);
-    hub_send_error(h, id, r.type >= 0 ? request_names[r.type] : NULL, "%s", err);
+    hub_send_error(h, id, srv_request_name(r.type), SRV_ERR_BAD_REQUEST, "%s", err);
     return;
   }
+  const request_rule *rule = &request_rules[r.type];
+  const char *name = srv_request_name(r.type);
   /* The bucket first, so a refused flood makes no player rows; then a guest's row is made on
    * its first request that needs one. */
-  if (costs(r.type) && !hub_rate_take(h, c, request_names[r.type])) return;
-  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
-  if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
-  if (hub_bus_forward(h, c, &r, text, len)) { /* a table of another server: it answers */
+  if (rule->cost && !hub_rate_take(h, c, name)) return;
+  if (rule->needs_player && !hub_client_player(h, c, name)) return;
+  if (hub_route_elsewhere(h, c, &r, text, len)) { /* a table of another server: it answers */
     srv_secret_wipe(r.token, sizeof r.token);
     return;
   }
-  switch (r.type) {
-  case SRV_HELLO:
-    hub_do_hello(h, c, &r);
-    break;
-  case SRV_LIST:
-    hub_do_list(h, c, &r);
-    break;
-  case SRV_CREATE:
-    hub_do_create(h, c, &r);
-    break;
-  case SRV_SIT:
-    hub_do_sit(h, c, &r);
-    break;
-  case SRV_RESUME:
-    hub_do_resume(h, c, &r);
-    break;
-  case SRV_LEAVE:
-    hub_do_leave(h, c);
-    break;
-  case SRV_BOT:
-    hub_do_bot(h, c, &r);
-    break;
-  case SRV_START:
-    hub_do_start(h, c, &r);
-    break;
-  case SRV_MOVE:
-    hub_do_move(h, c, &r);
-    break;
-  case SRV_WATCH:
-    hub_do_watch(h, c, &r);
-    break;
-  case SRV_GAMES:
-    hub_do_games(h, c, &r);
-    break;
-  case SRV_REGISTER:
-    hub_do_register(h, c, &r);
-    break;
-  case SRV_LOGIN:
-    hub_do_login(h, c, &r);
-    break;
-  case SRV_LEADERBOARD:
-    hub_do_leaderboard(h, c);
-    break;
-  case SRV_HISTORY:
-    hub_do_history(h, c, &r);
-    break;
-  case SRV_JOIN:
-    hub_do_join(h, c, &r);
-    break;
-  case SRV_QUICK:
-    hub_do_quick(h, c, &r);
-    break;
-  case SRV_QUICK_CANCEL:
-    hub_do_quick_cancel(h, c);
-    break;
-  case SRV_REMATCH:
-    hub_do_rematch(h, c, &r);
-    break;
-  case SRV_CHAT:
-    hub_do_chat(h, c, &r);
-    break;
-  default:
-    hub_send_json(h, id, json_pack("{s:s}", "type", "pong"));
-    break;
-  }
+  rule->handle(h, c, &r);
   srv_secret_wipe(r.password, sizeof r.password);
   hub_drop_lost(h); /* a write of this request may have found its table lost */
 }
@@ -284,8 +240,8 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
   hub_table *t = hub_table_get(h, table);
   if (!t || t->version != version || t->thinking_version != version) return; /* late: the game moved on */
   t->thinking_version = -1;
-  char err[256];
-  if (hub_table_move(h, t, move, err, sizeof err) != 0) {
+  hub_failure why;
+  if (hub_table_move(h, t, move, &why) != 0) {
     /* a computer player's move that fails (storage full) is asked for again on the next tick */
     t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000;
   }

@@ -19,6 +19,9 @@
  * this long, or the client is told it was not. */
 #define FORWARD_ANSWER_MS 5000
 
+/* When a client is told to try again after the bus was unreachable ("in a moment"). */
+#define BUS_RETRY_MS 1000
+
 /* The ids of remote clients have their top bit set; the network layer's never do. */
 #define REMOTE_ID_BIT (UINT64_C(1) << 63)
 
@@ -161,10 +164,17 @@ void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
 
 static void send_again(srv_hub *h, hub_client *c, const char *node);
 
-/* Whether a request takes its client to a table (from the one it was at). */
-static bool entering(int type) {
-  return type == SRV_SIT || type == SRV_WATCH || type == SRV_RESUME || type == SRV_JOIN;
-}
+/* The route and enters columns of the request table (requests.h). */
+typedef struct route_rule {
+  srv_route route;
+  bool enters; /* takes its client to a table (from the one it was at) */
+} route_rule;
+
+#define ROUTE_RULE(id, name, cost, player, enters, route, handler, fields) {SRV_ROUTE_##route, enters},
+static const route_rule route_rules[SRV_REQUEST_COUNT] = {SRV_REQUESTS(ROUTE_RULE)};
+#undef ROUTE_RULE
+
+static bool entering(int type) { return route_rules[type].enters; }
 
 /* A client going to a table of this server leaves the other server's table it was at. */
 static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
@@ -179,14 +189,8 @@ static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
  * false when it is none of the bus's business (a table of this server, or no table named). */
 static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
   uint64_t id;
-  switch (r->type) {
-  case SRV_SIT:
-  case SRV_WATCH:
-  case SRV_BOT:
-  case SRV_START:
-  case SRV_MOVE:
-  case SRV_CHAT:
-  case SRV_REMATCH:
+  switch (route_rules[r->type].route) {
+  case SRV_ROUTE_TABLE:
     if (hub_table_get(h, r->table)) {
       /* taken over by this server since: the client gets its seat here first */
       if (c->via[0] && c->via_table == r->table) send_again(h, c, h->options.node);
@@ -195,34 +199,18 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
     *kind = SRV_KEY_ID;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%lld", (long long)r->table);
     return true;
-  case SRV_LEAVE:
+  case SRV_ROUTE_AT:
     return c->via[0] && !c->table;
-  case SRV_RESUME:
+  case SRV_ROUTE_SEAT_TOKEN:
     srv_token_hash(r->token, key);
     *kind = SRV_KEY_SEAT_TOKEN;
     return !hub_map_get(&h->seat_index, hub_token_key(key), &id) || stay_here(h, c, r);
-  case SRV_JOIN:
+  case SRV_ROUTE_INVITE:
     *kind = SRV_KEY_INVITE;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
     return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) || stay_here(h, c, r);
   default:
     return false;
-  }
-}
-
-/* The name of a request the bus forwards, for its error replies. */
-static const char *request_name(int type) {
-  switch (type) {
-  case SRV_SIT: return "sit";
-  case SRV_WATCH: return "watch";
-  case SRV_BOT: return "bot";
-  case SRV_START: return "start";
-  case SRV_MOVE: return "move";
-  case SRV_CHAT: return "chat";
-  case SRV_REMATCH: return "rematch";
-  case SRV_LEAVE: return "leave";
-  case SRV_RESUME: return "resume";
-  default: return "join";
   }
 }
 
@@ -232,14 +220,15 @@ static const char *request_name(int type) {
 static bool find_owner(srv_hub *h, hub_client *c, const srv_request *r, int kind, const char *key,
                        char node[SRV_NODE_SIZE], int64_t *table) {
   node[0] = '\0';
-  if (c->via[0] && (r->type == SRV_LEAVE || (kind == SRV_KEY_ID && r->table == c->via_table))) {
+  if (c->via[0] && (route_rules[r->type].route == SRV_ROUTE_AT || (kind == SRV_KEY_ID && r->table == c->via_table))) {
     snprintf(node, SRV_NODE_SIZE, "%s", c->via);
     *table = c->via_table;
     return true;
   }
   bool found = false;
   if (srv_store_table_owner(h->store, kind, key, table, node, &found) != 0) {
-    hub_send_error(h, c->id, request_name(r->type), "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, srv_request_name(r->type), SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return false;
   }
   if (!found || strcmp(node, h->options.node) == 0) node[0] = '\0';
@@ -262,10 +251,10 @@ static bool forward_quick(srv_hub *h, hub_client *c, const srv_request *r, const
   const char *node = cancel && c->via[0] && c->via_table == 0 ? c->via : matchmaker(h);
   if (strcmp(node, h->options.node) == 0) return false;
   if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
-    hub_send_error(h, c->id, cancel ? "quick_cancel" : "quick",
-                   "the quick-match queue is kept by server %s, and the servers' message bus is unreachable: try "
-                   "again in a moment",
-                   node);
+    hub_send_error_retry(h, c->id, cancel ? "quick_cancel" : "quick", SRV_ERR_SERVER_UNAVAILABLE, BUS_RETRY_MS,
+                         "the quick-match queue is kept by server %s, and the servers' message bus is unreachable: try "
+                         "again in a moment",
+                         node);
     return true;
   }
   if (!cancel) {
@@ -277,28 +266,28 @@ static bool forward_quick(srv_hub *h, hub_client *c, const srv_request *r, const
   return true;
 }
 
-bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
+bool hub_route_elsewhere(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
   int kind = SRV_KEY_ID;
   char key[SRV_TOKEN_HASH_SIZE] = "", node[SRV_NODE_SIZE];
   int64_t table = 0;
   if (!hub_bus_on(h) || c->node[0]) return false;
-  if (r->type == SRV_QUICK || r->type == SRV_QUICK_CANCEL) return forward_quick(h, c, r, text, len);
+  if (route_rules[r->type].route == SRV_ROUTE_MATCHMAKER) return forward_quick(h, c, r, text, len);
   if (!request_key(h, c, r, &kind, key)) return false;
   if (!find_owner(h, c, r, kind, key, node, &table)) return true;
   if (!node[0]) return stay_here(h, c, r); /* this server's, or none: answered here */
-  const char *name = request_name(r->type);
+  const char *name = srv_request_name(r->type);
   if (!peer_alive(h, node)) {
-    hub_send_error(h, c->id, name,
-                   "table %lld is served by server %s, which is not answering: another server takes its tables "
-                   "over within %d s; try again then",
-                   (long long)table, node, (int)(dead_after_ms(h) / 1000) + 1);
+    hub_send_error_retry(h, c->id, name, SRV_ERR_SERVER_UNAVAILABLE, dead_after_ms(h) + 1000,
+                         "table %lld is served by server %s, which is not answering: another server takes its tables "
+                         "over within %d s; try again then",
+                         (long long)table, node, (int)(dead_after_ms(h) / 1000) + 1);
     return true;
   }
   if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
-    hub_send_error(h, c->id, name,
-                   "table %lld is served by server %s, and the servers' message bus is unreachable: try again in "
-                   "a moment",
-                   (long long)table, node);
+    hub_send_error_retry(h, c->id, name, SRV_ERR_SERVER_UNAVAILABLE, BUS_RETRY_MS,
+                         "table %lld is served by server %s, and the servers' message bus is unreachable: try again in "
+                         "a moment",
+                         (long long)table, node);
     return true;
   }
   if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
@@ -358,11 +347,12 @@ static void rehome(srv_hub *h, const char *all) {
     if (!c->via[0] || (all ? strcmp(c->via, all) != 0 : peer_alive(h, c->via))) continue;
     if (c->via_table == 0) { /* waiting in the quick-match queue of a server now dead, or cut off by the bus */
       if (all) send_close(h, c); /* what it missed is unknown: its place there goes, and the client asks again */
-      hub_send_error(h, c->id, "quick",
-                     all ? "the servers' message bus was away, so your place in the quick-match queue (kept by server "
-                           "%s) was given up: ask for a quick match again"
-                         : "server %s, which kept the quick-match queue, stopped answering: ask for a quick match again",
-                     c->via);
+      hub_send_error(
+          h, c->id, "quick", SRV_ERR_QUEUE_LOST,
+          all ? "the servers' message bus was away, so your place in the quick-match queue (kept by server "
+                "%s) was given up: ask for a quick match again"
+              : "server %s, which kept the quick-match queue, stopped answering: ask for a quick match again",
+          c->via);
       via_clear(c);
       continue;
     }
@@ -391,10 +381,11 @@ static void unanswered(srv_hub *h, int64_t now) {
     hub_client *c = &h->clients[i];
     if (!c->via_deadline_ms || now < c->via_deadline_ms) continue;
     c->via_deadline_ms = 0;
-    hub_send_error(h, c->id, c->via_request,
-                   "server %s did not answer within %d s: it may have stopped, and another server takes its "
-                   "tables over within %d s; try again then",
-                   c->via[0] ? c->via : "of your table", FORWARD_ANSWER_MS / 1000, (int)(dead_after_ms(h) / 1000) + 1);
+    hub_send_error_retry(h, c->id, c->via_request, SRV_ERR_SERVER_UNAVAILABLE, dead_after_ms(h) + 1000,
+                         "server %s did not answer within %d s: it may have stopped, and another server takes its "
+                         "tables over within %d s; try again then",
+                         c->via[0] ? c->via : "of your table", FORWARD_ANSWER_MS / 1000,
+                         (int)(dead_after_ms(h) / 1000) + 1);
   }
 }
 
@@ -526,7 +517,7 @@ void srv_hub_bus_state(srv_hub *h, bool up) {
       hub_client *c = &h->clients[i];
       if (!c->via[0] || c->node[0]) continue;
       c->via_deadline_ms = 0;
-      hub_send_error(h, c->id, "bus",
+      hub_send_error(h, c->id, "bus", SRV_ERR_LINK_LOST,
                      "this server lost its link to server %s, which serves your table: you are sent there again "
                      "as soon as the link is back (usually within seconds)",
                      c->via);

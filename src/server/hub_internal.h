@@ -174,8 +174,34 @@ static inline bool round_over(const hub_table *t) { return goita_round_over(&t->
 /* Shared by the hub's files. */
 void hub_send_text(srv_hub *h, uint64_t client, char *text);
 
-void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char *fmt, ...)
+/* Sends a client an error: its code (protocol.h SRV_ERRORS), the request it answers (NULL:
+ * none) and a text for people. An error whose code says when to try again is sent with
+ * hub_send_error_retry and its retry_ms. */
+void hub_send_error(srv_hub *h, uint64_t client, const char *request, srv_error code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void hub_send_error_retry(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
+                          const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* When to try again after the database failed (it may be back), after running out of memory,
+ * or with the server at its most open tables. */
+#define HUB_RETRY_STORE_MS 2000
+#define HUB_RETRY_MEMORY_MS 1000
+#define HUB_RETRY_FULL_MS 10000
+
+/* Why a call of the table service failed, as the error to send. */
+typedef struct hub_failure {
+  srv_error code;
+  int64_t retry_ms; /* 0 unless the code retries */
+  char text[256];
+} hub_failure;
+
+/* Fills a failure; returns -1 for the caller's return. */
+int hub_fail(hub_failure *f, srv_error code, int64_t retry_ms, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A failure of the database: storage_failed with its retry, the text prefixed (e.g. "not saved"). */
+int hub_fail_store(srv_hub *h, hub_failure *f, const char *prefix);
+/* Sends a failure as an error to a client. */
+void hub_send_failure(srv_hub *h, uint64_t client, const char *request, const hub_failure *f);
 
 /* Writes a line of the operators' log through io.log (log.h). */
 void hub_log(srv_hub *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -229,7 +255,7 @@ int hub_bus_publish(srv_hub *h, const char *node, json_t *msg);
 bool hub_bus_on(const srv_hub *h);
 /* Forwards a request naming a table of another server to it; returns whether it was (or was
  * refused with an error), false when it is this server's to handle. */
-bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len);
+bool hub_route_elsewhere(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len);
 /* A table of another server this one has taken over: this server's clients at it get their
  * seats (or their places as spectators) here. */
 void hub_bus_table_here(srv_hub *h, const hub_table *t);
@@ -348,8 +374,8 @@ void hub_deal_next(srv_hub *h, hub_table *t, bool live);
 void hub_round_finished(srv_hub *h, hub_table *t, bool live);
 
 /* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in err. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize);
+ * -1 with the reason in why. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why);
 
 void hub_record_names(hub_table *t);
 /* Several servers: every options.lease_renew_ms, renews this server's lease on its tables,
@@ -384,7 +410,7 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r);
 
-void hub_do_leaderboard(srv_hub *h, hub_client *c);
+void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r);
 
@@ -394,7 +420,7 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r);
 
-void hub_do_leave(srv_hub *h, hub_client *c);
+void hub_do_leave(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r);
 
@@ -410,9 +436,9 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r);
 
 /* Makes a new table, saved, added to the hub and announced to the lobby (when listed): rules as
  * option text ("" for the default), a private one with an invite code, owned by a player (0:
- * none) who must have room for it (hub_table_room). Returns it, or NULL with the reason in err. */
+ * none) who must have room for it (hub_table_room). Returns it, or NULL with the reason in why. */
 hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
-                            char *err, size_t errsize);
+                            hub_failure *why);
 
 /* Puts a client's player in a seat (not saved, no client bound) with a new seat token: the
  * seat keeps its hash, token receives the token itself for the `seated` reply. */
@@ -428,8 +454,8 @@ int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level);
 void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token);
 
 /* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,
- * or -1 with the reason in err (nothing changed). */
-int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize);
+ * or -1 with the reason in why (nothing changed). */
+int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why);
 
 /* Makes a client a spectator of a table (its state and chat sent); request names the request
  * for an error. */
@@ -451,7 +477,9 @@ void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r);
 
-void hub_do_quick_cancel(srv_hub *h, hub_client *c);
+void hub_do_quick_cancel(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_ping(srv_hub *h, hub_client *c, const srv_request *r);
 
 /* Takes a client's place out of the queue (a cancel, a disconnect); returns whether it had one. */
 bool hub_quick_forget(srv_hub *h, uint64_t client);

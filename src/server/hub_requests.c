@@ -12,23 +12,25 @@
 static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, int64_t id, int seat) {
   hub_table *t = hub_table_get(h, id);
   if (!t) {
-    hub_send_error(h, c->id, request, "no table %lld", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_UNKNOWN, "no table %lld", (long long)id);
     return NULL;
   }
   if (!hub_table_open_to(t, c)) {
-    hub_send_error(h, c->id, request, "table %lld is private: join it with its invite code", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_PRIVATE, "table %lld is private: join it with its invite code",
+                   (long long)id);
     return NULL;
   }
   if (t->status != SRV_WAITING) {
-    hub_send_error(h, c->id, request, "table %lld has started", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_STARTED, "table %lld has started", (long long)id);
     return NULL;
   }
   if (seat >= players_of(t)) {
-    hub_send_error(h, c->id, request, "table %lld has seats 1 to %d", (long long)id, players_of(t));
+    hub_send_error(h, c->id, request, SRV_ERR_SEAT_INVALID, "table %lld has seats 1 to %d", (long long)id,
+                   players_of(t));
     return NULL;
   }
   if (seat >= 0 && t->seats[seat].player) {
-    hub_send_error(h, c->id, request, "seat %d is taken", seat + 1);
+    hub_send_error(h, c->id, request, SRV_ERR_SEAT_TAKEN, "seat %d is taken", seat + 1);
     return NULL;
   }
   return t;
@@ -36,33 +38,34 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
 
 static bool save_table(srv_hub *h, hub_client *c, const char *request, hub_table *t) {
   if (hub_table_save(h, t) == 0) return true;
-  hub_send_error(h, c->id, request, "not saved: %s", srv_store_error(h->store));
+  hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "not saved: %s",
+                       srv_store_error(h->store));
   return false;
 }
 
 hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
-                            char *err, size_t errsize) {
+                            hub_failure *why) {
   if (h->open_tables >= h->options.max_tables) {
-    snprintf(err, errsize, "the server has %d open tables, its most", h->open_tables);
+    hub_fail(why, SRV_ERR_SERVER_BUSY, HUB_RETRY_FULL_MS, "the server has %d open tables, its most", h->open_tables);
     return NULL;
   }
   if (!hub_table_room(h, owner)) {
     const hub_player *p = hub_player_get(h, owner);
-    snprintf(err, errsize,
+    hub_fail(why, SRV_ERR_TOO_MANY_TABLES, 0,
              "you already have %d open tables (at most %d a player): play or leave one, or wait until it expires",
              p ? p->open_tables : 0, h->options.max_tables_per_player);
     return NULL;
   }
   hub_table *t = calloc(1, sizeof *t);
   if (!t) {
-    snprintf(err, errsize, "out of memory");
+    hub_fail(why, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return NULL;
   }
   goita_rules_default(&t->rules);
   goita_error gerr;
   if ((rules[0] && goita_rules_parse(&t->rules, rules, &gerr) != GOITA_OK) ||
       goita_rules_validate(&t->rules, &gerr) != GOITA_OK) {
-    snprintf(err, errsize, "rules: %s", gerr.message);
+    hub_fail(why, SRV_ERR_RULES_INVALID, 0, "rules: %s", gerr.message);
     free(t);
     return NULL;
   }
@@ -78,7 +81,7 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
   srv_table_row row;
   hub_table_row(t, &row);
   if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, t->epoch = row.epoch, hub_table_add(h, t) != 0)) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
+    hub_fail_store(h, why, "not saved");
     free(t);
     return NULL;
   }
@@ -87,10 +90,10 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
 }
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
-  char err[256];
-  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
+  hub_failure why;
+  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, &why);
   if (!t) {
-    hub_send_error(h, c->id, "create", "%s", err);
+    hub_send_failure(h, c->id, "create", &why);
     return;
   }
   json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
@@ -107,7 +110,8 @@ void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char
   if (s->client && s->client != c->id) { /* the seat moves to the newer connection */
     hub_client *old = hub_client_get(h, s->client);
     if (old) {
-      hub_send_error(h, old->id, NULL, "your seat at table %lld was taken back from another connection", (long long)t->id);
+      hub_send_error(h, old->id, NULL, SRV_ERR_SEAT_TAKEN_BACK,
+                     "your seat at table %lld was taken back from another connection", (long long)t->id);
       old->table = 0;
       old->seat = -1;
     }
@@ -130,7 +134,7 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
   if (!t) return;
   for (int s = 0; s < players_of(t); s++)
     if (t->seats[s].player == c->player && !t->seats[s].bot[0]) {
-      hub_send_error(h, c->id, "sit", "you already sit at this table, in seat %d", s + 1);
+      hub_send_error(h, c->id, "sit", SRV_ERR_ALREADY_SEATED, "you already sit at this table, in seat %d", s + 1);
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
@@ -166,18 +170,20 @@ void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
       hub_take_seat(h, c, t, s, r->token);
       return;
     }
-  hub_send_error(h, c->id, "resume", "no seat has this seat_token (the game may be over)");
+  hub_send_error(h, c->id, "resume", SRV_ERR_SEAT_UNKNOWN, "no seat has this seat_token (the game may be over)");
 }
 
-void hub_do_leave(srv_hub *h, hub_client *c) {
+void hub_do_leave(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
   hub_table *t = c->table ? hub_table_get(h, c->table) : NULL;
   if (!t) {
-    hub_send_error(h, c->id, "leave", "you are not at a table");
+    hub_send_error(h, c->id, "leave", SRV_ERR_NOT_AT_TABLE, "you are not at a table");
     return;
   }
   if (c->seat >= 0 && t->status == SRV_WAITING) {
     if (hub_free_seat(h, t, c->seat) != 0) {
-      hub_send_error(h, c->id, "leave", "not saved: %s", srv_store_error(h->store));
+      hub_send_error_retry(h, c->id, "leave", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "not saved: %s",
+                           srv_store_error(h->store));
       return;
     }
     c->table = 0;
@@ -206,7 +212,7 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   if (!t) return;
   hub_seat *s = &t->seats[r->seat];
   if (hub_seat_bot(h, s, r->seat, r->level) != 0) {
-    hub_send_error(h, c->id, "bot", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "bot", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s", srv_store_error(h->store));
     return;
   }
   if (!save_table(h, c, "bot", t)) {
@@ -217,17 +223,15 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_lobby_touch(h, t);
 }
 
-int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
+int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why) {
   for (int s = 0; s < players_of(t); s++)
     if (!t->seats[s].player) {
-      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s + 1);
-      return -1;
+      return hub_fail(why, SRV_ERR_SEATS_EMPTY, 0, "seat %d is empty: sit someone there or a computer player", s + 1);
     }
   goita_game game;
   goita_error gerr;
   if (goita_game_start(&game, &t->rules, t->seed, &gerr) != GOITA_OK) {
-    snprintf(err, errsize, "%s", gerr.message);
-    return -1;
+    return hub_fail(why, SRV_ERR_RULES_INVALID, 0, "%s", gerr.message);
   }
   /* A draw that assigns seats (RULES.md 7) moves the players, in their joining order (the
    * seats they chose), to the seats it gives; their tokens go with them. */
@@ -244,7 +248,7 @@ int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
     if (t->seats[s].bot[0]) hub_bot_seat_name(&t->seats[s], s); /* named after the seat the draw gave */
   t->status = SRV_PLAYING;
   if (hub_table_save(h, t) != 0) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
+    hub_fail_store(h, why, "not saved");
     memcpy(t->seats, before, sizeof t->seats);
     t->status = SRV_WAITING;
     return -1;
@@ -270,36 +274,38 @@ void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "start", r->table, -1);
   if (!t) return;
   if (c->table != t->id || c->seat < 0) {
-    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
+    hub_send_error(h, c->id, "start", SRV_ERR_NOT_SEATED, "only a player seated at table %lld can start it",
+                   (long long)t->id);
     return;
   }
-  char err[256];
-  if (hub_table_start(h, t, err, sizeof err) != 0) hub_send_error(h, c->id, "start", "%s", err);
+  hub_failure why;
+  if (hub_table_start(h, t, &why) != 0) hub_send_failure(h, c->id, "start", &why);
 }
 
 void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t || c->table != r->table || c->seat < 0) {
-    hub_send_error(h, c->id, "move", "you do not sit at table %lld", (long long)r->table);
+    hub_send_error(h, c->id, "move", SRV_ERR_NOT_SEATED, "you do not sit at table %lld", (long long)r->table);
     return;
   }
   if (r->move.seat != c->seat) {
-    hub_send_error(h, c->id, "move", "you are seat %d; \"%s\" is a move of seat %d", c->seat + 1, r->move_text,
-               r->move.seat + 1);
+    hub_send_error(h, c->id, "move", SRV_ERR_WRONG_SEAT, "you are seat %d; \"%s\" is a move of seat %d", c->seat + 1,
+                   r->move_text, r->move.seat + 1);
     return;
   }
-  char err[256];
-  if (hub_table_move(h, t, r->move, err, sizeof err) != 0) hub_send_error(h, c->id, "move", "%s", err);
+  hub_failure why;
+  if (hub_table_move(h, t, r->move, &why) != 0) hub_send_failure(h, c->id, "move", &why);
 }
 
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t) {
-    hub_send_error(h, c->id, "watch", "no table %lld", (long long)r->table);
+    hub_send_error(h, c->id, "watch", SRV_ERR_TABLE_UNKNOWN, "no table %lld", (long long)r->table);
     return;
   }
   if (!hub_table_open_to(t, c)) {
-    hub_send_error(h, c->id, "watch", "table %lld is private: join it with its invite code", (long long)r->table);
+    hub_send_error(h, c->id, "watch", SRV_ERR_TABLE_PRIVATE, "table %lld is private: join it with its invite code",
+                   (long long)r->table);
     return;
   }
   hub_watch(h, c, t, "watch");
@@ -311,7 +317,7 @@ void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request) {
     const int cap = t->capwatchers ? 2 * t->capwatchers : 4;
     uint64_t *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
     if (!grown) {
-      hub_send_error(h, c->id, request, "out of memory");
+      hub_send_error_retry(h, c->id, request, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
       return;
     }
     t->watchers = grown;
