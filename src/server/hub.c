@@ -27,56 +27,6 @@ void srv_hub_options_default(srv_hub_options *o) {
   o->rematch_wait_ms = 30000;
 }
 
-void hub_send_text(srv_hub *h, uint64_t client, char *text) {
-  if (!text) return; /* out of memory: nothing to send */
-  hub_send_raw(h, client, text, strlen(text));
-  free(text);
-}
-
-static void send_error_v(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
-                         const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
-
-static void send_error_v(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
-                         const char *fmt, va_list ap) {
-  char text[512];
-  vsnprintf(text, sizeof text, fmt, ap);
-  hub_send_text(h, client, srv_message_error(request, code, retry_ms, text));
-}
-
-void hub_send_error(srv_hub *h, uint64_t client, const char *request, srv_error code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  send_error_v(h, client, request, code, 0, fmt, ap);
-  va_end(ap);
-}
-
-void hub_send_error_retry(srv_hub *h, uint64_t client, const char *request, srv_error code, int64_t retry_ms,
-                          const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  send_error_v(h, client, request, code, retry_ms, fmt, ap);
-  va_end(ap);
-}
-
-int hub_fail(hub_failure *f, srv_error code, int64_t retry_ms, const char *fmt, ...) {
-  f->code = code;
-  f->retry_ms = retry_ms;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(f->text, sizeof f->text, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
-int hub_fail_store(srv_hub *h, hub_failure *f, const char *prefix) {
-  return hub_fail(f, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s%s%s", prefix, prefix[0] ? ": " : "",
-                  srv_store_error(h->store));
-}
-
-void hub_send_failure(srv_hub *h, uint64_t client, const char *request, const hub_failure *f) {
-  hub_send_text(h, client, srv_message_error(request, f->code, f->retry_ms, f->text));
-}
-
 void hub_log(srv_hub *h, const char *fmt, ...) {
   if (!h->io.log) return;
   char text[400];
@@ -85,12 +35,6 @@ void hub_log(srv_hub *h, const char *fmt, ...) {
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   h->io.log(h->io.ctx, text);
-}
-
-void hub_send_json(srv_hub *h, uint64_t client, json_t *msg) {
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-  json_decref(msg);
-  hub_send_text(h, client, text);
 }
 
 void hub_new_token(srv_hub *h, char token[SRV_TOKEN_SIZE]) {
@@ -147,31 +91,6 @@ void srv_hub_connect(srv_hub *h, uint64_t id) {
   }
   if (hub_map_put(&h->client_index, id, (uint64_t)h->nclients) != 0) return;
   h->clients[h->nclients++] = (hub_client){.id = id, .seat = -1};
-}
-
-static void stop_watching(srv_hub *h, hub_table *t, uint64_t client) {
-  for (int i = 0; i < t->nwatchers; i++)
-    if (t->watchers[i] == client) {
-      t->watchers[i] = t->watchers[--t->nwatchers];
-      hub_lobby_touch(h, t); /* the lobby shows how many watch */
-      return;
-    }
-}
-
-/* Detaches a client from its table (the seat is kept for its token). */
-void hub_detach(srv_hub *h, hub_client *c) {
-  hub_table *t = c->table ? hub_table_get(h, c->table) : NULL;
-  if (t && c->seat >= 0) {
-    if (t->seats[c->seat].client == c->id) {
-      t->seats[c->seat].client = 0;
-      hub_seat_gone(h, t, c->seat);
-    }
-    hub_broadcast_state(h, t); /* the others see the seat disconnected */
-  } else if (t) {
-    stop_watching(h, t, c->id);
-  }
-  c->table = 0;
-  c->seat = -1;
 }
 
 void srv_hub_disconnect(srv_hub *h, uint64_t id) {

@@ -22,9 +22,6 @@
 /* When a client is told to try again after the bus was unreachable ("in a moment"). */
 #define BUS_RETRY_MS 1000
 
-/* The ids of remote clients have their top bit set; the network layer's never do. */
-#define REMOTE_ID_BIT (UINT64_C(1) << 63)
-
 /* A server heard on the bus. */
 typedef struct hub_peer {
   char node[SRV_NODE_SIZE];
@@ -66,7 +63,7 @@ static hub_client *remote_client(srv_hub *h, const char *node, uint64_t remote_i
     if (c && c->remote_id == remote_id && strcmp(c->node, node) == 0) return c;
   }
   if (!create) return NULL;
-  const uint64_t id = REMOTE_ID_BIT | ++h->remote_serial;
+  const uint64_t id = HUB_REMOTE_ID_BIT | ++h->remote_serial;
   srv_hub_connect(h, id);
   hub_client *c = hub_client_get(h, id);
   if (!c || hub_map_put(&h->remote_index, key, id) != 0) {
@@ -90,11 +87,7 @@ static void drop_clients_of(srv_hub *h, const char *node) {
     if (strcmp(h->clients[i].node, node) == 0) drop_remote_client(h, &h->clients[i]);
 }
 
-void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
-  if (!(client & REMOTE_ID_BIT)) {
-    h->io.send(h->io.ctx, client, text, len);
-    return;
-  }
+void hub_bus_send(srv_hub *h, uint64_t client, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, client);
   if (!c || !c->node[0]) return;
   char id[24];

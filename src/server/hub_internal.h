@@ -265,6 +265,11 @@ void hub_bus_client_gone(srv_hub *h, const hub_client *c);
  * moved to another server (a takeover) there. */
 void hub_bus_tick(srv_hub *h, int64_t now);
 void hub_bus_free(srv_hub *h);
+/* The ids of remote clients (of another server, reached over the bus) have their top bit set;
+ * the network layer's never do. */
+#define HUB_REMOTE_ID_BIT (UINT64_C(1) << 63)
+/* Sends text to a client of another server, over the bus. */
+void hub_bus_send(srv_hub *h, uint64_t client, const char *text, size_t len);
 
 /* ---- indexes (hub_map.c) ---- */
 
