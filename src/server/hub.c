@@ -6,7 +6,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_lifecycle.h"
+#include "hub_limits.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_own.h"
+#include "hub_players.h"
+#include "hub_quick.h"
+#include "hub_rematch.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "secret.h"
 
 /* A computer player's answer takes well under a second; one missing for this long is lost. */

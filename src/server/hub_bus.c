@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_quick.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
 #include "secret.h"
 
 /* A request sent to another server is answered (any message from there to its client) within

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_chat.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 
 #define CHAT_LINES 50
 

@@ -4,7 +4,11 @@
  * guessed; it is kept with the table and survives a restart. */
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_invite.h"
+#include "hub_map.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 /* Whether the lobby lists a table: one not over and not private. */
 bool hub_table_listed(const hub_table *t) { return t->status != SRV_OVER && !t->invite[0]; }

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_map.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 /* The key of a guest's bucket: its pending token's hash with the top bit set, which no player id
  * has. */

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_invite.h"
+#include "hub_lobby.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 
 /* Adds what the lobby shows of a table's rules: the rule set's name (or null) and the point
  * scale (docs/RULES.md 10-11). */

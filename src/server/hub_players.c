@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_map.h"
+#include "hub_players.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 #include "ratings.h"
 #include "secret.h"
 

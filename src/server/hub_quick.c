@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_quick.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 #define QUICK_WAIT_SECONDS 30   /* when the request does not say */
 #define QUICK_LEVEL "expert"    /* of the computer players, when the request does not say */

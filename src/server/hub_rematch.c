@@ -6,7 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_rematch.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 
 #define REMATCH_LEVEL "expert" /* of the computer player that takes the seat of someone who did not ask */
 

@@ -5,7 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_invite.h"
+#include "hub_lifecycle.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "ratings.h"
 #include "secret.h"
 

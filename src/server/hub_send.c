@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_send.h"
 
 void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
   if (client & HUB_REMOTE_ID_BIT)

@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_chat.h"
+#include "hub_limits.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_own.h"
+#include "hub_players.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "ratings.h"
 
 void hub_table_row(const hub_table *t, srv_table_row *row) {
@@ -319,4 +327,11 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   hub_broadcast_state(h, t);
   hub_schedule(h, t, false);
   return 0;
+}
+
+void hub_record_names(hub_table *t) {
+  for (int s = 0; s < players_of(t); s++) {
+    snprintf(t->record.name[s], sizeof t->record.name[s], "%s", t->seats[s].name);
+    snprintf(t->record.engine[s], sizeof t->record.engine[s], "%s", t->seats[s].bot);
+  }
 }
