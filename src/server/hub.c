@@ -16,6 +16,7 @@
 #include "hub_quick.h"
 #include "hub_rematch.h"
 #include "hub_requests.h"
+#include "hub_route.h"
 #include "hub_send.h"
 #include "hub_table.h"
 #include "hub_view.h"
@@ -108,7 +109,7 @@ void srv_hub_connect(srv_hub *h, uint64_t id) {
 void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
-  hub_bus_client_gone(h, c);
+  hub_route_client_gone(h, c);
   hub_detach(h, c);
   hub_quick_forget(h, id);
   hub_map_del(&h->client_index, id);

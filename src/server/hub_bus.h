@@ -1,5 +1,5 @@
-/* Several servers over the bus (hub_bus.c): the peers, the messages between servers, and the
- * routing seam that sends a request to the server that owns its table. */
+/* Several servers over the bus (hub_bus.c): the peers and the messages between servers. Which
+ * server serves a request is the routing seam's (hub_route.h). */
 #ifndef GOITA_SERVER_HUB_BUS_H
 #define GOITA_SERVER_HUB_BUS_H
 
@@ -10,17 +10,6 @@ int hub_bus_publish(srv_hub *h, const char *node, json_t *msg);
 
 /* Whether this hub talks to other servers over a bus. */
 bool hub_bus_on(const srv_hub *h);
-
-/* Forwards a request naming a table of another server to it; returns whether it was (or was
- * refused with an error), false when it is this server's to handle. */
-bool hub_route_elsewhere(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len);
-
-/* A table of another server this one has taken over: this server's clients at it get their
- * seats (or their places as spectators) here. */
-void hub_bus_table_here(srv_hub *h, const hub_table *t);
-
-/* A client connected here has gone: the server its table is at is told. */
-void hub_bus_client_gone(srv_hub *h, const hub_client *c);
 
 /* Says this server is alive, notices servers that are not, and sends clients at a table that
  * moved to another server (a takeover) there. */
@@ -33,5 +22,13 @@ void hub_bus_free(srv_hub *h);
 #define HUB_REMOTE_ID_BIT (UINT64_C(1) << 63)
 /* Sends text to a client of another server, over the bus. */
 void hub_bus_send(srv_hub *h, uint64_t client, const char *text, size_t len);
+
+/* How long a server not heard from is still called alive: a lease's worth (by then its tables
+ * are being taken over). */
+int64_t hub_bus_dead_after_ms(const srv_hub *h);
+/* Whether a server answers on the bus: heard lately, or never heard of (a new one). */
+bool hub_bus_peer_alive(srv_hub *h, const char *node);
+/* The server that keeps the quick-match queue of all of them (this one, or another). */
+const char *hub_bus_matchmaker(const srv_hub *h);
 
 #endif

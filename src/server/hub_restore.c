@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_bus.h"
 #include "hub_invite.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
 #include "hub_players.h"
 #include "hub_restore.h"
+#include "hub_route.h"
 #include "hub_table.h"
 
 typedef struct restore_ctx {
@@ -128,7 +128,7 @@ void hub_take_over(srv_hub *h, hub_table *t) {
   hub_schedule(h, t, false);
   hub_lobby_remote_forget(h, t->id); /* the lobby's row of it is this server's now */
   hub_lobby_touch(h, t);
-  hub_bus_table_here(h, t);
+  hub_route_table_here(h, t);
 }
 
 int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,

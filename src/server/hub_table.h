@@ -1,6 +1,6 @@
 /* The table service: create, seat, start, move, finish (hub_table_seat.c seats and starts,
  * hub_table.c plays and finishes). The request handlers, quick match, rematch, restore, invites
- * and the bus call into it; it calls none of them. */
+ * and the bus call into it; it calls none of them (tests/cli/hub_layers.sh). */
 #ifndef GOITA_SERVER_HUB_TABLE_H
 #define GOITA_SERVER_HUB_TABLE_H
 

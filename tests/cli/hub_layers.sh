@@ -29,10 +29,10 @@ diff <(echo "$documented") <(actual) >"${TMPDIR:-/tmp}/hub_layers.$$" ||
 $(cat "${TMPDIR:-/tmp}/hub_layers.$$")"
 rm -f "${TMPDIR:-/tmp}/hub_layers.$$"
 
-# The table service is called by the requests, quick match, rematch, restore, invites and the
-# bus, and calls none of them.
+# The table service is called by the requests, quick match, rematch, restore, invites, the
+# routing seam and the bus, and calls none of them.
 for f in hub_table.c hub_table_seat.c hub_table.h; do
-  for caller in hub_requests.h hub_quick.h hub_rematch.h hub_restore.h hub_invite.h hub_bus.h; do
+  for caller in hub_requests.h hub_quick.h hub_rematch.h hub_restore.h hub_invite.h hub_bus.h hub_route.h; do
     grep -q "^#include \"$caller\"" "$server/$f" && fail "$f (the table service) includes $caller, one of its callers"
   done
 done
