@@ -55,12 +55,18 @@ async function clickPiece(page, kanji, where) {
 // Plays one step of a solution.
 async function step(page, lang, s, where) {
   if (Array.isArray(s)) {
+    // counted once the table offers the first piece: the table of the position the step plays
+    // in, not the one of the last lesson or of the move before, still on screen
+    await page.locator('#hand button.tile:not([disabled]):not(.chosen)').filter({ hasText: s[0] }).first()
+      .waitFor({ timeout: 10000 }).catch(async () => fail(`${where}: no ${s[0]} to play (prompt: ${await page.textContent('#prompt')})`));
     const before = await page.locator('#hand .tile').count();
     await clickPiece(page, s[0], where);
     await clickPiece(page, s[1], where);
     // played: the next step waits for the table drawn after it, not the hand still on screen
     await page.waitForFunction((n) => document.querySelectorAll('#hand .tile').length === n - 2, before, { timeout: 10000 })
-      .catch(() => fail(`${where}: the move ${s.join(' ')} was not played`));
+      .catch(async () => fail(`${where}: the move ${s.join(' ')} was not played (prompt: ${await page.textContent('#prompt')}; ` +
+        `${await page.locator('#hand .tile').count()} pieces in hand, ${before} before; ` +
+        `${await page.locator('#hand button.tile.chosen').count()} chosen; status: ${await page.textContent('#tut-status')})`));
   } else if (s === 'pass' || s === 'go') {
     const b = page.locator('#actions button').filter({ hasText: WORDS[lang][s] });
     await b.waitFor({ timeout: 10000 }).catch(() => fail(`${where}: no ${s} button`));
@@ -100,8 +106,16 @@ async function run(browser, size, lang, rs, shoot, screens) {
     const at = `${where}, lesson ${i + 1} (${ids[i]})`;
     if (i > 0) await page.click('#tut-next');
     await page.waitForFunction((n) => (document.querySelector('#tut-title') || {}).textContent.includes(String(n)), i + 1);
+    // the lesson's table, not the last lesson's still on screen while the engine loads this one
+    // (a quiz shows its table only once answered)
+    const steps = SOLUTIONS[ids[i]](rs);
+    if (steps.length && (Array.isArray(steps[0]) || typeof steps[0] === 'string')) {
+      const title = (await page.textContent('#tut-title')).replace(/^[^:]*:\s*/, '');
+      await page.waitForFunction((t) => document.getElementById('table-title').textContent.endsWith(t), title, { timeout: 10000 })
+        .catch(() => fail(`${at}: the lesson's table was never drawn`));
+    }
     if (!(await page.textContent('#tut-task')).trim()) fail(`${at}: no exercise`);
-    for (const s of SOLUTIONS[ids[i]](rs)) await step(page, lang, s, at);
+    for (const s of steps) await step(page, lang, s, at);
     await page.waitForSelector('#tut-status.tut-pass, #tut-status.tut-fail', { timeout: 15000 })
       .catch(() => fail(`${at}: the exercise never ended`));
     if (await page.locator('#tut-status.tut-fail').count()) fail(`${at}: failed: ${await page.textContent('#tut-status')}`);
