@@ -26,7 +26,11 @@
   X(goita_solve_result)                                                                                 \
   X(goita_player_info)                                                                                  \
   X(goita_batch_options)                                                                                \
-  X(goita_batch_arrays)
+  X(goita_batch_arrays)                                                                                 \
+  X(goita_puzzle)                                                                                       \
+  X(goita_hint_reason)                                                                                  \
+  X(goita_hint_move)                                                                                    \
+  X(goita_hint)
 
 int goita_abi_version(void) { return GOITA_ABI_VERSION; }
 

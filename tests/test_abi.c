@@ -32,6 +32,10 @@ Test(abi, every_public_struct_has_its_size) {
   CHECK(goita_player_info);
   CHECK(goita_batch_options);
   CHECK(goita_batch_arrays);
+  CHECK(goita_puzzle);
+  CHECK(goita_hint_reason);
+  CHECK(goita_hint_move);
+  CHECK(goita_hint);
 #undef CHECK
 }
 

@@ -2,6 +2,7 @@
  * its ID, the points it reaches alone on an empty board against counts from the words of
  * KOSHOGI-RULES.md 3.4, White's reach the rotation of Black's, and the powers of 4.4-5.5. */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,14 +139,70 @@ Test(koshogi_about, powers) {
 
 /* Every power a face can have reads as a line with its section; anything else is refused. */
 Test(koshogi_about, every_power_has_a_line) {
-  const char *text = NULL, *section = NULL;
+  const char *text = NULL, *text_ja = NULL, *section = NULL;
   for (unsigned power = KS_POWER_COMMANDS; power <= KS_POWER_LAST; power <<= 1) {
-    cr_assert_eq(ks_power_describe(power, &text, &section), 0, "power %#x", power);
+    cr_assert_eq(ks_power_describe(power, &text, &text_ja, &section), 0, "power %#x", power);
     cr_assert(strlen(text) > 10 && (section[0] == '4' || section[0] == '5' || section[0] == '6'), "power %#x", power);
   }
-  cr_assert_eq(ks_power_describe(KS_POWER_LAST << 1, &text, &section), -1);
-  cr_assert_eq(ks_power_describe(KS_POWER_COMMANDS | KS_POWER_JUMPS, &text, &section), -1, "one power at a time");
-  cr_assert(ks_power_describe(KS_POWER_SHOOTS, &text, &section) == 0 && strcmp(section, "4.6") == 0);
+  cr_assert_eq(ks_power_describe(KS_POWER_LAST << 1, &text, &text_ja, &section), -1);
+  cr_assert_eq(ks_power_describe(KS_POWER_COMMANDS | KS_POWER_JUMPS, &text, &text_ja, &section), -1,
+               "one power at a time");
+  cr_assert(ks_power_describe(KS_POWER_SHOOTS, &text, &text_ja, &section) == 0 && strcmp(section, "4.6") == 0);
+}
+
+/* Whether a line of help is Japanese: not empty, and its only Latin letters are piece IDs (the
+ * notation's, docs/KOSHOGI-RULES.md 7), as the page's Chromium test also demands. */
+static bool is_japanese(const char *text) {
+  if (!text || !text[0]) return false;
+  bool japanese = false;
+  for (const char *p = text; *p;) {
+    if ((unsigned char)*p >= 0x80) japanese = true;
+    size_t letters = 0;
+    while ((p[letters] >= 'A' && p[letters] <= 'Z') || (p[letters] >= 'a' && p[letters] <= 'z')) letters++;
+    if (letters == 0) {
+      p++;
+      continue;
+    }
+    char word[8] = "";
+    if (letters >= sizeof word) return false;
+    memcpy(word, p, letters);
+    bool upper = true;
+    for (size_t i = 0; i < letters; i++) upper = upper && word[i] >= 'A' && word[i] <= 'Z';
+    if (letters > 1 && (!upper || ks_face_by_id(word) == KS_EMPTY)) return false; /* an English word */
+    p += letters;
+  }
+  return japanese;
+}
+
+/* Every line of every face's help (its entry of 3.4, each power, each note) has its Japanese,
+ * so the page in Japanese has no line left in English: a power or a note added without one fails
+ * here. */
+Test(koshogi_about, every_line_of_help_is_in_japanese) {
+  cr_assert(is_japanese("射撃に強い：LB、+XBの射撃では取られない") && !is_japanese("shoots: 撃つ") && !is_japanese("") &&
+            !is_japanese("G, MA") && !is_japanese("撃つ en"));
+  int notes_seen = 0;
+  for (int f = KS_EMPTY + 1; f < KS_FACES; f++) {
+    ks_face_about a;
+    cr_assert_eq(ks_face_describe((ks_face)f, &a), 0);
+    cr_assert(is_japanese(a.entry_ja), "%s: entry %s", a.id, a.entry);
+    for (unsigned power = KS_POWER_COMMANDS; power <= KS_POWER_LAST; power <<= 1) {
+      const char *text, *text_ja, *section;
+      if (a.powers & power) {
+        cr_assert_eq(ks_power_describe(power, &text, &text_ja, &section), 0);
+        cr_assert(is_japanese(text_ja), "%s: \"%s\" has no Japanese: \"%s\"", a.id, text, text_ja);
+      }
+    }
+    ks_face_note notes[KS_MAX_FACE_NOTES];
+    const int n = ks_face_notes((ks_face)f, notes);
+    for (int i = 0; i < n; i++, notes_seen++) {
+      cr_assert(is_japanese(notes[i].text_ja), "%s: \"%s\" has no Japanese: \"%s\"", a.id, notes[i].text,
+                notes[i].text_ja);
+      /* whole, not cut short by the buffer */
+      cr_assert_lt(strlen(notes[i].text_ja) + 1, sizeof notes[i].text_ja, "%s: %s", a.id, notes[i].text_ja);
+      cr_assert_lt(strlen(notes[i].text) + 1, sizeof notes[i].text, "%s: %s", a.id, notes[i].text);
+    }
+  }
+  cr_assert_gt(notes_seen, 30);
 }
 
 /* ---- the help's claims against the engine's play ----

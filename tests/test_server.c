@@ -14,7 +14,8 @@
 #include "bots.h"
 #include "goita/goita.h"
 #include "hub.h"
-#include "hub_internal.h"
+#include "hub_map.h"
+#include "hub_state.h"
 #include "protocol.h"
 #include "ratings.h"
 #include "secret.h"
@@ -38,6 +39,8 @@ typedef struct client_state {
   int players;    /* player messages received */
   int errors;
   char last_error[256];
+  char last_code[32];       /* the last error's code */
+  json_int_t last_retry_ms; /* and its retry_ms, 0 when it has none */
   int received;        /* messages of any type */
   size_t last_len;     /* the last message's length in bytes */
   int lobby_events;    /* "lobby" messages */
@@ -73,6 +76,23 @@ static struct {
 
 static void scan_message(uint64_t client, const char *text, json_t *msg);
 
+/* Every error the hub sends, in any test, carries a code of protocol.h's list (the one
+ * docs/SERVER.md shows), and a retry_ms (a positive number of milliseconds) exactly when its
+ * code says when to try again. */
+static void check_error_code(const char *text, json_t *msg) {
+  const char *code = json_string_value(json_object_get(msg, "code"));
+  cr_assert(code, "an error without a code: %s", text);
+  int error = 0;
+  for (int e = 1; e < SRV_ERROR_COUNT && !error; e++)
+    if (strcmp(srv_error_code(e), code) == 0) error = e;
+  cr_assert(error, "an error with a code not in the list: %s", text);
+  json_t *retry = json_object_get(msg, "retry_ms");
+  if (srv_error_retries(error))
+    cr_assert(json_is_integer(retry) && json_integer_value(retry) > 0, "a %s error without retry_ms: %s", code, text);
+  else
+    cr_assert(!retry, "a %s error with a retry_ms: %s", code, text);
+}
+
 /* Every seat token the hub has handed out, which no state message may show. */
 static char seen_tokens[256][SRV_TOKEN_SIZE];
 static int nseen_tokens;
@@ -107,6 +127,9 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "error") == 0) {
     c->errors++;
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
+    check_error_code(text, msg);
+    snprintf(c->last_code, sizeof c->last_code, "%s", json_string_value(json_object_get(msg, "code")));
+    c->last_retry_ms = json_integer_value(json_object_get(msg, "retry_ms"));
   } else if (strcmp(type, "lobby") == 0) {
     c->lobby_events++;
     if (len > c->largest_lobby) c->largest_lobby = len;
@@ -624,26 +647,27 @@ Test(server, restart_keeps_a_first_round_that_ended_at_the_deal) {
 Test(server, bad_requests_get_clear_errors) {
   srv_hub_connect(w.hub, 1);
   static const struct {
-    const char *request, *error;
+    const char *request, *error, *code;
   } cases[] = {
-      {"not json", "not JSON"},
-      {"[1,2]", "expected a JSON object"},
-      {"{\"kind\":\"hello\"}", "field \"type\": expected a string"},
-      {"{\"type\":\"dance\"}", "unknown type \"dance\""},
-      {"{\"type\":\"hello\",\"nmae\":\"x\"}", "hello: unknown field \"nmae\""},
-      {"{\"type\":\"hello\",\"name\":5}", "field \"name\": expected a string"},
-      {"{\"type\":\"hello\",\"name\":\"\"}", "field \"name\": expected 1 to 39 bytes"},
-      {"{\"type\":\"hello\",\"name\":\"a\\u0007b\"}", "control and invisible characters are not allowed (U+0007 at character 2)"},
-      {"{\"type\":\"hello\",\"player_token\":\"XYZ\"}", "expected 32 lowercase hex digits"},
-      {"{\"type\":\"create\"}", "say hello first"},
-      {"{\"type\":\"sit\",\"table\":1}", "sit: missing field \"seat\""},
-      {"{\"type\":\"sit\",\"table\":1,\"seat\":4}", "expected a seat from 0 to 3"},
-      {"{\"type\":\"sit\",\"table\":1.5,\"seat\":0}", "field \"table\": expected an integer"},
-      {"{\"type\":\"move\",\"table\":1,\"move\":\"9zz\"}", "not a move token"},
-      {"{\"type\":\"bot\",\"table\":1,\"seat\":0,\"level\":\"genius\"}", "not a level"},
-      {"{\"type\":\"watch\",\"table\":77}", "no table 77"},
-      {"{\"type\":\"create\",\"turn_seconds\":-1}", "expected 0 (off) to 3600 seconds"},
-      {"{\"type\":\"ping\",\"type\":\"ping\"}", "not JSON"},
+      {"not json", "not JSON", "bad_request"},
+      {"[1,2]", "expected a JSON object", "bad_request"},
+      {"{\"kind\":\"hello\"}", "field \"type\": expected a string", "bad_request"},
+      {"{\"type\":\"dance\"}", "unknown type \"dance\"", "bad_request"},
+      {"{\"type\":\"hello\",\"nmae\":\"x\"}", "hello: unknown field \"nmae\"", "bad_request"},
+      {"{\"type\":\"hello\",\"name\":5}", "field \"name\": expected a string", "bad_request"},
+      {"{\"type\":\"hello\",\"name\":\"\"}", "field \"name\": expected 1 to 39 bytes", "bad_request"},
+      {"{\"type\":\"hello\",\"name\":\"a\\u0007b\"}",
+       "control and invisible characters are not allowed (U+0007 at character 2)", "bad_request"},
+      {"{\"type\":\"hello\",\"player_token\":\"XYZ\"}", "expected 32 lowercase hex digits", "bad_request"},
+      {"{\"type\":\"create\"}", "say hello first", "hello_first"},
+      {"{\"type\":\"sit\",\"table\":1}", "sit: missing field \"seat\"", "bad_request"},
+      {"{\"type\":\"sit\",\"table\":1,\"seat\":4}", "expected a seat from 0 to 3", "bad_request"},
+      {"{\"type\":\"sit\",\"table\":1.5,\"seat\":0}", "field \"table\": expected an integer", "bad_request"},
+      {"{\"type\":\"move\",\"table\":1,\"move\":\"9zz\"}", "not a move token", "bad_request"},
+      {"{\"type\":\"bot\",\"table\":1,\"seat\":0,\"level\":\"genius\"}", "not a level", "bad_request"},
+      {"{\"type\":\"watch\",\"table\":77}", "no table 77", "table_unknown"},
+      {"{\"type\":\"create\",\"turn_seconds\":-1}", "expected 0 (off) to 3600 seconds", "bad_request"},
+      {"{\"type\":\"ping\",\"type\":\"ping\"}", "not JSON", "bad_request"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     const int errors = w.clients[1].errors;
@@ -651,18 +675,95 @@ Test(server, bad_requests_get_clear_errors) {
     cr_assert_eq(w.clients[1].errors, errors + 1, "no error for %s", cases[i].request);
     cr_assert(strstr(w.clients[1].last_error, cases[i].error), "%s: \"%s\" does not say \"%s\"", cases[i].request,
               w.clients[1].last_error, cases[i].error);
+    cr_assert_str_eq(w.clients[1].last_code, cases[i].code, "%s", cases[i].request);
   }
   char big[SRV_MAX_REQUEST + 100];
   memset(big, ' ', sizeof big);
   memcpy(big, "{\"type\":\"ping\"}", 15);
   srv_hub_receive(w.hub, 1, big, sizeof big);
   cr_assert(strstr(w.clients[1].last_error, "message too long"));
+  cr_assert_str_eq(w.clients[1].last_code, "bad_request");
   w.clients[1].errors = 0;
   connect_client(1, "Ann"); /* still usable */
   say(1, "{\"type\":\"create\",\"rules\":\"players=5\"}");
   cr_assert(strstr(w.clients[1].last_error, "rules: "), "%s", w.clients[1].last_error);
+  cr_assert_str_eq(w.clients[1].last_code, "rules_invalid");
   say(1, "{\"type\":\"ping\"}");
   cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last, "type")), "pong");
+}
+
+/* The browser acts on codes, not sentences (docs/SERVER.md "Errors"): a seat token is
+ * worthless only after seat_unknown, and a resume refused for going too fast says when to try
+ * again, with the token still good. */
+Test(server, errors_carry_the_codes_clients_act_on) {
+  w.options.player_rate_per_second = 1;
+  w.options.player_rate_burst = 2;
+  close_hub();
+  open_hub(0);
+  connect_client(1, "Ann");
+  connect_client(2, "Ben");
+  say(1, "{\"type\":\"create\",\"rules\":\"players=2\"}");
+  const int table = (int)json_integer_value(json_object_get(w.clients[1].last, "table"));
+  w.now += 5000;
+  say(1, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", table);
+  cr_assert_eq(w.clients[1].errors, 0, "%s", w.clients[1].last_error);
+  w.now += 5000;
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":0}", table);
+  cr_assert_str_eq(w.clients[2].last_code, "seat_taken");
+  say(2, "{\"type\":\"sit\",\"table\":%d,\"seat\":2}", table);
+  cr_assert_str_eq(w.clients[2].last_code, "seat_invalid");
+  w.now += 5000;
+  say(2, "{\"type\":\"move\",\"table\":%d,\"move\":\"1p\"}", table);
+  cr_assert_str_eq(w.clients[2].last_code, "not_seated");
+  say(2, "{\"type\":\"resume\",\"seat_token\":\"%032d\"}", 7);
+  cr_assert_str_eq(w.clients[2].last_code, "seat_unknown");
+  cr_assert_eq(w.clients[2].last_retry_ms, 0);
+
+  /* a reload that resumes too fast: refused with when to try again, and the token still holds */
+  char token[SRV_TOKEN_SIZE];
+  snprintf(token, sizeof token, "%s", w.clients[1].seat_token);
+  srv_hub_disconnect(w.hub, 1);
+  srv_hub_connect(w.hub, 3);
+  say(3, "{\"type\":\"hello\",\"player_token\":\"%s\"}", w.clients[1].player_token);
+  for (int i = 0; i < 3 && strcmp(w.clients[3].last_code, "rate_limited") != 0; i++)
+    say(3, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", token);
+  cr_assert_str_eq(w.clients[3].last_code, "rate_limited", "%s", w.clients[3].last_error);
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[3].last, "request")), "resume");
+  cr_assert_gt(w.clients[3].last_retry_ms, 0);
+  w.now += w.clients[3].last_retry_ms;
+  const int errors = w.clients[3].errors;
+  say(3, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", token);
+  cr_assert_eq(w.clients[3].errors, errors, "%s", w.clients[3].last_error);
+  cr_assert_eq(w.clients[3].table, table);
+  cr_assert_eq(w.clients[3].seat, 0);
+}
+
+/* docs/SERVER.md's table of errors ("### Errors") lists every code the server has, each once,
+ * and no other; those that come with retry_ms say so there. */
+Test(server, every_error_code_is_documented) {
+  FILE *f = fopen(GOITA_DOCS_DIR "/SERVER.md", "r");
+  cr_assert(f, "cannot read docs/SERVER.md");
+  char line[2048];
+  int listed[SRV_ERROR_COUNT] = {0}, rows = 0;
+  bool in_errors = false;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') in_errors = strcmp(line, "### Errors\n") == 0;
+    char code[64];
+    if (!in_errors || sscanf(line, "| `%63[a-z_]` |", code) != 1) continue;
+    rows++;
+    int error = 0;
+    for (int e = 1; e < SRV_ERROR_COUNT && !error; e++)
+      if (strcmp(srv_error_code(e), code) == 0) error = e;
+    cr_assert(error, "docs/SERVER.md lists an error code the server does not have: %s", code);
+    listed[error]++;
+    cr_assert_eq(strstr(line, "retry_ms") != NULL, srv_error_retries(error),
+                 "docs/SERVER.md: the row of %s should say %s retry_ms", code,
+                 srv_error_retries(error) ? "it comes with" : "nothing of");
+  }
+  fclose(f);
+  for (int e = 1; e < SRV_ERROR_COUNT; e++)
+    cr_assert_eq(listed[e], 1, "docs/SERVER.md lists the error code %s %d times", srv_error_code(e), listed[e]);
+  cr_assert_eq(rows, SRV_ERROR_COUNT - 1);
 }
 
 /* The welcome lists what a client may offer from the library's own tables (docs/SERVER.md):

@@ -31,7 +31,7 @@
 #include <time.h>
 
 #include "hub.h"
-#include "hub_internal.h"
+#include "hub_state.h"
 #include "protocol.h"
 #include "store.h"
 #include "store_impl.h"

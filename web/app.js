@@ -59,8 +59,13 @@ function saveInvite(table, code) {
 // messages and answers through receive.
 let offline = null;
 
+// The last request of each type sent: an error answering one is put in words with its table
+// and seat (i18n.js errorText).
+const asked = {};
+
 // Sends a request to the server when connected; dropped otherwise (a reconnect asks again).
 function send(msg) {
+  asked[msg.type] = msg;
   if (offline) offline(msg);
   else if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
@@ -196,13 +201,25 @@ function receive(msg) {
       if (msg.table === currentTable) { showNotice(t('tableMoved')); returnToTable(); }
       break;
     case 'error':
-      if (msg.request === 'resume') { saveSeatToken(currentTable, null); leaveTable(); }
+      if (msg.request === 'resume') resumeRefused(msg);
       if (msg.request === 'join') { history.replaceState(null, '', location.pathname); route(); }
       if (msg.request === 'quick') showQueue(null);
-      showNotice(`${t('error')}: ${errorText(msg.error)}`);
+      showNotice(`${t('error')}: ${errorText(msg, asked[msg.request])}`);
       break;
     default:
       break;
+  }
+}
+
+// A resume the server refused (docs/SERVER.md "Errors"): the seat token is forgotten only when
+// no seat has it; refused for now (too many requests, the table's server away) it is kept and
+// the seat asked for again when the server says.
+function resumeRefused(msg) {
+  if (msg.code === 'seat_unknown') {
+    saveSeatToken(currentTable, null);
+    leaveTable();
+  } else if (msg.retry_ms > 0) {
+    setTimeout(returnToTable, msg.retry_ms);
   }
 }
 

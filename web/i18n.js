@@ -148,35 +148,43 @@ function shownName(name) {
   return `${t('computer')}${m[1] ? ' ' + m[1] : ''} · ${t('level_' + m[2])}`;
 }
 
-// The server's errors a player can meet in the page, in Japanese: each pattern and its text,
-// {1}, {2}… the pattern's numbers and names. Others, and every error in English, read as sent.
-const SERVER_ERRORS_JA = [
-  [/^seat (\d+) is taken$/, '席 {1} にはもう人が座っています'],
-  [/^you already sit at this table, in seat (\d+)$/, 'この卓の席 {1} にもう座っています'],
-  [/^table (\d+) has started$/, '卓 #{1} はもう始まっています'],
-  [/^table (\d+) has seats 1 to (\d+)$/, '卓 #{1} の席は 1 から {2} です'],
-  [/^no table (\d+)$/, '卓 #{1} はありません'],
-  [/^table (\d+) is private: join it with its invite code$/, '卓 #{1} は非公開です: 招待リンクから参加してください'],
-  [/^no open table has this invite code$/, 'この招待リンクの卓は開いていません'],
-  [/^no seat has this seat_token \(the game may be over\)$/, 'この席はもうありません (対局が終わったのかもしれません)'],
-  [/^the rematch has started without you, at table (\d+)$/, '再戦はあなた抜きで卓 #{1} で始まりました'],
-  [/^wrong name or password$/, '名前かパスワードが違います'],
-  [/^too many wrong passwords for ".*": try again in (\d+) s$/, 'パスワードの間違いが多すぎます: {1} 秒後にもう一度どうぞ'],
-  [/^this password is one of the most common ones, which are tried first: choose another$/, 'このパスワードはよく使われていて推測されやすいため使えません: 別のものを選んでください'],
-  [/^field "name": control and invisible characters are not allowed/, '名前に制御文字や見えない文字は使えません'],
-  [/^the name ".*" is kept for computer players: choose another$/, 'この名前はコンピュータ用です: 別の名前を選んでください'],
-  [/^too many requests: .* try again in ([\d.]+) s$/, '操作が多すぎます: {1} 秒後にもう一度どうぞ'],
-  [/^too many lines: wait ([\d.]+) s/, 'チャットが多すぎます: {1} 秒待ってください'],
-];
+// The server's errors in Japanese, by their code (docs/SERVER.md "Errors"): {table} and {seat}
+// are those of the request the error answers, {s} the seconds of its retry_ms. Other codes, and
+// every error in English, read as the server wrote them.
+const SERVER_ERRORS_JA = {
+  seat_taken: '席 {seat} にはもう人が座っています',
+  already_seated: 'この卓にもう座っています',
+  table_started: '卓 #{table} はもう始まっています',
+  seat_invalid: '卓 #{table} にその席はありません',
+  table_unknown: '卓 #{table} はありません',
+  table_private: '卓 #{table} は非公開です: 招待リンクから参加してください',
+  invite_unknown: 'この招待リンクの卓は開いていません',
+  seat_unknown: 'この席はもうありません (対局が終わったのかもしれません)',
+  seat_taken_back: 'この席には別の画面から戻られました',
+  rematch_started: '再戦はあなた抜きで始まりました',
+  game_not_over: '対局はまだ終わっていません',
+  login_failed: '名前かパスワードが違います',
+  login_throttled: 'パスワードの間違いが多すぎます: {s} 秒後にもう一度どうぞ',
+  password_common: 'このパスワードはよく使われていて推測されやすいため使えません: 別のものを選んでください',
+  name_reserved: 'この名前はコンピュータ用です: 別の名前を選んでください',
+  name_taken: 'この名前はほかの人が登録しています: パスワードでログインするか、別の名前を選んでください',
+  rate_limited: '操作が多すぎます: {s} 秒後にもう一度どうぞ',
+  server_busy: 'サーバーが混み合っています: {s} 秒後にもう一度どうぞ',
+  storage_failed: '保存できませんでした: {s} 秒後にもう一度どうぞ',
+  server_unavailable: 'この卓のサーバーが応答しません: {s} 秒後にもう一度どうぞ',
+  too_many_tables: '開いている卓が多すぎます: どれかを遊ぶか離れてください',
+  illegal_move: 'その手は打てません',
+};
 
-// A server error in the page's language, where it is one of those above.
-function errorText(message) {
-  if (lang !== 'ja') return message;
-  for (const [pattern, text] of SERVER_ERRORS_JA) {
-    const m = String(message).match(pattern);
-    if (m) return text.replace(/\{(\d)\}/g, (_, i) => m[Number(i)]);
-  }
-  return message;
+// A server error ({code, error, retry_ms}) in the page's language, given the request it answers.
+function errorText(msg, request) {
+  const text = lang === 'ja' && SERVER_ERRORS_JA[msg.code];
+  if (!text) return msg.error;
+  const args = { s: ((msg.retry_ms || 0) / 1000).toFixed(1) };
+  if (request && request.table !== undefined) args.table = request.table;
+  if (request && request.seat !== undefined) args.seat = request.seat + 1; // seats are shown from 1
+  const missing = (text.match(/\{(\w+)\}/g) || []).some((k) => args[k.slice(1, -1)] === undefined);
+  return missing ? msg.error : text.replace(/\{(\w+)\}/g, (_, k) => args[k]);
 }
 
 // The finished table's words: seating on create, the replay of a game not found, the round's

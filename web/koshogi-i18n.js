@@ -91,40 +91,6 @@ const KS_SECTIONS = {
   'D37': ['faces that borrow a movement', '動きを借りる成り駒'],
 };
 
-// The groups of the rules' detailed entries (3.4), as the engine's help names them.
-const KS_GROUPS_JA = {
-  'Royal and command pieces': '将と指揮の駒',
-  'The clerk and the staff officer': '記室と参謀',
-  'Step movers of the first rank': '一段目の歩み駒',
-  'Priest family (jumpers that capture by shooting)': '僧の一族（跳んで、撃って取る駒）',
-  'Guards and nets': '衝と網',
-  'Sentries and officers': '護兵と将校',
-  'Shooters (bows and guns)': '射手（弓と砲）',
-  'Horses': '馬',
-  'Foot and line pieces': '歩兵と列の駒',
-};
-
-// The powers of include/koshogi/koshogi.h (enum ks_power) in Japanese, by bit; the engine's own
-// line (English) is shown for a power added there and not yet here.
-const KS_POWERS_JA = {
-  [1 << 0]: '指揮駒：すべて失った側の負け',
-  [1 << 1]: '跳ぶ：通り道の点にある駒に関わらない',
-  [1 << 2]: '何段かに分けて動く：各段で取れ、出た点で終えること（パス）もできる',
-  [1 << 3]: '撃つ：動いた後、離れた敵の駒を取り除く',
-  [1 << 4]: '間にある駒を越えて撃つ',
-  [1 << 5]: '二度撃つ：二発目は一発目の後で決める',
-  [1 << 6]: '僧：空いた点か敵の僧の上にだけ着く',
-  [1 << 7]: '止まった点の周り8点を焼く（設定によっては味方も）',
-  [1 << 8]: '網：網の筋ごとに最初の敵の駒を動けなくする',
-  [1 << 9]: '自分の鼓（鼓か霹靂）が盤上にある間だけ前に進める：この図にはない',
-  [1 << 10]: '自分の高道（高道か五里霧）が盤上にある間だけ成れる',
-  [1 << 11]: '歩み駒：力士・龍驤・招揺・霹靂を取るとその場で成る',
-  [1 << 12]: '元の面に戻ることがある（高道がいなくなったとき、霧の近くの燈）',
-  [1 << 13]: '成ると自分の護衛が成り、敵の毒火がすべて消える',
-  [1 << 14]: '車・車総・砲車・神機車（とその動きの駒）はここに着けない',
-  [1 << 15]: '5点以内からの射撃を受けない',
-};
-
 let ksLang = localStorage.getItem('goita.lang') || ((navigator.language || '').startsWith('ja') ? 'ja' : 'en');
 if (!KS_TEXT[ksLang]) ksLang = 'en';
 

@@ -402,7 +402,7 @@ async function showHelp(id, color) {
   body.textContent = '';
   const add = (tag, text, cls) => body.appendChild(Object.assign(document.createElement(tag), { textContent: text, className: cls || '' }));
   add('h3', kt('help_title', h));
-  const entry = ksLang === 'ja' ? KS_GROUPS_JA[h.entry] || h.entry : h.entry;
+  const entry = ksLang === 'ja' ? h.entryJa : h.entry;
   // the Betza line is notation (translate="no"), its few words put in the page's language
   const ruleLine = add('p', kt('help_rule', { rule: rule(h.section), entry }));
   ruleLine.append(Object.assign(document.createElement('code'), { textContent: betzaText(h.betza), translate: false }), ksLang === 'ja' ? '。' : '.');
@@ -427,12 +427,9 @@ async function showHelp(id, color) {
   if (h.reverts) add('p', kt('reverts', { face: faceName(h.reverts), rule: rule('5.5') }));
   if (h.shots) add('p', kt('shots', { shots: h.shots, range: h.shotRange, unit: h.shotRange === 1 ? 'point' : 'points' }));
   const ul = document.createElement('ul');
-  for (const power of h.powers) {
-    const ja = ksLang === 'ja' && KS_POWERS_JA[power.power];
-    const li = Object.assign(document.createElement('li'), { textContent: kt('cited', { text: ja || power.text, rule: rule(power.section) }) });
-    if (ksLang === 'ja' && !ja) li.lang = 'en';
-    ul.appendChild(li);
-  }
+  // the engine gives each line in both languages (include/koshogi/koshogi.h, ks_power_describe, ks_face_notes)
+  for (const line of h.powers)
+    ul.appendChild(Object.assign(document.createElement('li'), { textContent: kt('cited', { text: ksLang === 'ja' ? line.ja : line.text, rule: rule(line.section) }) }));
   body.appendChild(ul);
 }
 

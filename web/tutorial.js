@@ -98,7 +98,7 @@
   // ---- the page ----
 
   let current = 0;       // the lesson on screen
-  let exercise = null;   // { lesson, rules, steps, solved, state, finished, busy }
+  let exercise = null;   // { lesson, rules, steps, solved, state, finished, busy, pending }
   let page = null;
 
   // Builds the tutorial's page (once), placed above the table its exercises are played on.
@@ -225,7 +225,7 @@
 
   // Loads the lesson's position into the engine and puts it on the table.
   async function startExercise(l) {
-    const ex = { lesson: l, rules: rulesText(), steps: 0, solved: null, state: null, finished: false, busy: false };
+    const ex = { lesson: l, rules: rulesText(), steps: 0, solved: null, state: null, finished: false, busy: false, pending: null };
     exercise = ex;
     client.setOffline(handle);
     document.body.classList.add('tutorial-play');
@@ -314,9 +314,12 @@
 
   // The reader's move from the table: checked against the solver's values for a "best" goal,
   // played by the engine, then the computers answer.
+  // A move made while the engine is still busy with the last one (the table is drawn for the
+  // reader's turn a moment before that work ends) waits for it instead of being lost.
   async function handle(msg) {
     const ex = exercise;
-    if (msg.type !== 'move' || !ex || ex.busy || ex.finished) return;
+    if (msg.type !== 'move' || !ex || ex.finished) return;
+    if (ex.busy) { ex.pending = msg; return; }
     ex.busy = true;
     try {
       if (ex.solved) {
@@ -337,6 +340,9 @@
       client.showNotice(`${client.t('error')}: ${e.message}`);
     } finally {
       ex.busy = false;
+      const next = ex.pending;
+      ex.pending = null;
+      if (next && ex === exercise) handle(next);
     }
   }
 

@@ -29,6 +29,8 @@
 #include "goita/solver.h"
 #include "goita/sample.h"
 #include "goita/player.h"
+#include "goita/puzzle.h"
+#include "goita/hint.h"
 #include "goita/observation.h"
 #include "goita/batch.h"
 

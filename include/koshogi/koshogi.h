@@ -131,18 +131,20 @@ typedef struct ks_face_about {
   unsigned powers;               /* enum ks_power */
   int shot_range, shots;         /* 0 for a face that does not shoot */
   const char *section, *entry;   /* where KOSHOGI-RULES.md gives its rule: "3.4", "Horses" */
+  const char *entry_ja;          /* the entry in Japanese: "馬" */
 } ks_face_about;
 
 /* Fills out for a face; -1 when there is no such face. */
 int ks_face_describe(ks_face face, ks_face_about *out);
-/* One power (a single enum ks_power bit) in a line of English and the section of KOSHOGI-RULES.md
- * that gives it. Returns 0, or -1 for no such power. */
-int ks_power_describe(unsigned power, const char **text, const char **section);
+/* One power (a single enum ks_power bit) in a line of English, the same line in Japanese, and the
+ * section of KOSHOGI-RULES.md that gives it. Returns 0, or -1 for no such power. */
+int ks_power_describe(unsigned power, const char **text, const char **text_ja, const char **section);
 /* A line of help that names other faces, composed from the engine's tables: which captures force
  * the face's promotion (5.3), which shooters cannot shoot it, which pieces its shots cannot take
  * (4.6). The CLI and the page print these as they print the powers. */
 typedef struct ks_face_note {
   char text[320];
+  char text_ja[400]; /* the same line in Japanese */
   const char *section; /* "5.3", "4.6" */
 } ks_face_note;
 #define KS_MAX_FACE_NOTES 4

@@ -22,6 +22,7 @@ int cmd_play(int argc, char **argv);
 int cmd_solo(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_puzzles(int argc, char **argv);
 
 /* Reads rule option text into target (a goita_rules) for an option table (options.h); false
  * with the library's message in why. */

@@ -21,6 +21,7 @@ static const cli_entry commands[] = {
     {"legal", cmd_legal, "print every legal move at the end of a history string, one per line"},
     {"result", cmd_result, "print the result of a history string as one JSON line"},
     {"solve", cmd_solve, "the value of a position with every hand known, and of each legal move (JSON)"},
+    {"puzzles", cmd_puzzles, "make a set of puzzles proved by the exact solver, or --check one"},
     {"match", cmd_match, "one player's team against another's on paired deals; one JSON line"},
     {"engine", cmd_engine, "a computer player behind the line protocol of docs/PROTOCOL.md"},
     {"bench", cmd_bench, "measure on one core: random playouts, or the solver on fixed positions"},

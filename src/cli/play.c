@@ -205,7 +205,39 @@ static void list_moves(session *s, const goita_view *v, const goita_move *moves,
   }
 }
 
-/* The hint: the evaluating player's value of each legal move, best first. */
+/* Says one reason of a hint (hint.h) as an English clause. */
+static void say_reason(session *s, const goita_hint_reason *r) {
+  const char *piece = r->piece ? cli_mark(r->piece, s->o->ascii) : "";
+  const int pct = (int)(r->chance * 100 + 0.5);
+  switch ((goita_reason_kind)r->kind) {
+    case GOITA_REASON_FINISH: say(s, "goes out: %d points", r->count); break;
+    case GOITA_REASON_PAIR_LEFT: say(s, "keeps a pair of %s for a doubled finish (%d points)", piece, r->count); break;
+    case GOITA_REASON_SAFE_ATTACK: say(s, "the opponents likely cannot answer %s (%d%%)", piece, pct); break;
+    case GOITA_REASON_TAKES_LEAD: say(s, "takes the lead from seat %d, who has %d pieces left", r->seat + 1, r->count); break;
+    case GOITA_REASON_PARTNER_ATTACK: say(s, "lets your partner's %s attack stand", piece); break;
+    case GOITA_REASON_PARTNER_ANSWERS: say(s, "your partner likely can answer %s (%d%%)", piece, pct); break;
+    case GOITA_REASON_KEEPS: say(s, "keeps your %s for later", piece); break;
+  }
+}
+
+/* The reasons behind the hinting level's best moves, from the same view. */
+static void say_reasons(session *s, const goita_view *v, uint64_t seed) {
+  static goita_hint h;
+  if (goita_hint_make(v, goita_player_spec(s->hinter), seed, &h, NULL) != GOITA_OK) return;
+  for (int i = 0; i < h.nmoves; i++) {
+    if (!h.moves[i].nreasons) continue;
+    char token[8];
+    goita_move_format(h.moves[i].move, token, sizeof token);
+    say(s, "  why %s: ", token + 1);
+    for (int j = 0; j < h.moves[i].nreasons; j++) {
+      if (j) say(s, "; ");
+      say_reason(s, &h.moves[i].reasons[j]);
+    }
+    say(s, "\n");
+  }
+}
+
+/* The hint: the evaluating player's value of each legal move, best first, and why. */
 static void hint(session *s, const goita_view *v) {
   goita_player_info info;
   goita_move best;
@@ -240,6 +272,7 @@ static void hint(session *s, const goita_view *v) {
     describe_move(s, v, info.moves[i]);
     say(s, "\n");
   }
+  say_reasons(s, v, goita_seed_mix(s->o->seed ^ 0x68696e74ULL));
 }
 
 /* The help, a whole sentence a line, so the table's narrow panel wraps each as one. */

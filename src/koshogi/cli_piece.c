@@ -96,8 +96,8 @@ static int describe(ks_face face, int color, int at) {
   if (a.reverts) printf("Reverts to: %s when the rules say (5.5)\n", ks_face_id(a.reverts));
   if (a.shots) printf("Shots: %d a move, up to %d point%s away\n", a.shots, a.shot_range, a.shot_range == 1 ? "" : "s");
   for (unsigned power = 1; power <= a.powers; power <<= 1) {
-    const char *text, *section;
-    if ((a.powers & power) && ks_power_describe(power, &text, &section) == 0) print_item(text, section);
+    const char *text, *text_ja, *section;
+    if ((a.powers & power) && ks_power_describe(power, &text, &text_ja, &section) == 0) print_item(text, section);
   }
   ks_face_note notes[KS_MAX_FACE_NOTES];
   const int nnotes = ks_face_notes(face, notes);

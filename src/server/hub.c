@@ -6,7 +6,20 @@
 #include <string.h>
 #include <time.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_lifecycle.h"
+#include "hub_limits.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_own.h"
+#include "hub_players.h"
+#include "hub_quick.h"
+#include "hub_rematch.h"
+#include "hub_requests.h"
+#include "hub_route.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "secret.h"
 
 /* A computer player's answer takes well under a second; one missing for this long is lost. */
@@ -27,21 +40,6 @@ void srv_hub_options_default(srv_hub_options *o) {
   o->rematch_wait_ms = 30000;
 }
 
-void hub_send_text(srv_hub *h, uint64_t client, char *text) {
-  if (!text) return; /* out of memory: nothing to send */
-  hub_send_raw(h, client, text, strlen(text));
-  free(text);
-}
-
-void hub_send_error(srv_hub *h, uint64_t client, const char *request, const char *fmt, ...) {
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  hub_send_text(h, client, srv_message_error(request, text));
-}
-
 void hub_log(srv_hub *h, const char *fmt, ...) {
   if (!h->io.log) return;
   char text[400];
@@ -50,12 +48,6 @@ void hub_log(srv_hub *h, const char *fmt, ...) {
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   h->io.log(h->io.ctx, text);
-}
-
-void hub_send_json(srv_hub *h, uint64_t client, json_t *msg) {
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-  json_decref(msg);
-  hub_send_text(h, client, text);
 }
 
 void hub_new_token(srv_hub *h, char token[SRV_TOKEN_SIZE]) {
@@ -115,35 +107,10 @@ void srv_hub_connect(srv_hub *h, uint64_t id) {
   h->clients[h->nclients++] = (hub_client){.id = id, .seat = -1};
 }
 
-static void stop_watching(srv_hub *h, hub_table *t, uint64_t client) {
-  for (int i = 0; i < t->nwatchers; i++)
-    if (t->watchers[i] == client) {
-      t->watchers[i] = t->watchers[--t->nwatchers];
-      hub_lobby_touch(h, t); /* the lobby shows how many watch */
-      return;
-    }
-}
-
-/* Detaches a client from its table (the seat is kept for its token). */
-void hub_detach(srv_hub *h, hub_client *c) {
-  hub_table *t = c->table ? hub_table_get(h, c->table) : NULL;
-  if (t && c->seat >= 0) {
-    if (t->seats[c->seat].client == c->id) {
-      t->seats[c->seat].client = 0;
-      hub_seat_gone(h, t, c->seat);
-    }
-    hub_broadcast_state(h, t); /* the others see the seat disconnected */
-  } else if (t) {
-    stop_watching(h, t, c->id);
-  }
-  c->table = 0;
-  c->seat = -1;
-}
-
 void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   hub_client *c = hub_client_get(h, id);
   if (!c) return;
-  hub_bus_client_gone(h, c);
+  hub_route_client_gone(h, c);
   hub_detach(h, c);
   hub_quick_forget(h, id);
   hub_map_del(&h->client_index, id);
@@ -152,37 +119,21 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   if (at < h->nclients) hub_map_put(&h->client_index, c->id, (uint64_t)at); /* an existing key: no memory needed */
 }
 
-/* Requests that cost the server work for others (a save, a broadcast, a page of rows, a
- * password hash) come out of the sender's bucket; moves are paced by the game, chat lines by
- * their own bucket (hub_chat.c), pings and hellos by the network layer. */
-static bool costs(int type) {
-  switch (type) {
-  case SRV_LIST:
-  case SRV_CREATE:
-  case SRV_SIT:
-  case SRV_RESUME:
-  case SRV_LEAVE:
-  case SRV_BOT:
-  case SRV_START:
-  case SRV_WATCH:
-  case SRV_GAMES:
-  case SRV_REGISTER:
-  case SRV_LOGIN:
-  case SRV_LEADERBOARD:
-  case SRV_HISTORY:
-  case SRV_JOIN:
-  case SRV_QUICK:
-  case SRV_QUICK_CANCEL:
-  case SRV_REMATCH:
-    return true;
-  default:
-    return false;
-  }
+void hub_do_ping(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
+  hub_send_json(h, c->id, json_pack("{s:s}", "type", "pong"));
 }
 
-static const char *const request_names[] = {
-    "hello", "list", "create", "sit", "resume", "leave", "bot", "start", "move", "watch", "games", "ping",
-    "register", "login", "leaderboard", "history", "join", "quick", "quick_cancel", "rematch", "chat"};
+/* The cost, player and handler columns of the request table (requests.h). */
+typedef struct request_rule {
+  int cost;
+  bool needs_player;
+  void (*handle)(srv_hub *h, hub_client *c, const srv_request *r);
+} request_rule;
+
+#define REQUEST_RULE(id, name, cost, player, enters, route, handler, fields) {cost, player, handler},
+static const request_rule request_rules[SRV_REQUEST_COUNT] = {SRV_REQUESTS(REQUEST_RULE)};
+#undef REQUEST_RULE
 
 void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, id);
@@ -200,83 +151,20 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   char err[256];
   if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
     srv_secret_wipe(r.password, sizeof r.password);
-    hub_send_error(h, id, r.type >= 0 ? request_names[r.type] : NULL, "%s", err);
+    hub_send_error(h, id, srv_request_name(r.type), SRV_ERR_BAD_REQUEST, "%s", err);
     return;
   }
+  const request_rule *rule = &request_rules[r.type];
+  const char *name = srv_request_name(r.type);
   /* The bucket first, so a refused flood makes no player rows; then a guest's row is made on
    * its first request that needs one. */
-  if (costs(r.type) && !hub_rate_take(h, c, request_names[r.type])) return;
-  const bool needs_player = r.type == SRV_CREATE || r.type == SRV_SIT || r.type == SRV_QUICK || r.type == SRV_CHAT;
-  if (needs_player && !hub_client_player(h, c, request_names[r.type])) return;
-  if (hub_bus_forward(h, c, &r, text, len)) { /* a table of another server: it answers */
+  if (rule->cost && !hub_rate_take(h, c, name)) return;
+  if (rule->needs_player && !hub_client_player(h, c, name)) return;
+  if (hub_route_elsewhere(h, c, &r, text, len)) { /* a table of another server: it answers */
     srv_secret_wipe(r.token, sizeof r.token);
     return;
   }
-  switch (r.type) {
-  case SRV_HELLO:
-    hub_do_hello(h, c, &r);
-    break;
-  case SRV_LIST:
-    hub_do_list(h, c, &r);
-    break;
-  case SRV_CREATE:
-    hub_do_create(h, c, &r);
-    break;
-  case SRV_SIT:
-    hub_do_sit(h, c, &r);
-    break;
-  case SRV_RESUME:
-    hub_do_resume(h, c, &r);
-    break;
-  case SRV_LEAVE:
-    hub_do_leave(h, c);
-    break;
-  case SRV_BOT:
-    hub_do_bot(h, c, &r);
-    break;
-  case SRV_START:
-    hub_do_start(h, c, &r);
-    break;
-  case SRV_MOVE:
-    hub_do_move(h, c, &r);
-    break;
-  case SRV_WATCH:
-    hub_do_watch(h, c, &r);
-    break;
-  case SRV_GAMES:
-    hub_do_games(h, c, &r);
-    break;
-  case SRV_REGISTER:
-    hub_do_register(h, c, &r);
-    break;
-  case SRV_LOGIN:
-    hub_do_login(h, c, &r);
-    break;
-  case SRV_LEADERBOARD:
-    hub_do_leaderboard(h, c);
-    break;
-  case SRV_HISTORY:
-    hub_do_history(h, c, &r);
-    break;
-  case SRV_JOIN:
-    hub_do_join(h, c, &r);
-    break;
-  case SRV_QUICK:
-    hub_do_quick(h, c, &r);
-    break;
-  case SRV_QUICK_CANCEL:
-    hub_do_quick_cancel(h, c);
-    break;
-  case SRV_REMATCH:
-    hub_do_rematch(h, c, &r);
-    break;
-  case SRV_CHAT:
-    hub_do_chat(h, c, &r);
-    break;
-  default:
-    hub_send_json(h, id, json_pack("{s:s}", "type", "pong"));
-    break;
-  }
+  rule->handle(h, c, &r);
   srv_secret_wipe(r.password, sizeof r.password);
   hub_drop_lost(h); /* a write of this request may have found its table lost */
 }
@@ -285,8 +173,8 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
   hub_table *t = hub_table_get(h, table);
   if (!t || t->version != version || t->thinking_version != version) return; /* late: the game moved on */
   t->thinking_version = -1;
-  char err[256];
-  if (hub_table_move(h, t, move, err, sizeof err) != 0) {
+  hub_failure why;
+  if (hub_table_move(h, t, move, &why) != 0) {
     /* a computer player's move that fails (storage full) is asked for again on the next tick */
     t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000;
   }

@@ -12,15 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_route.h"
+#include "hub_send.h"
+#include "hub_table.h"
 #include "secret.h"
-
-/* A request sent to another server is answered (any message from there to its client) within
- * this long, or the client is told it was not. */
-#define FORWARD_ANSWER_MS 5000
-
-/* The ids of remote clients have their top bit set; the network layer's never do. */
-#define REMOTE_ID_BIT (UINT64_C(1) << 63)
 
 /* A server heard on the bus. */
 typedef struct hub_peer {
@@ -34,7 +32,7 @@ typedef struct hub_peer {
 bool hub_bus_on(const srv_hub *h) { return h->io.publish && h->options.node && h->options.lease_renew_ms > 0; }
 
 /* A server is called dead when not heard for a lease: by then its tables are being taken over. */
-static int64_t dead_after_ms(const srv_hub *h) { return 3 * (int64_t)h->options.lease_renew_ms; }
+int64_t hub_bus_dead_after_ms(const srv_hub *h) { return 3 * (int64_t)h->options.lease_renew_ms; }
 
 int hub_bus_publish(srv_hub *h, const char *node, json_t *msg) {
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
@@ -63,7 +61,7 @@ static hub_client *remote_client(srv_hub *h, const char *node, uint64_t remote_i
     if (c && c->remote_id == remote_id && strcmp(c->node, node) == 0) return c;
   }
   if (!create) return NULL;
-  const uint64_t id = REMOTE_ID_BIT | ++h->remote_serial;
+  const uint64_t id = HUB_REMOTE_ID_BIT | ++h->remote_serial;
   srv_hub_connect(h, id);
   hub_client *c = hub_client_get(h, id);
   if (!c || hub_map_put(&h->remote_index, key, id) != 0) {
@@ -87,11 +85,7 @@ static void drop_clients_of(srv_hub *h, const char *node) {
     if (strcmp(h->clients[i].node, node) == 0) drop_remote_client(h, &h->clients[i]);
 }
 
-void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
-  if (!(client & REMOTE_ID_BIT)) {
-    h->io.send(h->io.ctx, client, text, len);
-    return;
-  }
+void hub_bus_send(srv_hub *h, uint64_t client, const char *text, size_t len) {
   hub_client *c = hub_client_get(h, client);
   if (!c || !c->node[0]) return;
   char id[24];
@@ -120,302 +114,38 @@ static hub_peer *peer_get(srv_hub *h, const char *node, bool create) {
 }
 
 /* Whether a server answers on the bus: heard lately, or never heard of (a new one). */
-static bool peer_alive(srv_hub *h, const char *node) {
+bool hub_bus_peer_alive(srv_hub *h, const char *node) {
   const hub_peer *p = peer_get(h, node, false);
   return !p || !p->dead;
 }
 
-/* ---- this server's clients at other servers' tables ---- */
-
-/* Clears where a client's table requests go, wiping its seat token. */
-static void via_clear(hub_client *c) {
-  c->via[0] = '\0';
-  c->via_table = 0;
-  srv_secret_wipe(c->via_token, sizeof c->via_token);
-  c->via_invite[0] = '\0';
-}
-
-/* Sends a request of a client here to the server that owns its table. */
-static int send_request(srv_hub *h, const hub_client *c, const char *node, const char *text, size_t len) {
-  char id[24];
-  snprintf(id, sizeof id, "%" PRIu64, c->id);
-  return hub_bus_publish(h, node, json_pack("{s:s, s:s, s:s, s:I, s:s, s:s%}", "kind", "request", "node",
-                                            h->options.node, "client", id, "player", (json_int_t)c->player, "name",
-                                            c->name, "text", text, len));
-}
-
-/* Tells a server (that of the client's table when node is NULL) that the client is gone from there. */
-static void send_close_to(srv_hub *h, const hub_client *c, const char *node) {
-  char id[24];
-  snprintf(id, sizeof id, "%" PRIu64, c->id);
-  hub_bus_publish(h, node ? node : c->via,
-                  json_pack("{s:s, s:s, s:s}", "kind", "close", "node", h->options.node, "client", id));
-}
-
-/* Tells the server of the client's table that the client is gone from there. */
-static void send_close(srv_hub *h, const hub_client *c) { send_close_to(h, c, NULL); }
-
-void hub_bus_client_gone(srv_hub *h, const hub_client *c) {
-  if (hub_bus_on(h) && c->via[0]) send_close(h, c);
-}
-
-static void send_again(srv_hub *h, hub_client *c, const char *node);
-
-/* Whether a request takes its client to a table (from the one it was at). */
-static bool entering(int type) {
-  return type == SRV_SIT || type == SRV_WATCH || type == SRV_RESUME || type == SRV_JOIN;
-}
-
-/* A client going to a table of this server leaves the other server's table it was at. */
-static bool stay_here(srv_hub *h, hub_client *c, const srv_request *r) {
-  if (entering(r->type) && c->via[0]) {
-    send_close(h, c);
-    via_clear(c);
-  }
-  return false;
-}
-
-/* Where a request naming a table goes: the table's number, or its key in the store. Returns
- * false when it is none of the bus's business (a table of this server, or no table named). */
-static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *kind, char key[SRV_TOKEN_HASH_SIZE]) {
-  uint64_t id;
-  switch (r->type) {
-  case SRV_SIT:
-  case SRV_WATCH:
-  case SRV_BOT:
-  case SRV_START:
-  case SRV_MOVE:
-  case SRV_CHAT:
-  case SRV_REMATCH:
-    if (hub_table_get(h, r->table)) {
-      /* taken over by this server since: the client gets its seat here first */
-      if (c->via[0] && c->via_table == r->table) send_again(h, c, h->options.node);
-      return stay_here(h, c, r);
-    }
-    *kind = SRV_KEY_ID;
-    snprintf(key, SRV_TOKEN_HASH_SIZE, "%lld", (long long)r->table);
-    return true;
-  case SRV_LEAVE:
-    return c->via[0] && !c->table;
-  case SRV_RESUME:
-    srv_token_hash(r->token, key);
-    *kind = SRV_KEY_SEAT_TOKEN;
-    return !hub_map_get(&h->seat_index, hub_token_key(key), &id) || stay_here(h, c, r);
-  case SRV_JOIN:
-    *kind = SRV_KEY_INVITE;
-    snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
-    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) || stay_here(h, c, r);
-  default:
-    return false;
-  }
-}
-
-/* The name of a request the bus forwards, for its error replies. */
-static const char *request_name(int type) {
-  switch (type) {
-  case SRV_SIT: return "sit";
-  case SRV_WATCH: return "watch";
-  case SRV_BOT: return "bot";
-  case SRV_START: return "start";
-  case SRV_MOVE: return "move";
-  case SRV_CHAT: return "chat";
-  case SRV_REMATCH: return "rematch";
-  case SRV_LEAVE: return "leave";
-  case SRV_RESUME: return "resume";
-  default: return "join";
-  }
-}
-
-/* The server that owns the table a request names, and the table: the one the client is at
- * already when it names that, else the store's answer. Returns false after an error reply, or
- * with node "" when the table is this server's or no open table has the key. */
-static bool find_owner(srv_hub *h, hub_client *c, const srv_request *r, int kind, const char *key,
-                       char node[SRV_NODE_SIZE], int64_t *table) {
-  node[0] = '\0';
-  if (c->via[0] && (r->type == SRV_LEAVE || (kind == SRV_KEY_ID && r->table == c->via_table))) {
-    snprintf(node, SRV_NODE_SIZE, "%s", c->via);
-    *table = c->via_table;
-    return true;
-  }
-  bool found = false;
-  if (srv_store_table_owner(h->store, kind, key, table, node, &found) != 0) {
-    hub_send_error(h, c->id, request_name(r->type), "%s", srv_store_error(h->store));
-    return false;
-  }
-  if (!found || strcmp(node, h->options.node) == 0) node[0] = '\0';
-  return true;
-}
-
 /* The server that keeps the quick-match queue of all of them: the live one (this one included)
  * whose name sorts first, so that players asking on different servers wait in one queue. */
-static const char *matchmaker(const srv_hub *h) {
+const char *hub_bus_matchmaker(const srv_hub *h) {
   const char *best = h->options.node;
   for (int i = 0; i < h->npeers; i++)
     if (!h->peers[i].dead && strcmp(h->peers[i].node, best) < 0) best = h->peers[i].node;
   return best;
 }
 
-/* Sends quick and quick_cancel to the matchmaker, unless it is this server. A client queued
- * there is "at" that server with no table yet (via_table 0) until its `seated` comes back. */
-static bool forward_quick(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
-  const bool cancel = r->type == SRV_QUICK_CANCEL;
-  const char *node = cancel && c->via[0] && c->via_table == 0 ? c->via : matchmaker(h);
-  if (strcmp(node, h->options.node) == 0) return false;
-  if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
-    hub_send_error(h, c->id, cancel ? "quick_cancel" : "quick",
-                   "the quick-match queue is kept by server %s, and the servers' message bus is unreachable: try "
-                   "again in a moment",
-                   node);
-    return true;
-  }
-  if (!cancel) {
-    hub_quick_forget(h, c->id); /* a place it had in this server's queue moves there */
-    if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
-    via_clear(c);
-    snprintf(c->via, sizeof c->via, "%s", node);
-  }
-  return true;
-}
-
-bool hub_bus_forward(srv_hub *h, hub_client *c, const srv_request *r, const char *text, size_t len) {
-  int kind = SRV_KEY_ID;
-  char key[SRV_TOKEN_HASH_SIZE] = "", node[SRV_NODE_SIZE];
-  int64_t table = 0;
-  if (!hub_bus_on(h) || c->node[0]) return false;
-  if (r->type == SRV_QUICK || r->type == SRV_QUICK_CANCEL) return forward_quick(h, c, r, text, len);
-  if (!request_key(h, c, r, &kind, key)) return false;
-  if (!find_owner(h, c, r, kind, key, node, &table)) return true;
-  if (!node[0]) return stay_here(h, c, r); /* this server's, or none: answered here */
-  const char *name = request_name(r->type);
-  if (!peer_alive(h, node)) {
-    hub_send_error(h, c->id, name,
-                   "table %lld is served by server %s, which is not answering: another server takes its tables "
-                   "over within %d s; try again then",
-                   (long long)table, node, (int)(dead_after_ms(h) / 1000) + 1);
-    return true;
-  }
-  if (!h->bus_up || send_request(h, c, node, text, len) != 0) {
-    hub_send_error(h, c->id, name,
-                   "table %lld is served by server %s, and the servers' message bus is unreachable: try again in "
-                   "a moment",
-                   (long long)table, node);
-    return true;
-  }
-  if (c->via[0] && strcmp(c->via, node) != 0) send_close(h, c);
-  if (c->table && entering(r->type)) hub_detach(h, c); /* it goes to the other server's table */
-  if (!c->via_deadline_ms) c->via_deadline_ms = h->io.now_ms(h->io.ctx) + FORWARD_ANSWER_MS;
-  c->via_request = name;
-  if (strcmp(c->via, node) != 0 || c->via_table != table) via_clear(c);
-  snprintf(c->via, sizeof c->via, "%s", node);
-  c->via_table = table;
-  if (r->type == SRV_RESUME) snprintf(c->via_token, sizeof c->via_token, "%s", r->token);
-  if (r->type == SRV_JOIN) snprintf(c->via_invite, sizeof c->via_invite, "%s", r->invite);
-  if (r->type == SRV_WATCH || r->type == SRV_JOIN) srv_secret_wipe(c->via_token, sizeof c->via_token);
-  return true;
-}
-
-/* Sends a client here to the table it was at, now at server node (this one, or another): by its
- * seat token, its invite, or as a spectator. */
-static void send_again(srv_hub *h, hub_client *c, const char *node) {
-  srv_request r;
-  memset(&r, 0, sizeof r);
-  char text[128];
-  if (c->via_token[0]) {
-    r.type = SRV_RESUME;
-    snprintf(r.token, sizeof r.token, "%s", c->via_token);
-    snprintf(text, sizeof text, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", c->via_token);
-  } else if (c->via_invite[0]) {
-    r.type = SRV_JOIN;
-    snprintf(r.invite, sizeof r.invite, "%s", c->via_invite);
-    snprintf(text, sizeof text, "{\"type\":\"join\",\"invite\":\"%s\"}", c->via_invite);
-  } else {
-    r.type = SRV_WATCH;
-    r.table = c->via_table;
-    snprintf(text, sizeof text, "{\"type\":\"watch\",\"table\":%lld}", (long long)c->via_table);
-  }
-  if (strcmp(node, h->options.node) != 0) {
-    if (strcmp(c->via, node) != 0) send_close(h, c);
-    snprintf(c->via, sizeof c->via, "%s", node);
-    send_request(h, c, node, text, strlen(text)); /* lost if the bus went: sent again when it is back */
-    return;
-  }
-  via_clear(c); /* the table is here now */
-  if (r.type == SRV_RESUME)
-    hub_do_resume(h, c, &r);
-  else if (r.type == SRV_JOIN)
-    hub_do_join(h, c, &r);
-  else
-    hub_do_watch(h, c, &r);
-  srv_secret_wipe(r.token, sizeof r.token);
-}
-
-/* Looks up where the table of each client here at another server's table is now, and sends it
- * there again: those at server `all` (heard again after the bus was away), or those whose server
- * is dead (all NULL). */
-static void rehome(srv_hub *h, const char *all) {
-  for (int i = 0; i < h->nclients; i++) {
-    hub_client *c = &h->clients[i];
-    if (!c->via[0] || (all ? strcmp(c->via, all) != 0 : peer_alive(h, c->via))) continue;
-    if (c->via_table == 0) { /* waiting in the quick-match queue of a server now dead, or cut off by the bus */
-      if (all) send_close(h, c); /* what it missed is unknown: its place there goes, and the client asks again */
-      hub_send_error(h, c->id, "quick",
-                     all ? "the servers' message bus was away, so your place in the quick-match queue (kept by server "
-                           "%s) was given up: ask for a quick match again"
-                         : "server %s, which kept the quick-match queue, stopped answering: ask for a quick match again",
-                     c->via);
-      via_clear(c);
-      continue;
-    }
-    char key[24], node[SRV_NODE_SIZE] = "";
-    snprintf(key, sizeof key, "%lld", (long long)c->via_table);
-    int64_t table = 0;
-    bool found = false;
-    if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &table, node, &found) != 0) return; /* next time */
-    if (!found) {
-      via_clear(c); /* over: nothing to go back to */
-    } else if (node[0] && (all || strcmp(node, c->via) != 0) && (strcmp(node, h->options.node) == 0 || peer_alive(h, node))) {
-      send_again(h, c, node); /* (it connects and disconnects no client: the array stays as it is) */
-    }
-  }
-}
-
-void hub_bus_table_here(srv_hub *h, const hub_table *t) {
-  for (int i = 0; hub_bus_on(h) && i < h->nclients; i++)
-    if (h->clients[i].via[0] && h->clients[i].via_table == t->id) send_again(h, &h->clients[i], h->options.node);
-}
-
-/* Tells each client whose request another server has not answered in time that it was not:
- * that server died, or the bus lost the request. */
-static void unanswered(srv_hub *h, int64_t now) {
-  for (int i = 0; i < h->nclients; i++) {
-    hub_client *c = &h->clients[i];
-    if (!c->via_deadline_ms || now < c->via_deadline_ms) continue;
-    c->via_deadline_ms = 0;
-    hub_send_error(h, c->id, c->via_request,
-                   "server %s did not answer within %d s: it may have stopped, and another server takes its "
-                   "tables over within %d s; try again then",
-                   c->via[0] ? c->via : "of your table", FORWARD_ANSWER_MS / 1000, (int)(dead_after_ms(h) / 1000) + 1);
-  }
-}
-
 void hub_bus_tick(srv_hub *h, int64_t now) {
   if (!hub_bus_on(h)) return;
-  unanswered(h, now);
+  hub_route_unanswered(h, now);
   if (now < h->beat_at_ms) return;
   h->beat_at_ms = now + h->options.lease_renew_ms;
   if (!h->bus_up) return;
   char boot[24];
   snprintf(boot, sizeof boot, "%" PRIx64, h->boot);
   hub_bus_publish(h, NULL, json_pack("{s:s, s:s, s:s}", "kind", "alive", "node", h->options.node, "boot", boot));
-  if (now - h->bus_up_ms < dead_after_ms(h)) return; /* give the others time to be heard */
+  if (now - h->bus_up_ms < hub_bus_dead_after_ms(h)) return; /* give the others time to be heard */
   for (int i = 0; i < h->npeers; i++) {
     hub_peer *p = &h->peers[i];
-    if (!p->dead && now - p->heard_ms > dead_after_ms(h)) {
+    if (!p->dead && now - p->heard_ms > hub_bus_dead_after_ms(h)) {
       p->dead = true;
       drop_clients_of(h, p->node);
     }
   }
-  rehome(h, NULL);
+  hub_route_rehome(h, NULL);
 }
 
 /* ---- messages from the bus ---- */
@@ -438,7 +168,7 @@ static void on_alive(srv_hub *h, const char *node, const char *boot_text) {
   if (missed) {
     p->missed = false;
     hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
-    rehome(h, node);
+    hub_route_rehome(h, node);
   }
 }
 
@@ -450,7 +180,7 @@ static void on_send(srv_hub *h, const char *node, uint64_t client, const char *t
   hub_client *c = hub_client_get(h, client);
   if (!c || c->node[0]) return;
   if (strcmp(c->via, node) != 0) {
-    send_close_to(h, c, node);
+    hub_route_close(h, c, node);
     return;
   }
   c->via_deadline_ms = 0; /* answered */
@@ -463,10 +193,10 @@ static void on_send(srv_hub *h, const char *node, uint64_t client, const char *t
     snprintf(c->via_token, sizeof c->via_token, "%s", token ? token : "");
     json_decref(msg);
   } else if (strncmp(text, moved, sizeof moved - 1) == 0) {
-    via_clear(c); /* lost by that server: the client's resume or watch finds the table's owner afresh */
+    hub_route_via_clear(c); /* lost by that server: the client's resume or watch finds the table's owner afresh */
   } else if (strncmp(text, left, sizeof left - 1) == 0 ||
              (c->via_table == 0 && strncmp(text, cancelled, sizeof cancelled - 1) == 0)) {
-    via_clear(c);
+    hub_route_via_clear(c);
   }
   h->io.send(h->io.ctx, client, text, len);
 }
@@ -526,7 +256,7 @@ void srv_hub_bus_state(srv_hub *h, bool up) {
       hub_client *c = &h->clients[i];
       if (!c->via[0] || c->node[0]) continue;
       c->via_deadline_ms = 0;
-      hub_send_error(h, c->id, "bus",
+      hub_send_error(h, c->id, "bus", SRV_ERR_LINK_LOST,
                      "this server lost its link to server %s, which serves your table: you are sent there again "
                      "as soon as the link is back (usually within seconds)",
                      c->via);

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_chat.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 
 #define CHAT_LINES 50
 
@@ -66,17 +68,19 @@ static int64_t take_token(srv_hub *h, hub_client *c) {
 void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t || c->table != r->table) {
-    hub_send_error(h, c->id, "chat", "you are not at table %lld: sit or watch there to chat", (long long)r->table);
+    hub_send_error(h, c->id, "chat", SRV_ERR_NOT_AT_TABLE, "you are not at table %lld: sit or watch there to chat",
+                   (long long)r->table);
     return;
   }
   const int64_t wait = take_token(h, c);
   if (wait > 0) {
-    hub_send_error(h, c->id, "chat", "too many lines: wait %.1f s (%d at once, then one every %.1f s)",
-                   (double)wait / 1000, h->options.chat_burst, h->options.chat_interval_ms / 1000.0);
+    hub_send_error_retry(h, c->id, "chat", SRV_ERR_RATE_LIMITED, wait,
+                         "too many lines: wait %.1f s (%d at once, then one every %.1f s)", (double)wait / 1000,
+                         h->options.chat_burst, h->options.chat_interval_ms / 1000.0);
     return;
   }
   if (keep_line(t, c->seat, c->name, r->text) != 0) {
-    hub_send_error(h, c->id, "chat", "out of memory");
+    hub_send_error_retry(h, c->id, "chat", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return;
   }
   json_t *msg = json_pack("{s:s, s:I, s:s, s:i, s:s}", "type", "chat", "table", (json_int_t)t->id, "from", c->name,

@@ -4,7 +4,11 @@
  * guessed; it is kept with the table and survives a restart. */
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_invite.h"
+#include "hub_map.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 /* Whether the lobby lists a table: one not over and not private. */
 bool hub_table_listed(const hub_table *t) { return t->status != SRV_OVER && !t->invite[0]; }
@@ -24,7 +28,7 @@ void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r) {
   uint64_t id;
   hub_table *t = hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) ? hub_table_get(h, (int64_t)id) : NULL;
   if (!t || strcmp(t->invite, r->invite) != 0 || t->status == SRV_OVER) {
-    hub_send_error(h, c->id, "join", "no open table has this invite code");
+    hub_send_error(h, c->id, "join", SRV_ERR_INVITE_UNKNOWN, "no open table has this invite code");
     return;
   }
   c->invited = t->id;

@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_lifecycle.h"
+#include "hub_limits.h"
+#include "hub_lobby.h"
+#include "hub_own.h"
+#include "hub_table.h"
+#include "hub_view.h"
 
 static bool is_person(const hub_seat *s) { return s->player && !s->bot[0]; }
 

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_map.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 /* The key of a guest's bucket: its pending token's hash with the top bit set, which no player id
  * has. */
@@ -72,8 +75,9 @@ bool hub_rate_take(srv_hub *h, hub_client *c, const char *request) {
     return true;
   }
   const int64_t wait_ms = (1000 - p->tokens_milli + rate - 1) / rate;
-  hub_send_error(h, c->id, request, "too many requests: at most %d a second (%d at once); try again in %.1f s", rate,
-                 h->options.player_rate_burst, (double)wait_ms / 1000);
+  hub_send_error_retry(h, c->id, request, SRV_ERR_RATE_LIMITED, wait_ms,
+                       "too many requests: at most %d a second (%d at once); try again in %.1f s", rate,
+                       h->options.player_rate_burst, (double)wait_ms / 1000);
   return false;
 }
 

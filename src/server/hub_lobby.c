@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_invite.h"
+#include "hub_lobby.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 
 /* Adds what the lobby shows of a table's rules: the rule set's name (or null) and the point
  * scale (docs/RULES.md 10-11). */
@@ -158,7 +162,11 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
   srv_game_row *rows = malloc((size_t)(limit + 1) * sizeof *rows);
   int n = 0;
   if (!rows || srv_store_games(h->store, r->cursor, rows, limit + 1, &n) != 0) { /* one more: is there a next page? */
-    hub_send_error(h, c->id, "games", "%s", rows ? srv_store_error(h->store) : "out of memory");
+    if (rows)
+      hub_send_error_retry(h, c->id, "games", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                           srv_store_error(h->store));
+    else
+      hub_send_error_retry(h, c->id, "games", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     free(rows);
     return;
   }

@@ -4,7 +4,7 @@
  * followers are shifted back, so there are no tombstones and lookups stay short. */
 #include <stdlib.h>
 
-#include "hub_internal.h"
+#include "hub_map.h"
 
 /* Mixes the key's bits (splitmix64's finaliser): table and client ids are small consecutive
  * numbers, which would otherwise crowd one end of the array. */

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_bus.h"
+#include "hub_own.h"
+#include "hub_restore.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 int hub_owned(srv_hub *h, hub_table *t, int status) {
   if (status == SRV_STORE_FENCED) hub_table_lost(h, t, srv_store_error(h->store));

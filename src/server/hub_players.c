@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_map.h"
+#include "hub_players.h"
+#include "hub_requests.h"
+#include "hub_send.h"
 #include "names.h"
 #include "ratings.h"
 #include "secret.h"
@@ -119,7 +123,7 @@ void hub_accounts_rekey(srv_hub *h) {
 static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self) {
   const char *why = srv_name_reserved(name);
   if (why) {
-    hub_send_error(h, c->id, request, "the name \"%s\" is %s: choose another", name, why);
+    hub_send_error(h, c->id, request, SRV_ERR_NAME_RESERVED, "the name \"%s\" is %s: choose another", name, why);
     return false;
   }
   char account[SRV_NAME_KEY_SIZE], password[SRV_PASSWORD_HASH_SIZE];
@@ -127,16 +131,18 @@ static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const c
   bool found = false;
   const int looked = find_account(h, name, account, &owner, password, &found);
   if (looked == -2) {
-    hub_send_error(h, c->id, request, "the name \"%s\" is too long once its characters are written plainly: choose a shorter one", name);
+    hub_send_error(h, c->id, request, SRV_ERR_BAD_REQUEST,
+                   "the name \"%s\" is too long once its characters are written plainly: choose a shorter one", name);
     return false;
   }
   if (looked != 0) {
-    hub_send_error(h, c->id, request, "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return false;
   }
   if (found && owner.id != self) {
-    hub_send_error(h, c->id, request, "the name \"%s\" is registered: log in with its password, or choose another",
-                   name);
+    hub_send_error(h, c->id, request, SRV_ERR_NAME_TAKEN,
+                   "the name \"%s\" is registered: log in with its password, or choose another", name);
     return false;
   }
   return true;
@@ -201,14 +207,15 @@ void hub_send_player(srv_hub *h, uint64_t client, int64_t player) {
 bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
   if (c->player) return true;
   if (!c->guest[0]) {
-    hub_send_error(h, c->id, request, "say hello first");
+    hub_send_error(h, c->id, request, SRV_ERR_HELLO_FIRST, "say hello first");
     return false;
   }
   srv_player p;
   bool found = false; /* another connection with the same token may have made the row */
   if (srv_store_player_by_token(h->store, c->guest, &p, &found) != 0 ||
       (!found && srv_store_player_create(h->store, c->name, c->guest, &p) != 0)) {
-    hub_send_error(h, c->id, request, "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return false;
   }
   c->player = p.id;
@@ -267,7 +274,8 @@ static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const c
   srv_player p;
   bool found = false;
   if (srv_store_player_by_token(h->store, hash, &p, &found) != 0) {
-    hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "hello", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   if (!found) {
@@ -277,7 +285,8 @@ static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const c
   if (name[0] && !p.registered && strcmp(name, p.name) != 0) {
     if (!name_allowed(h, c, "hello", name, p.id)) return;
     if (srv_store_player_rename(h->store, p.id, name) != 0) {
-      hub_send_error(h, c->id, "hello", "%s", srv_store_error(h->store));
+      hub_send_error_retry(h, c->id, "hello", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                           srv_store_error(h->store));
       return;
     }
     snprintf(p.name, sizeof p.name, "%s", name);
@@ -321,7 +330,8 @@ static void send_password_job(srv_hub *h, hub_client *c, int kind, const char *p
 /* Refuses a register or login while the client's last one waits for its password job. */
 static bool password_busy(srv_hub *h, hub_client *c, const char *request) {
   if (!c->password_pending) return false;
-  hub_send_error(h, c->id, request, "your last register or login is still being checked: wait for its answer");
+  hub_send_error(h, c->id, request, SRV_ERR_REQUEST_PENDING,
+                 "your last register or login is still being checked: wait for its answer");
   return true;
 }
 
@@ -329,18 +339,20 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
   if (password_busy(h, c, "register") || !hub_client_player(h, c, "register")) return;
   srv_player p;
   if (srv_store_player_get(h->store, c->player, &p) != 0) {
-    hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "register", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   if (p.registered) {
-    hub_send_error(h, c->id, "register", "you have claimed the name \"%s\" already", p.name);
+    hub_send_error(h, c->id, "register", SRV_ERR_ALREADY_REGISTERED, "you have claimed the name \"%s\" already",
+                   p.name);
     return;
   }
   char name[SRV_NAME_SIZE], account[SRV_NAME_KEY_SIZE];
   trim_name(r->name, name);
   if (!name_allowed(h, c, "register", name, p.id) || srv_name_key(name, account) != 0) return;
   if (srv_password_common(r->password)) {
-    hub_send_error(h, c->id, "register",
+    hub_send_error(h, c->id, "register", SRV_ERR_PASSWORD_COMMON,
                    "this password is one of the most common ones, which are tried first: choose another");
     return;
   }
@@ -354,12 +366,13 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
  * player may have claimed it meanwhile. */
 static void register_hashed(srv_hub *h, hub_client *c, const srv_password_answer *a) {
   if (!a->ok) {
-    hub_send_error(h, c->id, "register", "out of memory");
+    hub_send_error_retry(h, c->id, "register", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return;
   }
   if (!name_allowed(h, c, "register", c->pending_name, c->pending_player)) return;
   if (srv_store_player_register(h->store, c->pending_player, c->pending_name, c->pending_account, a->hash) != 0) {
-    hub_send_error(h, c->id, "register", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "register", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   snprintf(c->name, sizeof c->name, "%s", c->pending_name);
@@ -433,8 +446,8 @@ static bool address_counted(srv_hub *h, hub_client *c, int64_t now) {
   if (!c->has_address) return true;
   const int64_t wait = srv_throttle_try(h->address_tries, &c->address, now);
   if (wait == 0) return true;
-  hub_send_error(h, c->id, "login", "too many wrong passwords from your address: try again in %lld s",
-                 (long long)((wait + 999) / 1000));
+  hub_send_error_retry(h, c->id, "login", SRV_ERR_LOGIN_THROTTLED, wait,
+                       "too many wrong passwords from your address: try again in %lld s", (long long)((wait + 999) / 1000));
   return false;
 }
 
@@ -445,7 +458,8 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   srv_player p;
   bool found = false;
   if (find_account(h, r->name, account, &p, hash, &found) == -1) { /* a name with no key: no account has it */
-    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "login", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   snprintf(c->pending_account, sizeof c->pending_account, "%s", account);
@@ -457,12 +471,13 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   hub_login_guard *g = login_guard(h, p.id, true);
   if (!g) {
-    hub_send_error(h, c->id, "login", "out of memory");
+    hub_send_error_retry(h, c->id, "login", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return;
   }
   if (now < g->until_ms) {
-    hub_send_error(h, c->id, "login", "too many wrong passwords for \"%s\": try again in %lld s", r->name,
-                   (long long)((g->until_ms - now + 999) / 1000));
+    hub_send_error_retry(h, c->id, "login", SRV_ERR_LOGIN_THROTTLED, g->until_ms - now,
+                         "too many wrong passwords for \"%s\": try again in %lld s", r->name,
+                         (long long)((g->until_ms - now + 999) / 1000));
     return;
   }
   if (!address_counted(h, c, now)) return;
@@ -476,7 +491,7 @@ void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r) {
  * working). */
 static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *a) {
   if (!a->ok || !c->pending_player) {
-    hub_send_error(h, c->id, "login", "wrong name or password");
+    hub_send_error(h, c->id, "login", SRV_ERR_LOGIN_FAILED, "wrong name or password");
     return;
   }
   hub_login_guard *g = login_guard(h, c->pending_player, false);
@@ -484,14 +499,16 @@ static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *
   if (c->has_address) srv_throttle_undo(h->address_tries, &c->address, h->io.now_ms(h->io.ctx)); /* not a guess */
   srv_player p;
   if (srv_store_player_get(h->store, c->pending_player, &p) != 0) {
-    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "login", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   char token[SRV_TOKEN_SIZE], token_hash[SRV_TOKEN_HASH_SIZE];
   hub_new_token(h, token);
   srv_token_hash(token, token_hash);
   if (srv_store_player_token_add(h->store, p.id, token_hash) != 0) {
-    hub_send_error(h, c->id, "login", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "login", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   c->player = p.id;
@@ -511,11 +528,13 @@ void srv_hub_password_done(srv_hub *h, const srv_password_answer *a) {
     login_checked(h, c, a);
 }
 
-void hub_do_leaderboard(srv_hub *h, hub_client *c) {
+void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
   srv_player rows[LEADERBOARD_ROWS];
   int n = 0;
   if (srv_store_leaderboard(h->store, rows, LEADERBOARD_ROWS, &n) != 0) {
-    hub_send_error(h, c->id, "leaderboard", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "leaderboard", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   json_t *list = json_array();
@@ -528,11 +547,12 @@ void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
   srv_rating_row rows[HISTORY_ROWS];
   int n = 0;
   if (srv_store_player_get(h->store, r->player, &p) != 0) {
-    hub_send_error(h, c->id, "history", "no player %lld", (long long)r->player);
+    hub_send_error(h, c->id, "history", SRV_ERR_PLAYER_UNKNOWN, "no player %lld", (long long)r->player);
     return;
   }
   if (srv_store_rating_history(h->store, r->player, rows, HISTORY_ROWS, &n) != 0) {
-    hub_send_error(h, c->id, "history", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "history", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+                         srv_store_error(h->store));
     return;
   }
   json_t *list = json_array();

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_quick.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
 
 #define QUICK_WAIT_SECONDS 30   /* when the request does not say */
 #define QUICK_LEVEL "expert"    /* of the computer players, when the request does not say */
@@ -55,9 +59,8 @@ static void remove_at(srv_hub *h, int i) {
 }
 
 /* Seats a group at a new table: the people in the order they came, computer players of a level
- * in the seats left, and starts the game. Returns 0, or -1 with the reason in err. */
-static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const char *level, char *err,
-                      size_t errsize) {
+ * in the seats left, and starts the game. Returns 0, or -1 with the reason in why. */
+static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const char *level, hub_failure *why) {
   /* The table is the first one's with room for one more open table (max_tables_per_player), so
    * one player at the limit does not hold up the others; when none has room, it fails. */
   int64_t owner = group[0].player;
@@ -66,7 +69,7 @@ static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const ch
       owner = group[k].player;
       break;
     }
-  hub_table *t = hub_table_create(h, owner, group[0].rules, 0, false, err, errsize);
+  hub_table *t = hub_table_create(h, owner, group[0].rules, 0, false, why);
   if (!t) return -1;
   char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
   for (int s = 0; s < players_of(t); s++) {
@@ -74,12 +77,11 @@ static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const ch
     if (c) {
       hub_seat_person(h, &t->seats[s], c, tokens[s]);
     } else if (hub_seat_bot(h, &t->seats[s], s, level) != 0) {
-      snprintf(err, errsize, "%s", srv_store_error(h->store));
-      return -1;
+      return hub_fail_store(h, why, "");
     }
   }
   if (hub_table_save(h, t) != 0) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
+    hub_fail_store(h, why, "not saved");
     for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].player = 0; /* the table is left empty, as saved */
     return -1;
   }
@@ -87,7 +89,7 @@ static int seat_group(srv_hub *h, const struct hub_quick *group, int n, const ch
     hub_client *c = hub_client_get(h, group[s].client);
     if (c) hub_take_seat(h, c, t, s, tokens[s]);
   }
-  return hub_table_start(h, t, err, errsize);
+  return hub_table_start(h, t, why);
 }
 
 /* Seats every group that is complete or whose wait (any member's) is over, oldest first. */
@@ -103,13 +105,16 @@ static void match(srv_hub *h) {
       if (!level && h->queue[j].fill_ms <= now) level = h->queue[j].level;
     }
     if (n < h->queue[i].players && !level) continue;
-    char err[256], chosen[SRV_LEVEL_SIZE];
+    hub_failure why;
+    char chosen[SRV_LEVEL_SIZE];
     snprintf(chosen, sizeof chosen, "%s", level ? level : group[0].level);
     for (int k = 0; k < n; k++) /* out of the queue first: seating them may send anything */
       for (int j = 0; j < h->nqueue; j++)
         if (h->queue[j].client == group[k].client) remove_at(h, j);
-    if (seat_group(h, group, n, chosen, err, sizeof err) != 0)
-      for (int k = 0; k < n; k++) hub_send_error(h, group[k].client, "quick", "no table for the quick match: %s", err);
+    if (seat_group(h, group, n, chosen, &why) != 0)
+      for (int k = 0; k < n; k++)
+        hub_send_error_retry(h, group[k].client, "quick", why.code, why.retry_ms, "no table for the quick match: %s",
+                             why.text);
     i = -1; /* the queue changed: look again from the oldest */
   }
 }
@@ -122,7 +127,7 @@ void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r) {
   goita_error gerr;
   if ((r->rules[0] && goita_rules_parse(&rules, r->rules, &gerr) != GOITA_OK) ||
       goita_rules_validate(&rules, &gerr) != GOITA_OK) {
-    hub_send_error(h, c->id, "quick", "rules: %s", gerr.message);
+    hub_send_error(h, c->id, "quick", SRV_ERR_RULES_INVALID, "rules: %s", gerr.message);
     return;
   }
   for (int i = 0; i < h->nqueue; i++) {
@@ -130,14 +135,15 @@ void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r) {
     const struct hub_quick old = h->queue[i];
     remove_at(h, i--);
     if (old.client != c->id)
-      hub_send_error(h, old.client, "quick", "your place in the quick-match queue moved to another connection");
+      hub_send_error(h, old.client, "quick", SRV_ERR_QUEUE_MOVED,
+                     "your place in the quick-match queue moved to another connection");
     announce(h, old.rules);
   }
   if (h->nqueue == h->capqueue) {
     const int cap = h->capqueue ? 2 * h->capqueue : 16;
     struct hub_quick *grown = realloc(h->queue, (size_t)cap * sizeof *grown);
     if (!grown) {
-      hub_send_error(h, c->id, "quick", "out of memory");
+      hub_send_error_retry(h, c->id, "quick", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
       return;
     }
     h->queue = grown;
@@ -172,9 +178,10 @@ bool hub_quick_forget(srv_hub *h, uint64_t client) {
 }
 
 /* quick_cancel: out of the queue, answered {"type":"quick_cancelled"}. */
-void hub_do_quick_cancel(srv_hub *h, hub_client *c) {
+void hub_do_quick_cancel(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
   if (!hub_quick_forget(h, c->id)) {
-    hub_send_error(h, c->id, "quick_cancel", "you are not in the quick-match queue");
+    hub_send_error(h, c->id, "quick_cancel", SRV_ERR_NOT_QUEUED, "you are not in the quick-match queue");
     return;
   }
   hub_send_json(h, c->id, json_pack("{s:s}", "type", "quick_cancelled"));

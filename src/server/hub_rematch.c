@@ -6,7 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_limits.h"
+#include "hub_rematch.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 
 #define REMATCH_LEVEL "expert" /* of the computer player that takes the seat of someone who did not ask */
 
@@ -31,9 +36,9 @@ static int64_t rematch_owner(srv_hub *h, const hub_table *old) {
 }
 
 /* Makes the rematch of a finished table and starts it. Returns 0, or -1 with the reason. */
-static int make_rematch(srv_hub *h, hub_table *old, char *err, size_t errsize) {
-  hub_table *t = hub_table_create(h, rematch_owner(h, old), old->rules_text, old->turn_seconds, old->invite[0] != 0,
-                                  err, errsize);
+static int make_rematch(srv_hub *h, hub_table *old, hub_failure *why) {
+  hub_table *t =
+      hub_table_create(h, rematch_owner(h, old), old->rules_text, old->turn_seconds, old->invite[0] != 0, why);
   if (!t) return -1;
   char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
   for (int s = 0; s < players_of(old); s++) {
@@ -42,12 +47,11 @@ static int make_rematch(srv_hub *h, hub_table *old, char *err, size_t errsize) {
     if (c && comes_along(old, s))
       hub_seat_person(h, &t->seats[s], c, tokens[s]);
     else if (hub_seat_bot(h, &t->seats[s], s, was->bot[0] ? was->bot : REMATCH_LEVEL) != 0) {
-      snprintf(err, errsize, "%s", srv_store_error(h->store));
-      return -1;
+      return hub_fail_store(h, why, "");
     }
   }
   if (hub_table_save(h, t) != 0) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
+    hub_fail_store(h, why, "not saved");
     for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].player = 0; /* the table is left empty, as saved */
     return -1;
   }
@@ -60,7 +64,7 @@ static int make_rematch(srv_hub *h, hub_table *old, char *err, size_t errsize) {
     hub_take_seat(h, c, t, s, tokens[s]); /* leaves the old table, which the others there see */
   }
   hub_broadcast_state(h, old);
-  return hub_table_start(h, t, err, errsize);
+  return hub_table_start(h, t, why);
 }
 
 /* Makes a table's rematch, telling those who asked when it cannot be made. */
@@ -71,12 +75,12 @@ static void rematch_now(srv_hub *h, hub_table *old) {
     asked[s] = !old->seats[s].bot[0] && comes_along(old, s);
     clients[s] = old->seats[s].client;
   }
-  char err[256];
-  if (make_rematch(h, old, err, sizeof err) == 0) return;
+  hub_failure why;
+  if (make_rematch(h, old, &why) == 0) return;
   old->rematch.deadline_ms = 0;
   memset(old->rematch.asked, 0, sizeof old->rematch.asked);
   for (int s = 0; s < players_of(old); s++)
-    if (asked[s]) hub_send_error(h, clients[s], "rematch", "no rematch: %s", err);
+    if (asked[s]) hub_send_error_retry(h, clients[s], "rematch", why.code, why.retry_ms, "no rematch: %s", why.text);
   hub_broadcast_state(h, old);
 }
 
@@ -84,15 +88,15 @@ static void rematch_now(srv_hub *h, hub_table *old) {
 void hub_do_rematch(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t || c->table != r->table || c->seat < 0) {
-    hub_send_error(h, c->id, "rematch", "you do not sit at table %lld", (long long)r->table);
+    hub_send_error(h, c->id, "rematch", SRV_ERR_NOT_SEATED, "you do not sit at table %lld", (long long)r->table);
     return;
   }
   if (t->status != SRV_OVER) {
-    hub_send_error(h, c->id, "rematch", "the game at table %lld is not over", (long long)t->id);
+    hub_send_error(h, c->id, "rematch", SRV_ERR_GAME_NOT_OVER, "the game at table %lld is not over", (long long)t->id);
     return;
   }
   if (t->rematch.table) {
-    hub_send_error(h, c->id, "rematch", "the rematch has started without you, at table %lld",
+    hub_send_error(h, c->id, "rematch", SRV_ERR_REMATCH_STARTED, "the rematch has started without you, at table %lld",
                    (long long)t->rematch.table);
     return;
   }

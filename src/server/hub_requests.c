@@ -1,34 +1,43 @@
 /* The requests clients send about tables (docs/SERVER.md): create, sit, resume, leave, bot,
- * start, move, watch; and what quick matches and rematches share with them: a new table, seats
- * filled, a game started. Those about players are in hub_players.c. */
+ * start, move, watch; each checks who asks and what for, and leaves the work to the table
+ * service (hub_table.h). Those about players are in hub_players.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_invite.h"
+#include "hub_lifecycle.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_requests.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "ratings.h"
 #include "secret.h"
 
 static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, int64_t id, int seat) {
   hub_table *t = hub_table_get(h, id);
   if (!t) {
-    hub_send_error(h, c->id, request, "no table %lld", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_UNKNOWN, "no table %lld", (long long)id);
     return NULL;
   }
   if (!hub_table_open_to(t, c)) {
-    hub_send_error(h, c->id, request, "table %lld is private: join it with its invite code", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_PRIVATE, "table %lld is private: join it with its invite code",
+                   (long long)id);
     return NULL;
   }
   if (t->status != SRV_WAITING) {
-    hub_send_error(h, c->id, request, "table %lld has started", (long long)id);
+    hub_send_error(h, c->id, request, SRV_ERR_TABLE_STARTED, "table %lld has started", (long long)id);
     return NULL;
   }
   if (seat >= players_of(t)) {
-    hub_send_error(h, c->id, request, "table %lld has seats 1 to %d", (long long)id, players_of(t));
+    hub_send_error(h, c->id, request, SRV_ERR_SEAT_INVALID, "table %lld has seats 1 to %d", (long long)id,
+                   players_of(t));
     return NULL;
   }
   if (seat >= 0 && t->seats[seat].player) {
-    hub_send_error(h, c->id, request, "seat %d is taken", seat + 1);
+    hub_send_error(h, c->id, request, SRV_ERR_SEAT_TAKEN, "seat %d is taken", seat + 1);
     return NULL;
   }
   return t;
@@ -36,54 +45,9 @@ static hub_table *waiting_table(srv_hub *h, hub_client *c, const char *request, 
 
 static bool save_table(srv_hub *h, hub_client *c, const char *request, hub_table *t) {
   if (hub_table_save(h, t) == 0) return true;
-  hub_send_error(h, c->id, request, "not saved: %s", srv_store_error(h->store));
+  hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "not saved: %s",
+                       srv_store_error(h->store));
   return false;
-}
-
-hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
-                            char *err, size_t errsize) {
-  if (h->open_tables >= h->options.max_tables) {
-    snprintf(err, errsize, "the server has %d open tables, its most", h->open_tables);
-    return NULL;
-  }
-  if (!hub_table_room(h, owner)) {
-    const hub_player *p = hub_player_get(h, owner);
-    snprintf(err, errsize,
-             "you already have %d open tables (at most %d a player): play or leave one, or wait until it expires",
-             p ? p->open_tables : 0, h->options.max_tables_per_player);
-    return NULL;
-  }
-  hub_table *t = calloc(1, sizeof *t);
-  if (!t) {
-    snprintf(err, errsize, "out of memory");
-    return NULL;
-  }
-  goita_rules_default(&t->rules);
-  goita_error gerr;
-  if ((rules[0] && goita_rules_parse(&t->rules, rules, &gerr) != GOITA_OK) ||
-      goita_rules_validate(&t->rules, &gerr) != GOITA_OK) {
-    snprintf(err, errsize, "rules: %s", gerr.message);
-    free(t);
-    return NULL;
-  }
-  goita_rules_format(&t->rules, t->rules_text, sizeof t->rules_text);
-  h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
-  t->seed &= (UINT64_C(1) << 62) - 1; /* kept positive as an SQLite integer */
-  t->turn_seconds = turn_seconds;
-  t->status = SRV_WAITING;
-  t->thinking_version = -1;
-  t->owner = owner;
-  t->empty_since_ms = h->io.now_ms(h->io.ctx);
-  if (private_table) hub_new_token(h, t->invite);
-  srv_table_row row;
-  hub_table_row(t, &row);
-  if (srv_store_table_create(h->store, &row) != 0 || (t->id = row.id, t->epoch = row.epoch, hub_table_add(h, t) != 0)) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
-    free(t);
-    return NULL;
-  }
-  hub_lobby_touch(h, t); /* a "created" event at the next tick, for a listed table */
-  return t;
 }
 
 /* Seats a table's creator in its first seat, as a sit would: the person who made the table
@@ -100,10 +64,10 @@ static void seat_creator(srv_hub *h, hub_client *c, hub_table *t) {
 }
 
 void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
-  char err[256];
-  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, err, sizeof err);
+  hub_failure why;
+  hub_table *t = hub_table_create(h, c->player, r->rules, r->turn_seconds, r->private_table, &why);
   if (!t) {
-    hub_send_error(h, c->id, "create", "%s", err);
+    hub_send_failure(h, c->id, "create", &why);
     return;
   }
   json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
@@ -116,36 +80,12 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
   if (r->sit_down) seat_creator(h, c, t);
 }
 
-void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char *token) {
-  if (c->table && (c->table != t->id || c->seat != seat)) hub_detach(h, c);
-  hub_seat *s = &t->seats[seat];
-  if (s->client && s->client != c->id) { /* the seat moves to the newer connection */
-    hub_client *old = hub_client_get(h, s->client);
-    if (old) {
-      hub_send_error(h, old->id, NULL, "your seat at table %lld was taken back from another connection", (long long)t->id);
-      old->table = 0;
-      old->seat = -1;
-    }
-  }
-  s->client = c->id;
-  s->gone_since_ms = 0;
-  t->empty_since_ms = 0; /* a person sits: the table does not wait empty */
-  hub_index_seats(h, t); /* its token's hash, new or the same, finds the table for resume */
-  c->table = t->id;
-  c->seat = seat;
-  if (s->stand_in) hub_stand_in_stop(h, t, seat);
-  hub_send_json(h, c->id, json_pack("{s:s, s:I, s:i, s:s}", "type", "seated", "table", (json_int_t)t->id, "seat", seat,
-                                "seat_token", token));
-  hub_broadcast_state(h, t);
-  hub_chat_history(h, t, c->id);
-}
-
 void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "sit", r->table, r->seat);
   if (!t) return;
   for (int s = 0; s < players_of(t); s++)
     if (t->seats[s].player == c->player && !t->seats[s].bot[0]) {
-      hub_send_error(h, c->id, "sit", "you already sit at this table, in seat %d", s + 1);
+      hub_send_error(h, c->id, "sit", SRV_ERR_ALREADY_SEATED, "you already sit at this table, in seat %d", s + 1);
       return;
     }
   hub_seat *seat = &t->seats[r->seat];
@@ -159,18 +99,6 @@ void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_lobby_touch(h, t);
 }
 
-void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token[SRV_TOKEN_SIZE]) {
-  memset(seat, 0, sizeof *seat);
-  hub_new_token(h, token);
-  srv_token_hash(token, seat->token);
-  seat->player = c->player;
-  snprintf(seat->name, sizeof seat->name, "%s", c->name);
-  srv_player p;
-  const bool known = srv_store_player_get(h->store, c->player, &p) == 0;
-  seat->rating = known ? p.rating : SRV_RATING_START;
-  seat->deviation = known ? p.deviation : SRV_DEVIATION_START;
-}
-
 void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
   char hash[SRV_TOKEN_HASH_SIZE];
   srv_token_hash(r->token, hash); /* seats keep only their token's hash, and are indexed by it */
@@ -181,18 +109,20 @@ void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r) {
       hub_take_seat(h, c, t, s, r->token);
       return;
     }
-  hub_send_error(h, c->id, "resume", "no seat has this seat_token (the game may be over)");
+  hub_send_error(h, c->id, "resume", SRV_ERR_SEAT_UNKNOWN, "no seat has this seat_token (the game may be over)");
 }
 
-void hub_do_leave(srv_hub *h, hub_client *c) {
+void hub_do_leave(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
   hub_table *t = c->table ? hub_table_get(h, c->table) : NULL;
   if (!t) {
-    hub_send_error(h, c->id, "leave", "you are not at a table");
+    hub_send_error(h, c->id, "leave", SRV_ERR_NOT_AT_TABLE, "you are not at a table");
     return;
   }
   if (c->seat >= 0 && t->status == SRV_WAITING) {
     if (hub_free_seat(h, t, c->seat) != 0) {
-      hub_send_error(h, c->id, "leave", "not saved: %s", srv_store_error(h->store));
+      hub_send_error_retry(h, c->id, "leave", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "not saved: %s",
+                           srv_store_error(h->store));
       return;
     }
     c->table = 0;
@@ -204,24 +134,12 @@ void hub_do_leave(srv_hub *h, hub_client *c) {
   hub_send_json(h, c->id, json_pack("{s:s}", "type", "left"));
 }
 
-int hub_seat_bot(srv_hub *h, hub_seat *seat, int index, const char *level) {
-  srv_player p;
-  if (srv_store_bot_player(h->store, level, &p) != 0) return -1;
-  memset(seat, 0, sizeof *seat);
-  seat->player = p.id;
-  snprintf(seat->bot, sizeof seat->bot, "%s", level);
-  hub_bot_seat_name(seat, index);
-  seat->rating = p.rating;
-  seat->deviation = p.deviation;
-  return 0;
-}
-
 void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "bot", r->table, r->seat);
   if (!t) return;
   hub_seat *s = &t->seats[r->seat];
   if (hub_seat_bot(h, s, r->seat, r->level) != 0) {
-    hub_send_error(h, c->id, "bot", "%s", srv_store_error(h->store));
+    hub_send_error_retry(h, c->id, "bot", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s", srv_store_error(h->store));
     return;
   }
   if (!save_table(h, c, "bot", t)) {
@@ -232,110 +150,44 @@ void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_lobby_touch(h, t);
 }
 
-int hub_table_start(srv_hub *h, hub_table *t, char *err, size_t errsize) {
-  for (int s = 0; s < players_of(t); s++)
-    if (!t->seats[s].player) {
-      snprintf(err, errsize, "seat %d is empty: sit someone there or a computer player", s + 1);
-      return -1;
-    }
-  goita_game game;
-  goita_error gerr;
-  if (goita_game_start(&game, &t->rules, t->seed, &gerr) != GOITA_OK) {
-    snprintf(err, errsize, "%s", gerr.message);
-    return -1;
-  }
-  /* A draw that assigns seats (RULES.md 7) moves the players, in their joining order (the
-   * seats they chose), to the seats it gives; their tokens go with them. */
-  hub_seat moved[GOITA_MAX_SEATS];
-  memcpy(moved, t->seats, sizeof moved);
-  for (int p = 0; p < players_of(t); p++) {
-    const int to = game.draw.seat_of[p];
-    if (to >= 0 && to < players_of(t)) moved[to] = t->seats[p];
-  }
-  hub_seat before[GOITA_MAX_SEATS];
-  memcpy(before, t->seats, sizeof before);
-  memcpy(t->seats, moved, sizeof moved);
-  for (int s = 0; s < players_of(t); s++)
-    if (t->seats[s].bot[0]) hub_bot_seat_name(&t->seats[s], s); /* named after the seat the draw gave */
-  t->status = SRV_PLAYING;
-  if (hub_table_save(h, t) != 0) {
-    snprintf(err, errsize, "not saved: %s", srv_store_error(h->store));
-    memcpy(t->seats, before, sizeof t->seats);
-    t->status = SRV_WAITING;
-    return -1;
-  }
-  t->game = game;
-  goita_record_init(&t->record, &t->game);
-  hub_record_names(t);
-  hub_utc_now(t->round_started);
-  snprintf(t->record.started, sizeof t->record.started, "%s", t->round_started);
-  if (round_over(t)) hub_round_finished(h, t, true); /* ended at the deal */
-  for (int s = 0; s < players_of(t); s++) { /* seated clients follow their seats */
-    hub_client *cl = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
-    if (cl && cl->table == t->id) cl->seat = s;
-  }
-  hub_arm_timer(h, t);
-  hub_broadcast_state(h, t);
-  hub_lobby_touch(h, t);
-  hub_schedule(h, t, false);
-  return 0;
-}
-
 void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = waiting_table(h, c, "start", r->table, -1);
   if (!t) return;
   if (c->table != t->id || c->seat < 0) {
-    hub_send_error(h, c->id, "start", "only a player seated at table %lld can start it", (long long)t->id);
+    hub_send_error(h, c->id, "start", SRV_ERR_NOT_SEATED, "only a player seated at table %lld can start it",
+                   (long long)t->id);
     return;
   }
-  char err[256];
-  if (hub_table_start(h, t, err, sizeof err) != 0) hub_send_error(h, c->id, "start", "%s", err);
+  hub_failure why;
+  if (hub_table_start(h, t, &why) != 0) hub_send_failure(h, c->id, "start", &why);
 }
 
 void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t || c->table != r->table || c->seat < 0) {
-    hub_send_error(h, c->id, "move", "you do not sit at table %lld", (long long)r->table);
+    hub_send_error(h, c->id, "move", SRV_ERR_NOT_SEATED, "you do not sit at table %lld", (long long)r->table);
     return;
   }
   if (r->move.seat != c->seat) {
-    hub_send_error(h, c->id, "move", "you are seat %d; \"%s\" is a move of seat %d", c->seat + 1, r->move_text,
-               r->move.seat + 1);
+    hub_send_error(h, c->id, "move", SRV_ERR_WRONG_SEAT, "you are seat %d; \"%s\" is a move of seat %d", c->seat + 1,
+                   r->move_text, r->move.seat + 1);
     return;
   }
-  char err[256];
-  if (hub_table_move(h, t, r->move, err, sizeof err) != 0) hub_send_error(h, c->id, "move", "%s", err);
+  hub_failure why;
+  if (hub_table_move(h, t, r->move, &why) != 0) hub_send_failure(h, c->id, "move", &why);
 }
 
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_table *t = hub_table_get(h, r->table);
   if (!t) {
-    hub_send_error(h, c->id, "watch", "no table %lld", (long long)r->table);
+    hub_send_error(h, c->id, "watch", SRV_ERR_TABLE_UNKNOWN, "no table %lld", (long long)r->table);
     return;
   }
   if (!hub_table_open_to(t, c)) {
-    hub_send_error(h, c->id, "watch", "table %lld is private: join it with its invite code", (long long)r->table);
+    hub_send_error(h, c->id, "watch", SRV_ERR_TABLE_PRIVATE, "table %lld is private: join it with its invite code",
+                   (long long)r->table);
     return;
   }
   hub_watch(h, c, t, "watch");
 }
 
-void hub_watch(srv_hub *h, hub_client *c, hub_table *t, const char *request) {
-  if (c->table) hub_detach(h, c);
-  if (t->nwatchers == t->capwatchers) {
-    const int cap = t->capwatchers ? 2 * t->capwatchers : 4;
-    uint64_t *grown = realloc(t->watchers, (size_t)cap * sizeof *grown);
-    if (!grown) {
-      hub_send_error(h, c->id, request, "out of memory");
-      return;
-    }
-    t->watchers = grown;
-    t->capwatchers = cap;
-  }
-  t->watchers[t->nwatchers++] = c->id;
-  c->table = t->id;
-  c->seat = -1;
-  hub_send_state(h, t, c->id, -1);
-  hub_lobby_touch(h, t);
-  hub_chat_history(h, t, c->id);
-}

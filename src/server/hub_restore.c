@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_invite.h"
+#include "hub_lifecycle.h"
+#include "hub_lobby.h"
+#include "hub_players.h"
+#include "hub_restore.h"
+#include "hub_route.h"
+#include "hub_table.h"
 
 typedef struct restore_ctx {
   srv_hub *h;
@@ -50,13 +56,6 @@ static int seat_from_store(srv_hub *h, hub_seat *seat, int index, const srv_seat
     seat->gone_since_ms = now ? now : 1; /* 0 means "not gone" */
   }
   return 0;
-}
-
-void hub_record_names(hub_table *t) {
-  for (int s = 0; s < players_of(t); s++) {
-    snprintf(t->record.name[s], sizeof t->record.name[s], "%s", t->seats[s].name);
-    snprintf(t->record.engine[s], sizeof t->record.engine[s], "%s", t->seats[s].bot);
-  }
 }
 
 hub_table *hub_restore_table(srv_hub *h, const srv_table_row *row, char *err, size_t errsize) {
@@ -129,7 +128,7 @@ void hub_take_over(srv_hub *h, hub_table *t) {
   hub_schedule(h, t, false);
   hub_lobby_remote_forget(h, t->id); /* the lobby's row of it is this server's now */
   hub_lobby_touch(h, t);
-  hub_bus_table_here(h, t);
+  hub_route_table_here(h, t);
 }
 
 int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,

@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_chat.h"
+#include "hub_limits.h"
+#include "hub_lobby.h"
+#include "hub_map.h"
+#include "hub_own.h"
+#include "hub_players.h"
+#include "hub_send.h"
+#include "hub_table.h"
+#include "hub_view.h"
 #include "ratings.h"
 
 void hub_table_row(const hub_table *t, srv_table_row *row) {
@@ -261,7 +269,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
   char text[512];
   snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", srv_store_error(h->store));
-  char *msg = srv_message_error(NULL, text);
+  char *msg = srv_message_error(NULL, SRV_ERR_GAME_NOT_SAVED, 0, text);
   for (int s = 0; s < players_of(t) && msg; s++)
     if (t->seats[s].client) hub_send_raw(h, t->seats[s].client, msg, strlen(msg));
   for (int i = 0; i < t->nwatchers && msg; i++) hub_send_raw(h, t->watchers[i], msg, strlen(msg));
@@ -293,27 +301,23 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live) {
 }
 
 /* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in err. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t errsize) {
+ * -1 with the reason in why. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) {
   if (t->status != SRV_PLAYING) {
-    snprintf(err, errsize, "the game is not being played");
-    return -1;
+    return hub_fail(why, SRV_ERR_NOT_PLAYING, 0, "the game is not being played");
   }
   if (round_over(t)) {
-    snprintf(err, errsize, "the round is over; the next one is about to be dealt");
-    return -1;
+    return hub_fail(why, SRV_ERR_NOT_PLAYING, 0, "the round is over; the next one is about to be dealt");
   }
   goita_game next = t->game;
   goita_error gerr;
   if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
-    snprintf(err, errsize, "%s", gerr.message);
-    return -1;
+    return hub_fail(why, SRV_ERR_ILLEGAL_MOVE, 0, "%s", gerr.message);
   }
   char text[16];
   goita_move_format(move, text, sizeof text);
   if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
-    snprintf(err, errsize, "the move was not saved, so it was not played: %s", srv_store_error(h->store));
-    return -1;
+    return hub_fail_store(h, why, "the move was not saved, so it was not played");
   }
   t->game = next;
   t->version++;
@@ -323,4 +327,11 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, char *err, size_t 
   hub_broadcast_state(h, t);
   hub_schedule(h, t, false);
   return 0;
+}
+
+void hub_record_names(hub_table *t) {
+  for (int s = 0; s < players_of(t); s++) {
+    snprintf(t->record.name[s], sizeof t->record.name[s], "%s", t->seats[s].name);
+    snprintf(t->record.engine[s], sizeof t->record.engine[s], "%s", t->seats[s].bot);
+  }
 }

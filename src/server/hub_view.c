@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_internal.h"
+#include "hub_send.h"
+#include "hub_view.h"
 
 static void table_info(const hub_table *t, srv_table_info *info, bool spectator, int64_t now) {
   memset(info, 0, sizeof *info);

@@ -286,8 +286,8 @@ static int take_token(const server *s, session *ss) {
 }
 
 /* Sends the client an error message. */
-static void send_error(server *s, session *ss, const char *why) {
-  char *text = srv_message_error(NULL, why);
+static void send_error(server *s, session *ss, srv_error code, int64_t retry_ms, const char *why) {
+  char *text = srv_message_error(NULL, code, retry_ms, why);
   if (text) queue_text(s, ss, text, strlen(text));
   free(text);
 }
@@ -334,10 +334,12 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
     char why[128];
     snprintf(why, sizeof why, "too many messages: at most %d a second (bursts of %d); this one was dropped",
              s->limits.rate_per_second, s->limits.rate_burst);
-    send_error(s, ss, why);
+    /* a token comes back every 1000 / rate ms */
+    send_error(s, ss, SRV_ERR_RATE_LIMITED, (1000 + s->limits.rate_per_second - 1) / s->limits.rate_per_second, why);
   } else if (too_long) {
-    send_error(s, ss, lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
-                                               : "message too long: at most 4096 bytes");
+    send_error(s, ss, SRV_ERR_BAD_REQUEST, 0,
+               lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
+                                        : "message too long: at most 4096 bytes");
   } else {
     const long moves = srv_hub_moves(s->hub);
     const lws_usec_t start = lws_now_usecs();

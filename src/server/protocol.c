@@ -33,35 +33,19 @@ typedef struct field_spec {
 
 typedef struct request_spec {
   const char *type;
-  int code;
   field_spec fields[4];
 } request_spec;
 
-static const request_spec requests[] = {
-    {"hello", SRV_HELLO, {{"name", F_NAME, false}, {"player_token", F_TOKEN, false}}},
-    {"list", SRV_LIST, {{"after", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
-    {"create",
-     SRV_CREATE,
-     {{"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false}, {"sit", F_SIT, false}}},
-    {"sit", SRV_SIT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}}},
-    {"resume", SRV_RESUME, {{"seat_token", F_TOKEN, true}}},
-    {"leave", SRV_LEAVE, {{0}}},
-    {"bot", SRV_BOT, {{"table", F_TABLE, true}, {"seat", F_SEAT, true}, {"level", F_LEVEL, true}}},
-    {"start", SRV_START, {{"table", F_TABLE, true}}},
-    {"move", SRV_MOVE, {{"table", F_TABLE, true}, {"move", F_MOVE, true}}},
-    {"watch", SRV_WATCH, {{"table", F_TABLE, true}}},
-    {"games", SRV_GAMES, {{"before", F_CURSOR, false}, {"limit", F_LIMIT, false}}},
-    {"ping", SRV_PING, {{0}}},
-    {"register", SRV_REGISTER, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
-    {"login", SRV_LOGIN, {{"name", F_NAME, true}, {"password", F_PASSWORD, true}}},
-    {"leaderboard", SRV_LEADERBOARD, {{0}}},
-    {"history", SRV_HISTORY, {{"player", F_PLAYER, true}}},
-    {"join", SRV_JOIN, {{"invite", F_INVITE, true}}},
-    {"quick", SRV_QUICK, {{"rules", F_TEXT, false}, {"wait_seconds", F_WAIT, false}, {"level", F_LEVEL, false}}},
-    {"quick_cancel", SRV_QUICK_CANCEL, {{0}}},
-    {"rematch", SRV_REMATCH, {{"table", F_TABLE, true}}},
-    {"chat", SRV_CHAT, {{"table", F_TABLE, true}, {"text", F_CHAT, true}}},
-};
+/* The fields column of the request table (requests.h), in the order of srv_request_type. */
+/* clang-format off */
+#define NO_FIELDS {0}
+#define FIELDS(...) {__VA_ARGS__}
+/* clang-format on */
+#define REQUEST_SPEC(id, name, cost, player, enters, route, handler, fields) {name, FIELDS fields},
+static const request_spec requests[SRV_REQUEST_COUNT] = {SRV_REQUESTS(REQUEST_SPEC)};
+#undef REQUEST_SPEC
+
+const char *srv_request_name(int type) { return type >= 0 && type < SRV_REQUEST_COUNT ? requests[type].type : NULL; }
 
 static int bad(char *err, size_t size, const char *fmt, const char *field) {
   snprintf(err, size, fmt, field);
@@ -261,13 +245,15 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
     snprintf(err, size, "field \"type\": expected a string");
     goto done;
   }
-  for (size_t i = 0; i < sizeof requests / sizeof *requests && !spec; i++)
-    if (strcmp(requests[i].type, json_string_value(type)) == 0) spec = &requests[i];
+  for (int i = 0; i < SRV_REQUEST_COUNT && !spec; i++)
+    if (strcmp(requests[i].type, json_string_value(type)) == 0) {
+      spec = &requests[i];
+      req->type = i;
+    }
   if (!spec) {
     snprintf(err, size, "unknown type \"%.40s\"", json_string_value(type));
     goto done;
   }
-  req->type = spec->code;
   const char *key;
   json_t *value;
   json_object_foreach(msg, key, value) {
@@ -301,9 +287,27 @@ static char *dump(json_t *msg) {
   return text;
 }
 
-char *srv_message_error(const char *request, const char *text) {
-  json_t *msg = json_pack("{s:s, s:s}", "type", "error", "error", text);
+typedef struct error_spec {
+  const char *code;
+  bool retries;
+  const char *meaning;
+} error_spec;
+
+#define ERROR_SPEC(id, code, retries, meaning) {code, retries, meaning},
+static const error_spec errors[SRV_ERROR_COUNT] = {{NULL, false, NULL}, SRV_ERRORS(ERROR_SPEC)};
+#undef ERROR_SPEC
+
+const char *srv_error_code(int error) { return error > 0 && error < SRV_ERROR_COUNT ? errors[error].code : NULL; }
+
+const char *srv_error_meaning(int error) { return error > 0 && error < SRV_ERROR_COUNT ? errors[error].meaning : NULL; }
+
+bool srv_error_retries(int error) { return error > 0 && error < SRV_ERROR_COUNT && errors[error].retries; }
+
+char *srv_message_error(const char *request, srv_error code, int64_t retry_ms, const char *text) {
+  json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", srv_error_code(code) ? srv_error_code(code) : "",
+                          "error", text);
   if (msg && request) json_object_set_new(msg, "request", json_string(request));
+  if (msg && retry_ms > 0) json_object_set_new(msg, "retry_ms", json_integer(retry_ms));
   return dump(msg);
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "goita/goita.h"
+#include "requests.h"
 #include "secret.h"
 #include "store.h"
 
@@ -20,29 +21,16 @@
 #define SRV_MAX_PAGE 200
 #define SRV_DEFAULT_PAGE 50
 
+/* SRV_HELLO, SRV_LIST, ...: one per row of the request table (requests.h). */
 typedef enum srv_request_type {
-  SRV_HELLO,  /* name, player_token: who I am (a new player when there is no token) */
-  SRV_LIST,   /* after, limit: a page of the open tables, and their changes from now on */
-  SRV_CREATE, /* rules, turn_seconds, private, sit: a new table */
-  SRV_SIT,    /* table, seat */
-  SRV_RESUME, /* seat_token: take back a seat after a reload or a lost connection */
-  SRV_LEAVE,  /* leave the seat (before the game starts) or stop watching */
-  SRV_BOT,    /* table, seat, level: a computer player in a seat */
-  SRV_START,  /* table */
-  SRV_MOVE,   /* table, move */
-  SRV_WATCH,  /* table */
-  SRV_GAMES,  /* before, limit: a page of the finished games, newest first */
-  SRV_PING,
-  SRV_REGISTER,    /* name, password: claim a name for this player */
-  SRV_LOGIN,       /* name, password: be the player who claimed the name (another device) */
-  SRV_LEADERBOARD, /* the best rated players */
-  SRV_HISTORY,     /* player: a player's newest rating changes */
-  SRV_JOIN,         /* invite: watch a private table, and be let sit at it */
-  SRV_QUICK,        /* rules, wait_seconds, level: wait for a quick match */
-  SRV_QUICK_CANCEL, /* leave the quick-match queue */
-  SRV_REMATCH,      /* table: the same seats again at a new table, after a game */
-  SRV_CHAT          /* table, text: a line to everyone at the table */
+#define SRV_REQUEST_ENUM(id, ...) SRV_##id,
+  SRV_REQUESTS(SRV_REQUEST_ENUM)
+#undef SRV_REQUEST_ENUM
+  SRV_REQUEST_COUNT
 } srv_request_type;
+
+/* A request type's name on the wire ("hello"), or NULL for one out of range. */
+const char *srv_request_name(int type);
 
 /* A chat line: at most this many characters (Unicode code points), so at most four times as
  * many bytes of UTF-8. */
@@ -106,7 +94,68 @@ typedef struct srv_table_info {
  * legal moves when it is the viewer's turn). Returns a malloc'd string or NULL. */
 char *srv_message_state(const srv_table_info *table, int seat, const goita_view *view);
 
-/* {"type":"error","error":...}; `request` names the request type when known. */
-char *srv_message_error(const char *request, const char *text);
+/* The errors a client may be sent, each with a stable code that programs act on (the browser
+ * keeps or drops a seat token by it, and translates by it); the text is for people. retry:
+ * whether the error says when to try again (retry_ms). docs/SERVER.md "Errors" lists them all. */
+/* clang-format off */
+#define SRV_ERRORS(X)                                                                                          \
+  X(BAD_REQUEST,      "bad_request",      0, "not JSON, an unknown type or field, a field out of range, a binary or too long message: the text says which") \
+  X(RATE_LIMITED,     "rate_limited",     1, "too many requests, messages or chat lines in a short time")      \
+  X(SERVER_BUSY,      "server_busy",      1, "the server is out of memory or has its most open tables")        \
+  X(STORAGE_FAILED,   "storage_failed",   1, "the database failed or refused a read or write (nothing changed)") \
+  X(SERVER_UNAVAILABLE, "server_unavailable", 1, "the server serving the table (or the quick-match queue) is not reachable now") \
+  X(LINK_LOST,        "link_lost",        0, "this server lost its link to the server of your table: you are sent there again when it is back") \
+  X(HELLO_FIRST,      "hello_first",      0, "the request needs a player: say hello first")                    \
+  X(TABLE_UNKNOWN,    "table_unknown",    0, "no open table has this number")                                  \
+  X(TABLE_PRIVATE,    "table_private",    0, "the table is private: join it with its invite code")             \
+  X(TABLE_STARTED,    "table_started",    0, "the table's game has started: its seats are taken")              \
+  X(INVITE_UNKNOWN,   "invite_unknown",   0, "no open table has this invite code")                             \
+  X(SEAT_UNKNOWN,     "seat_unknown",     0, "no seat has this seat token (the game may be over): the token is worthless") \
+  X(SEAT_INVALID,     "seat_invalid",     0, "the table has fewer seats")                                      \
+  X(SEAT_TAKEN,       "seat_taken",       0, "someone sits in that seat")                                      \
+  X(ALREADY_SEATED,   "already_seated",   0, "you sit at this table already")                                  \
+  X(SEAT_TAKEN_BACK,  "seat_taken_back",  0, "your seat was taken back by its token from another connection")  \
+  X(NOT_SEATED,       "not_seated",       0, "the request is for a player seated at the table")                \
+  X(NOT_AT_TABLE,     "not_at_table",     0, "you neither sit at nor watch that table")                        \
+  X(WRONG_SEAT,       "wrong_seat",       0, "the move is another seat's")                                     \
+  X(ILLEGAL_MOVE,     "illegal_move",     0, "the rules refuse the move: the text says why")                   \
+  X(NOT_PLAYING,      "not_playing",      0, "no round is being played at the table (not started, between rounds, or over)") \
+  X(SEATS_EMPTY,      "seats_empty",      0, "the game cannot start with an empty seat")                       \
+  X(RULES_INVALID,    "rules_invalid",    0, "the rule options are not valid: the text says which")            \
+  X(TOO_MANY_TABLES,  "too_many_tables",  0, "you have the most open tables a player may have")                \
+  X(GAME_NOT_OVER,    "game_not_over",    0, "a rematch is asked after the game is over")                      \
+  X(REMATCH_STARTED,  "rematch_started",  0, "the rematch started without you")                                \
+  X(NAME_RESERVED,    "name_reserved",    0, "the name is kept for computer players, guests or the server's operators")                          \
+  X(NAME_TAKEN,       "name_taken",       0, "another player registered the name")                             \
+  X(ALREADY_REGISTERED, "already_registered", 0, "you have claimed a name already")                            \
+  X(PASSWORD_COMMON,  "password_common",  0, "the password is one of the most common ones")                    \
+  X(LOGIN_FAILED,     "login_failed",     0, "wrong name or password")                                         \
+  X(LOGIN_THROTTLED,  "login_throttled",  1, "too many wrong passwords for the name, or from your address, lately")                    \
+  X(REQUEST_PENDING,  "request_pending",  0, "your last register or login is still being checked")             \
+  X(PLAYER_UNKNOWN,   "player_unknown",   0, "no player has this number")                                      \
+  X(NOT_QUEUED,       "not_queued",       0, "you are not in the quick-match queue")                           \
+  X(QUEUE_MOVED,      "queue_moved",      0, "your place in the quick-match queue moved to another connection") \
+  X(QUEUE_LOST,       "queue_lost",       0, "your place in the quick-match queue was given up (its server went away): ask again") \
+  X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying")
+/* clang-format on */
+
+typedef enum srv_error {
+  SRV_ERROR_NONE, /* no error: never sent */
+#define SRV_ERROR_ENUM(id, ...) SRV_ERR_##id,
+  SRV_ERRORS(SRV_ERROR_ENUM)
+#undef SRV_ERROR_ENUM
+  SRV_ERROR_COUNT
+} srv_error;
+
+/* An error's code on the wire ("seat_unknown"), NULL for SRV_ERROR_NONE or one out of range. */
+const char *srv_error_code(int error);
+/* What an error means (its row's text), NULL out of range. */
+const char *srv_error_meaning(int error);
+/* Whether the error says when to try again (retry_ms). */
+bool srv_error_retries(int error);
+
+/* {"type":"error","code":...,"error":...,"retry_ms":...}; `request` names the request type when
+ * known; retry_ms is left out when 0. */
+char *srv_message_error(const char *request, srv_error code, int64_t retry_ms, const char *text);
 
 #endif

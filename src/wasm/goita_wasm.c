@@ -264,25 +264,32 @@ static const char *choose_view(gw_context *c, const goita_view *v, const char *s
   return answer(c);
 }
 
-EMSCRIPTEN_KEEPALIVE const char *gw_choose(gw_context *c, const char *rules_text, const char *history,
-                                           const char *spec, const char *seed) {
+/* Reads a position (a history string as the mover sees it, or a full one) as the mover's
+ * view; NULL, or the failure answered. */
+static const char *read_mover_view(gw_context *c, const char *rules_text, const char *history, goita_view *v) {
   goita_rules rules;
   goita_error err;
-  goita_view v;
   if (goita_rules_parse(&rules, rules_text, &err) != GOITA_OK) return fail(c, err.message);
   if (!strchr(history, 'x')) {
     goita_round r;
     if (goita_history_parse(&r, &rules, history, &err) != GOITA_OK) return fail(c, err.message);
     if (goita_round_over(&r)) return fail(c, "the round is over");
-    goita_round_view(&r, r.turn, &v);
+    goita_round_view(&r, r.turn, v);
   } else {
-    if (goita_history_parse_view(&v, &rules, history, GOITA_VIEWER_INFER, &err) != GOITA_OK) return fail(c, err.message);
+    if (goita_history_parse_view(v, &rules, history, GOITA_VIEWER_INFER, &err) != GOITA_OK) return fail(c, err.message);
     goita_view mover; /* a 5-pawn hand may be known in full too: read as the mover sees it */
-    if (v.seat != v.turn && v.phase != GOITA_PHASE_OVER &&
-        goita_history_parse_view(&mover, &rules, history, v.turn, NULL) == GOITA_OK)
-      v = mover;
+    if (v->seat != v->turn && v->phase != GOITA_PHASE_OVER &&
+        goita_history_parse_view(&mover, &rules, history, v->turn, NULL) == GOITA_OK)
+      *v = mover;
   }
-  return choose_view(c, &v, spec, seed);
+  return NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *gw_choose(gw_context *c, const char *rules_text, const char *history,
+                                           const char *spec, const char *seed) {
+  goita_view v;
+  const char *failed = read_mover_view(c, rules_text, history, &v);
+  return failed ? failed : choose_view(c, &v, spec, seed);
 }
 
 EMSCRIPTEN_KEEPALIVE const char *gw_choose_seat(gw_context *c, int seat, const char *spec, const char *seed) {
@@ -311,6 +318,74 @@ EMSCRIPTEN_KEEPALIVE const char *gw_solve(gw_context *c, const char *rules_text,
   for (int i = 0; i < res.nmoves; i++)
     out(c, "%s[%d,%d]", i ? "," : "", res.move_value[i].lower, res.move_value[i].upper);
   out(c, "],\"best\":%d,\"nodes\":%llu,\"ms\":%.1f}", res.best, (unsigned long long)res.nodes, res.ms);
+  return answer(c);
+}
+
+static const char *reason_name(int kind) {
+  static const char *const names[] = {"finish", "pair_left", "safe_attack", "takes_lead",
+                                      "partner_attack", "partner_answers", "keeps"};
+  return kind >= 0 && kind <= GOITA_REASON_KEEPS ? names[kind] : "none";
+}
+
+/* Writes the unseen pieces of a view, per kind 1-8, as a JSON array. */
+static void out_unseen(gw_context *c, const uint8_t unseen[GOITA_KIND_SLOTS]) {
+  out(c, "[");
+  for (int k = GOITA_PAWN; k <= GOITA_KING; k++) out(c, "%s%d", k > GOITA_PAWN ? "," : "", unseen[k]);
+  out(c, "]");
+}
+
+EMSCRIPTEN_KEEPALIVE const char *gw_unseen(gw_context *c, const char *rules_text, const char *history) {
+  goita_view v;
+  const char *failed = read_mover_view(c, rules_text, history, &v);
+  if (failed) return failed;
+  uint8_t unseen[GOITA_KIND_SLOTS];
+  goita_view_unseen(&v, unseen);
+  begin(c);
+  out(c, "{\"unseen\":");
+  out_unseen(c, unseen);
+  out(c, "}");
+  return answer(c);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *gw_hint(gw_context *c, const char *rules_text, const char *history, const char *spec,
+                                         const char *seed_text) {
+  goita_view v;
+  goita_error err;
+  uint64_t seed;
+  if (!read_seed(seed_text, &seed)) return fail(c, "the seed must be a decimal number");
+  const char *failed = read_mover_view(c, rules_text, history, &v);
+  if (failed) return failed;
+  goita_hint *h = malloc(sizeof *h);
+  if (!h) return fail(c, "out of memory");
+  if (goita_hint_make(&v, spec, seed, h, &err) != GOITA_OK) {
+    free(h);
+    return fail(c, err.message);
+  }
+  begin(c);
+  out(c, "{\"moves\":[");
+  for (int i = 0; i < h->nmoves; i++) {
+    const goita_hint_move *m = &h->moves[i];
+    char token[16];
+    goita_move_format(m->move, token, sizeof token);
+    out(c, "%s{\"move\":\"%s\",\"value\":%.1f,\"deals\":%d,\"agree\":%d,\"reasons\":[", i ? "," : "", token, m->value,
+        m->deals, m->agree);
+    for (int j = 0; j < m->nreasons; j++) {
+      const goita_hint_reason *r = &m->reasons[j];
+      out(c, "%s{\"kind\":\"%s\",\"piece\":%d,\"seat\":%d,\"count\":%d,\"chance\":%.2f}", j ? "," : "",
+          reason_name(r->kind), r->piece, r->seat, r->count, r->chance);
+    }
+    out(c, "]}");
+  }
+  out(c, "],\"samples\":%d,\"held\":[", h->samples);
+  for (int s = 0; s < v.players; s++) {
+    out(c, "%s[", s ? "," : "");
+    for (int k = GOITA_PAWN; k <= GOITA_KING; k++) out(c, "%s%.2f", k > GOITA_PAWN ? "," : "", h->held[s][k]);
+    out(c, "]");
+  }
+  out(c, "],\"unseen\":");
+  out_unseen(c, h->unseen);
+  out(c, "}");
+  free(h);
   return answer(c);
 }
 

@@ -47,6 +47,17 @@ const char *gw_choose_seat(gw_context *c, int seat, const char *spec, const char
  * "best":I,"nodes":N,"ms":T}. max_ms > 0 bounds the search (then values may be bounds). */
 const char *gw_solve(gw_context *c, const char *rules, const char *history, double max_ms);
 
+/* The pieces the mover of a position (read as gw_choose reads it) has not seen, per kind 1-8:
+ * {"unseen":[10,4,...]}. Public facts only. */
+const char *gw_unseen(gw_context *c, const char *rules, const char *history);
+
+/* A hint for the mover of a position (read as gw_choose reads it: give the seat's own view,
+ * the "history" of its state) from that view only (include/goita/hint.h): the best
+ * moves of a computer player of spec with their values and reasons, what each other seat
+ * likely holds, and the unseen count: {"moves":[{"move":"113","value":V,"deals":N,"agree":N,
+ * "reasons":[{"kind":"finish","piece":5,"seat":-1,"count":50,"chance":1}]}],"samples":N,
+ * "held":[[p1..p8],...],"unseen":[...]}. */
+const char *gw_hint(gw_context *c, const char *rules, const char *history, const char *spec, const char *seed);
 /* Makes the context's game the position of a full history string under the rules (a new game
  * whose first round has those hands and dealer, with the string's moves applied): {"ok":true}. */
 const char *gw_load(gw_context *c, const char *rules, const char *history);

@@ -321,6 +321,8 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
   put_string(c, a.betza);
   put(c, ",\"section\":\"%s\",\"entry\":", a.section);
   put_string(c, a.entry);
+  put(c, ",\"entryJa\":");
+  put_string(c, a.entry_ja);
   put(c, ",\"promotes\":");
   put_face(c, a.promotes);
   put(c, ",\"reverts\":");
@@ -330,11 +332,12 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
   put(c, ",\"shots\":%d,\"shotRange\":%d,\"powers\":[", a.shots, a.shot_range);
   bool first = true;
   for (unsigned power = 1; power && power <= a.powers; power <<= 1) {
-    const char *text, *section;
-    if (!(a.powers & power) || ks_power_describe(power, &text, &section) != 0) continue;
-    /* the power's bit lets the page say it in the visitor's language */
-    put(c, "%s{\"power\":%u,\"text\":", first ? "" : ",", power);
+    const char *text, *text_ja, *section;
+    if (!(a.powers & power) || ks_power_describe(power, &text, &text_ja, &section) != 0) continue;
+    put(c, "%s{\"text\":", first ? "" : ",");
     put_string(c, text);
+    put(c, ",\"ja\":");
+    put_string(c, text_ja);
     put(c, ",\"section\":\"%s\"}", section);
     first = false;
   }
@@ -343,6 +346,8 @@ EMSCRIPTEN_KEEPALIVE const char *ksw_help(ksw_context *c, const char *id, int co
   for (int i = 0; i < nnotes; i++) {
     put(c, "%s{\"text\":", first ? "" : ",");
     put_string(c, notes[i].text);
+    put(c, ",\"ja\":");
+    put_string(c, notes[i].text_ja);
     put(c, ",\"section\":\"%s\"}", notes[i].section);
     first = false;
   }

@@ -42,8 +42,8 @@ const char *ksw_record(ksw_context *c, const char *black, const char *white);
 const char *ksw_load(ksw_context *c, const char *record);
 /* Help for a face (an ID such as "SM" or "+sm"): ks_face_describe and where it goes alone on an
  * empty board from 10j (ks_face_reach) for `color`: {"id","kanji","name","betza","section",
- * "entry","promotes","reverts","movesAs","shots","shotRange","powers":[{"text","section"}],
- * "at","reach":[[point, KS_REACH_ flags]]}. */
+ * "entry","entryJa","promotes","reverts","movesAs","shots","shotRange","powers":[{"text","ja",
+ * "section"}] (the powers, then the notes of ks_face_notes), "at","reach":[[point, KS_REACH_ flags]]}. */
 const char *ksw_help(ksw_context *c, const char *id, int color);
 
 #endif

@@ -33,7 +33,7 @@ again=$("$goita" play --seed 3 --player rules --hint rules --records "$tmp/games
 # Commands, then leaving: asked, and the game so far saved.
 out=$(printf '%s\n' help moves hint record scores 99 quit n quit y |
   "$goita" play --seed 4 --player rules --hint rules --records "$tmp/left")
-for want in 'Type a move' '  p   pass' 'Hint (rules' 'No round has finished yet.' 'Scores: your team 0' \
+for want in 'Type a move' '  p   pass' 'Hint (rules' '  why 11: keeps your 馬 for later' 'No round has finished yet.' 'Scores: your team 0' \
             '"99" is not a legal move here' 'Quit and save the game so far? [y/N] n' 'You left the game.'; do
   case $out in *"$want"*) ;; *) fail "session lacks \"$want\"" ;; esac
 done

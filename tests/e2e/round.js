@@ -1,21 +1,43 @@
 // Four players in real headless Chromium play a whole round of goita through the browser
-// client, one of them on a phone-sized screen; one page is reloaded mid-round and must come back
-// to its seat with its view. Usage: node round.js URL [SCREENSHOT_PREFIX]
+// client, one of them on a phone-sized screen; one page is reloaded mid-round, its resume refused
+// for a while as too many requests, and must come back to its seat with its view.
+// Usage: node round.js URL [SCREENSHOT_PREFIX]
 // With a prefix, it saves PREFIX-desktop.png and PREFIX-phone.png mid-round (for the README).
 'use strict';
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 const { text, act } = require('./ui');
+const { Client } = require('./client');
 
 const url = process.argv[2];
 const screenshot = process.argv[3];
 const fail = (why) => { console.error('e2e: ' + why); process.exit(1); };
 
-// Cho reloads mid-round: she must come back to the same seat, hand and table.
+// Cho reloads mid-round while another connection of hers keeps her player's request bucket
+// empty: the page's resume is refused as rate_limited with a retry_ms (docs/SERVER.md
+// "Errors"), and the page keeps the seat token and asks again then. Once the flood stops she
+// must be back in the same seat, with the same hand and table.
 async function reloadMidRound(page) {
   const before = await page.locator('#hand .tile').count();
   const rowsBefore = await text(page, '#board');
+  const flood = new Client(url.replace(/^http/, 'ws'), 'Cho elsewhere');
+  await flood.open();
+  flood.send({ type: 'hello', player_token: await page.evaluate(() => localStorage.getItem('goita.player')) });
+  // 14 a second: under the connection's limit (20), over the player's (5)
+  const timer = setInterval(() => flood.send({ type: 'list', limit: 1 }), 70);
+  await page.waitForTimeout(3000); // the bucket's burst (20) gone
+  const refused = new Promise((resolve) => page.on('websocket', (ws) => ws.on('framereceived', (frame) => {
+    const msg = JSON.parse(frame.payload);
+    if (msg.type === 'error' && msg.request === 'resume') resolve(msg);
+  })));
   await page.reload();
+  const refusal = await Promise.race([refused, page.waitForTimeout(10000).then(() => null)]);
+  clearInterval(timer);
+  flood.close();
+  if (!refusal) fail('the resume after a reload was not refused while the player flooded');
+  if (refusal.code !== 'rate_limited' || !(refusal.retry_ms > 0)) fail('the refused resume: ' + JSON.stringify(refusal));
+  const token = await page.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('goita.seats') || '{}')).length);
+  if (!token) fail('a resume refused as rate_limited dropped the seat token');
   await page.waitForFunction(() => document.querySelectorAll('#hand .tile').length > 0);
   const after = await page.locator('#hand .tile').count();
   if (after !== before) fail(`after a reload the hand has ${after} pieces, not ${before}`);

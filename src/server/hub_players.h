@@ -1,0 +1,25 @@
+/* Players (hub_players.c): guests' rows, names, and the password guards. */
+#ifndef GOITA_SERVER_HUB_PLAYERS_H
+#define GOITA_SERVER_HUB_PLAYERS_H
+
+#include "hub_state.h"
+
+/* Drops the login guards whose tries are forgotten (hub_players.c); all of them at the end (all). */
+void hub_login_guards_prune(srv_hub *h, bool all);
+/* Stores every account whose key is not its name's key (names.h) under that key: accounts
+ * claimed before names had keys, or after ICU's confusables changed. Run at start. */
+void hub_accounts_rekey(srv_hub *h);
+/* Makes the hub's table of wrong passwords per address (options.login_addresses places). */
+int hub_login_throttle_new(srv_hub *h);
+
+/* Makes sure the client has a player row, creating a guest's on its first action that needs one
+ * (and telling it with a `player` message). Returns false after sending the request an error. */
+bool hub_client_player(srv_hub *h, hub_client *c, const char *request);
+
+/* Sends a client its player as stored now: {"type":"player","player":{...}}. */
+void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
+
+/* Names a computer's seat "Computer N · level" (N counted from 1), so seats of one level differ. */
+void hub_bot_seat_name(hub_seat *s, int seat);
+
+#endif

@@ -1,0 +1,50 @@
+/* The request handlers: one per row of the request table (requests.h), wherever its part keeps
+ * it; hub.c dispatches to them. */
+#ifndef GOITA_SERVER_HUB_REQUESTS_H
+#define GOITA_SERVER_HUB_REQUESTS_H
+
+#include "hub_state.h"
+
+void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_login(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_resume(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_leave(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_bot(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_start(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_join(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_quick(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_quick_cancel(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_ping(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_rematch(srv_hub *h, hub_client *c, const srv_request *r);
+
+void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r);
+
+#endif

@@ -1,0 +1,68 @@
+/* The requests a client may send (docs/SERVER.md "Messages"), one row each and nowhere else: the
+ * parser (protocol.c), the hub's dispatch (hub.c) and the bus's routing (hub_route.c) each
+ * expand the columns they need.
+ *
+ *   X(ID, "name", COST, PLAYER, ENTERS, ROUTE, handler, (fields))
+ *
+ * COST:   requests taken from the sender's bucket (hub_limits.c): 1 for those that cost the
+ *         server work for others (a save, a broadcast, a page of rows, a password hash); moves
+ *         are paced by the game, chat lines by their own bucket (hub_chat.c), pings and hellos
+ *         by the network layer's.
+ * PLAYER: 1 when the sender needs a player row first (a guest's is made on its first such).
+ * ENTERS: 1 when the request takes its client to a table (away from the one it was at).
+ * ROUTE:  which server serves it when several share a bus (hub_route.c), a srv_route:
+ *         HERE (the server it came to), TABLE (the owner of the "table" field's table),
+ *         SEAT_TOKEN / INVITE (the owner of the table that token opens), AT (the server of the
+ *         table the client is at), MATCHMAKER (the one server keeping the quick-match queue).
+ * fields: name, kind (protocol.c's field_kind), required; NO_FIELDS for none. */
+#ifndef GOITA_SERVER_REQUESTS_H
+#define GOITA_SERVER_REQUESTS_H
+
+/* clang-format off */
+#define SRV_REQUESTS(X)                                                                                        \
+  X(HELLO,        "hello",        0, 0, 0, HERE,       hub_do_hello,                                            \
+    ({"name", F_NAME, false}, {"player_token", F_TOKEN, false}))                                                \
+  X(LIST,         "list",         1, 0, 0, HERE,       hub_do_list,                                             \
+    ({"after", F_CURSOR, false}, {"limit", F_LIMIT, false}))                                                    \
+  X(CREATE,       "create",       1, 1, 0, HERE,       hub_do_create,                                           \
+    ({"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false},               \
+     {"sit", F_SIT, false}))                                                                                    \
+  X(SIT,          "sit",          1, 1, 1, TABLE,      hub_do_sit,                                              \
+    ({"table", F_TABLE, true}, {"seat", F_SEAT, true}))                                                         \
+  X(RESUME,       "resume",       1, 0, 1, SEAT_TOKEN, hub_do_resume, ({"seat_token", F_TOKEN, true}))          \
+  X(LEAVE,        "leave",        1, 0, 0, AT,         hub_do_leave, (NO_FIELDS))                               \
+  X(BOT,          "bot",          1, 0, 0, TABLE,      hub_do_bot,                                              \
+    ({"table", F_TABLE, true}, {"seat", F_SEAT, true}, {"level", F_LEVEL, true}))                               \
+  X(START,        "start",        1, 0, 0, TABLE,      hub_do_start, ({"table", F_TABLE, true}))                \
+  X(MOVE,         "move",         0, 0, 0, TABLE,      hub_do_move,                                             \
+    ({"table", F_TABLE, true}, {"move", F_MOVE, true}))                                                         \
+  X(WATCH,        "watch",        1, 0, 1, TABLE,      hub_do_watch, ({"table", F_TABLE, true}))                \
+  X(GAMES,        "games",        1, 0, 0, HERE,       hub_do_games,                                            \
+    ({"before", F_CURSOR, false}, {"limit", F_LIMIT, false}))                                                   \
+  X(PING,         "ping",         0, 0, 0, HERE,       hub_do_ping, (NO_FIELDS))                                \
+  X(REGISTER,     "register",     1, 0, 0, HERE,       hub_do_register,                                         \
+    ({"name", F_NAME, true}, {"password", F_PASSWORD, true}))                                                   \
+  X(LOGIN,        "login",        1, 0, 0, HERE,       hub_do_login,                                            \
+    ({"name", F_NAME, true}, {"password", F_PASSWORD, true}))                                                   \
+  X(LEADERBOARD,  "leaderboard",  1, 0, 0, HERE,       hub_do_leaderboard, (NO_FIELDS))                         \
+  X(HISTORY,      "history",      1, 0, 0, HERE,       hub_do_history, ({"player", F_PLAYER, true}))            \
+  X(JOIN,         "join",         1, 0, 1, INVITE,     hub_do_join, ({"invite", F_INVITE, true}))               \
+  X(QUICK,        "quick",        1, 1, 0, MATCHMAKER, hub_do_quick,                                            \
+    ({"rules", F_TEXT, false}, {"wait_seconds", F_WAIT, false}, {"level", F_LEVEL, false}))                     \
+  X(QUICK_CANCEL, "quick_cancel", 1, 0, 0, MATCHMAKER, hub_do_quick_cancel, (NO_FIELDS))                        \
+  X(REMATCH,      "rematch",      1, 0, 0, TABLE,      hub_do_rematch, ({"table", F_TABLE, true}))              \
+  X(CHAT,         "chat",         0, 1, 0, TABLE,      hub_do_chat,                                             \
+    ({"table", F_TABLE, true}, {"text", F_CHAT, true}))
+/* clang-format on */
+
+/* Where a request is served when several servers share a bus (the ROUTE column). */
+typedef enum srv_route {
+  SRV_ROUTE_HERE,
+  SRV_ROUTE_TABLE,
+  SRV_ROUTE_SEAT_TOKEN,
+  SRV_ROUTE_INVITE,
+  SRV_ROUTE_AT,
+  SRV_ROUTE_MATCHMAKER
+} srv_route;
+
+#endif
