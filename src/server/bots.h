@@ -31,7 +31,7 @@ typedef struct srv_bots_stats {
   long long cheapest;   /* of them, answered by the rules level (the budget fell below the level's least) */
   double max_wait_ms;   /* the longest a job waited to be started */
   /* The most work started by the pool while one job waited, in full thinking budgets per
-   * worker: the scheduler keeps it at most 1 (plus what was already running). */
+   * worker (jobs already running when it came are not counted): the scheduler keeps it at most 1. */
   double max_ahead;
 } srv_bots_stats;
 
