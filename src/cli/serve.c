@@ -56,7 +56,7 @@ int cmd_serve(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.host = "127.0.0.1";
   o.port = 8080;
-  o.bot_threads = 1;
+  o.bot_threads = 0; /* one per core */
   o.web_dir = default_web_dir();
   srv_hub_options_default(&o.hub);
   srv_net_limits_default(&o.limits);
@@ -86,8 +86,8 @@ int cmd_serve(int argc, char **argv) {
                "postgresql://... URI, which several servers may share"},
       {.name = "--web", .kind = CLI_TEXT, .value = "DIR", .target = &o.web_dir,
        .help = "the web client's files: beside the sources in a build tree, else where make install put them"},
-      {"--bot-threads", CLI_UINT, "N", &bot_threads, "threads that think for the computer players", .lo = 1,
-       .hi = 16},
+      {"--bot-threads", CLI_UINT, "N", &bot_threads,
+       "threads that think for the computer players (0: one per core)", .hi = 16},
       {"--round-pause", CLI_UINT, "MS", &round_pause, "the pause after a round before the next deal",
        .hi = 60000, .unit = "ms"},
       {"--max-connections", CLI_UINT, "N", &max_connections,

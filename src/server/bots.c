@@ -3,8 +3,11 @@
  * their own queue and their own worker: 40 registrations at once (argon2id, about 0.1 s and
  * 64 MiB each) wait for each other there, and never in front of a table's computer move. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bots.h"
 
@@ -13,9 +16,64 @@
 /* The password workers: one, so that hashing takes at most one core and one job's memory. */
 #define PASSWORD_WORKERS 1
 
-typedef struct job_node {
-  bool password; /* a password job (in pw), else a think job */
+struct srv_think_waiting {
   srv_think_job job;
+  int64_t since_ms;    /* when the table began to wait */
+  double work_before;  /* the queue's started_work then */
+  srv_think_waiting *next;
+};
+
+double srv_think_budget_scale(int behind, int workers) {
+  if (workers < 1) workers = 1;
+  const double x = 1.0 + (double)(behind > 0 ? behind : 0) / workers;
+  return 1.0 / (x * x);
+}
+
+bool srv_think_queue_push(srv_think_queue *q, const srv_think_job *job, int64_t now_ms) {
+  for (srv_think_waiting *w = q->head; w; w = w->next)
+    if (w->job.table == job->table) {
+      if (job->version >= w->job.version) w->job = *job; /* an older job's answer would be dropped anyway */
+      return true;
+    }
+  srv_think_waiting *w = malloc(sizeof *w);
+  if (!w) return false;
+  *w = (srv_think_waiting){.job = *job, .since_ms = now_ms, .work_before = q->started_work};
+  if (q->tail)
+    q->tail->next = w;
+  else
+    q->head = w;
+  q->tail = w;
+  q->waiting++;
+  return true;
+}
+
+bool srv_think_queue_pop(srv_think_queue *q, int workers, srv_think_job *job, double *scale, int64_t *since_ms,
+                         double *ahead) {
+  srv_think_waiting *w = q->head;
+  if (!w) return false;
+  q->head = w->next;
+  if (!q->head) q->tail = NULL;
+  q->waiting--;
+  *job = w->job;
+  *since_ms = w->since_ms;
+  *ahead = (q->started_work - w->work_before) / (workers < 1 ? 1 : workers);
+  *scale = srv_think_budget_scale(q->waiting, workers);
+  q->started_work += *scale;
+  free(w);
+  return true;
+}
+
+void srv_think_queue_clear(srv_think_queue *q) {
+  while (q->head) {
+    srv_think_waiting *w = q->head;
+    q->head = w->next;
+    free(w);
+  }
+  q->tail = NULL;
+  q->waiting = 0;
+}
+
+typedef struct job_node {
   srv_password_job pw;
   struct job_node *next;
 } job_node;
@@ -25,16 +83,13 @@ typedef struct answer_node {
   struct answer_node *next;
 } answer_node;
 
-/* A queue of jobs and the condition its workers wait on. */
-typedef struct job_queue {
-  pthread_cond_t work;
-  job_node *head, *tail;
-} job_queue;
-
 struct srv_bots {
   pthread_mutex_t lock;
-  job_queue think, passwords;
+  pthread_cond_t think_work, password_work;
+  srv_think_queue think;
+  job_node *passwords, *passwords_tail;
   answer_node *answers, *answers_tail;
+  srv_bots_stats stats;
   bool stopping;
   void (*wake)(void *ctx);
   void *ctx;
@@ -42,11 +97,11 @@ struct srv_bots {
   pthread_t threads[MAX_WORKERS + PASSWORD_WORKERS];
 };
 
-/* What a worker thread is given: its pool and its queue. */
-typedef struct worker_arg {
-  srv_bots *bots;
-  job_queue *queue;
-} worker_arg;
+static int64_t monotonic_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Queues an answer for the event loop and wakes it. */
 static void hand_back(srv_bots *b, answer_node *answer) {
@@ -61,56 +116,127 @@ static void hand_back(srv_bots *b, answer_node *answer) {
   b->wake(b->ctx);
 }
 
-static void *worker(void *arg) {
-  worker_arg *wa = arg;
-  srv_bots *b = wa->bots;
-  job_queue *q = wa->queue;
-  free(wa);
-  goita_player *players[MAX_LEVELS] = {0};
-  const char *const *levels = goita_player_levels();
+static void *password_worker(void *arg) {
+  srv_bots *b = arg;
   for (;;) {
     pthread_mutex_lock(&b->lock);
-    while (!q->head && !b->stopping) pthread_cond_wait(&q->work, &b->lock);
+    while (!b->passwords && !b->stopping) pthread_cond_wait(&b->password_work, &b->lock);
+    if (b->stopping) {
+      pthread_mutex_unlock(&b->lock);
+      return NULL;
+    }
+    job_node *node = b->passwords;
+    b->passwords = node->next;
+    if (!b->passwords) b->passwords_tail = NULL;
+    pthread_mutex_unlock(&b->lock);
+    answer_node *answer = malloc(sizeof *answer);
+    if (answer) {
+      answer->answer = (srv_bot_answer){.password = true};
+      srv_password_work(&node->pw, &answer->answer.pw);
+    }
+    srv_secret_wipe(node->pw.password, sizeof node->pw.password);
+    free(node);
+    if (answer) hand_back(b, answer);
+  }
+}
+
+/* The parameter that sets a level's budget (deals sampled, or work in ms), NULL for levels
+ * that do not search. */
+static const char *budget_param(const char *level) {
+  if (strcmp(level, "sampler") == 0 || strcmp(level, "expert") == 0) return "samples";
+  if (strcmp(level, "master") == 0 || strcmp(level, "fast") == 0) return "ms";
+  return NULL;
+}
+
+/* The value of `name` in a full spec such as "master:ms=100,solve=20", or 0. */
+static int spec_value(const char *spec, const char *name) {
+  const size_t len = strlen(name);
+  for (const char *p = strchr(spec, ':'); p && *p; p = strchr(p + 1, ','))
+    if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '=') return atoi(p + 2 + len);
+  return 0;
+}
+
+/* A worker's player of one level: at the level's full budget, or at `budget` when less. */
+typedef struct level_player {
+  goita_player *player;
+  const char *param; /* budget_param, or NULL */
+  int full, budget;  /* the level's default budget, and the one now set */
+} level_player;
+
+/* Chooses a move at `level` on `scale` of its full budget; a budget below the level's least
+ * is answered by the rules level (index `rules`), at once. */
+static bool think(level_player *players, int level, int rules, const srv_think_job *job, double scale,
+                  bool *cheapest, goita_move *move) {
+  const char *const *levels = goita_player_levels();
+  level_player *lp = &players[level];
+  if (!lp->player) {
+    if (goita_player_new(&lp->player, levels[level], NULL) != GOITA_OK) return false;
+    lp->param = budget_param(levels[level]);
+    lp->full = lp->budget = lp->param ? spec_value(goita_player_spec(lp->player), lp->param) : 0;
+  }
+  *cheapest = false;
+  if (lp->param && lp->full > 0) {
+    /* budgets in powers of two below the full one, so that a worker's player is made anew
+     * (its tables dropped) only when the load changes by half */
+    int budget = lp->full;
+    while (budget > 1 && budget > scale * lp->full) budget /= 2;
+    if (budget > scale * lp->full) { /* less than the level's least: rules, which has no budget */
+      bool unused;
+      *cheapest = true;
+      return think(players, rules, rules, job, 1.0, &unused, move);
+    }
+    if (budget != lp->budget) {
+      char setting[32];
+      snprintf(setting, sizeof setting, "%s=%d", lp->param, budget);
+      if (goita_player_set(lp->player, setting, NULL) == GOITA_OK) lp->budget = budget;
+    }
+  }
+  goita_player_seed(lp->player, job->seed);
+  return goita_player_choose(lp->player, &job->view, move, NULL) == GOITA_OK;
+}
+
+static void *think_worker(void *arg) {
+  srv_bots *b = arg;
+  level_player players[MAX_LEVELS] = {0};
+  const char *const *levels = goita_player_levels();
+  int rules = 0;
+  while (levels[rules] && strcmp(levels[rules], "rules") != 0) rules++;
+  for (;;) {
+    srv_think_job job;
+    double scale, ahead;
+    int64_t since;
+    pthread_mutex_lock(&b->lock);
+    while (!b->think.head && !b->stopping) pthread_cond_wait(&b->think_work, &b->lock);
     if (b->stopping) {
       pthread_mutex_unlock(&b->lock);
       break;
     }
-    job_node *node = q->head;
-    q->head = node->next;
-    if (!q->head) q->tail = NULL;
+    srv_think_queue_pop(&b->think, b->stats.workers, &job, &scale, &since, &ahead);
+    const double waited = (double)(monotonic_ms() - since);
+    b->stats.jobs++;
+    if (scale < 1.0) b->stats.shrunk++;
+    if (waited > b->stats.max_wait_ms) b->stats.max_wait_ms = waited;
+    if (ahead > b->stats.max_ahead) b->stats.max_ahead = ahead;
     pthread_mutex_unlock(&b->lock);
 
-    answer_node *answer = malloc(sizeof *answer);
-    if (node->password) {
-      if (answer) {
-        answer->answer = (srv_bot_answer){.password = true};
-        srv_password_work(&node->pw, &answer->answer.pw);
-      }
-      srv_secret_wipe(node->pw.password, sizeof node->pw.password);
-      free(node);
-      if (answer) hand_back(b, answer);
-      continue;
-    }
     int level = 0;
-    while (levels[level] && strcmp(levels[level], node->job.level) != 0) level++;
+    while (levels[level] && strcmp(levels[level], job.level) != 0) level++;
     goita_move move;
-    bool chosen = false;
-    if (levels[level] && level < MAX_LEVELS) {
-      if (!players[level]) goita_player_new(&players[level], levels[level], NULL);
-      if (players[level]) {
-        goita_player_seed(players[level], node->job.seed);
-        chosen = goita_player_choose(players[level], &node->job.view, &move, NULL) == GOITA_OK;
-      }
+    bool cheapest = false;
+    const bool chosen = levels[level] && level < MAX_LEVELS && levels[rules] &&
+                        think(players, level, rules, &job, scale, &cheapest, &move);
+    if (cheapest) {
+      pthread_mutex_lock(&b->lock);
+      b->stats.cheapest++;
+      pthread_mutex_unlock(&b->lock);
     }
-    if (answer && chosen) {
-      answer->answer = (srv_bot_answer){.table = node->job.table, .version = node->job.version, .move = move};
+    answer_node *answer = chosen ? malloc(sizeof *answer) : NULL;
+    if (answer) {
+      answer->answer = (srv_bot_answer){.table = job.table, .version = job.version, .move = move};
       hand_back(b, answer);
-    } else {
-      free(answer); /* no move: the table's timer or the next tick asks again */
-    }
-    free(node);
+    } /* else no move: the table's timer or the next tick asks again */
   }
-  for (int i = 0; i < MAX_LEVELS; i++) goita_player_free(players[i]);
+  for (int i = 0; i < MAX_LEVELS; i++) goita_player_free(players[i].player);
   return NULL;
 }
 
@@ -119,63 +245,55 @@ int srv_bots_start(srv_bots **out, int threads, void (*wake)(void *ctx), void *c
   srv_bots *b = calloc(1, sizeof *b);
   if (!b) return -1;
   pthread_mutex_init(&b->lock, NULL);
-  pthread_cond_init(&b->think.work, NULL);
-  pthread_cond_init(&b->passwords.work, NULL);
+  pthread_cond_init(&b->think_work, NULL);
+  pthread_cond_init(&b->password_work, NULL);
   b->wake = wake;
   b->ctx = ctx;
-  if (threads < 1) threads = 1;
-  if (threads > MAX_WORKERS) threads = MAX_WORKERS;
-  int think = 0, passwords = 0;
-  for (int i = 0; i < threads + PASSWORD_WORKERS; i++) {
-    job_queue *q = i < threads ? &b->think : &b->passwords;
-    worker_arg *wa = malloc(sizeof *wa);
-    if (!wa) break;
-    *wa = (worker_arg){b, q};
-    if (pthread_create(&b->threads[b->nthreads], NULL, worker, wa) != 0) {
-      free(wa);
-      break;
-    }
-    b->nthreads++;
-    if (q == &b->think)
-      think++;
-    else
-      passwords++;
+  if (threads < 1) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores > 0 ? (int)cores : 1;
   }
-  if (think == 0 || passwords == 0) {
+  if (threads > MAX_WORKERS) threads = MAX_WORKERS;
+  b->stats.workers = threads; /* every job's scale reads it: set before any worker runs */
+  int think = 0;
+  for (int i = 0; i < threads; i++) {
+    if (pthread_create(&b->threads[b->nthreads], NULL, think_worker, b) != 0) break;
+    b->nthreads++;
+    think++;
+  }
+  pthread_mutex_lock(&b->lock);
+  b->stats.workers = think > 0 ? think : 1;
+  pthread_mutex_unlock(&b->lock);
+  if (think == 0 || pthread_create(&b->threads[b->nthreads], NULL, password_worker, b) != 0) {
     srv_bots_stop(b);
     return -1;
   }
+  b->nthreads++;
   *out = b;
   return 0;
 }
 
-/* Queues a job node for the workers of its queue. */
-static void queue_job(srv_bots *b, job_queue *q, job_node *node) {
-  node->next = NULL;
-  pthread_mutex_lock(&b->lock);
-  if (q->tail)
-    q->tail->next = node;
-  else
-    q->head = node;
-  q->tail = node;
-  pthread_cond_signal(&q->work);
-  pthread_mutex_unlock(&b->lock);
-}
-
 void srv_bots_submit(srv_bots *b, const srv_think_job *job) {
-  job_node *node = malloc(sizeof *node);
-  if (!node) return; /* the table's turn timer or the next tick asks again */
-  node->password = false;
-  node->job = *job;
-  queue_job(b, &b->think, node);
+  const int64_t now = monotonic_ms();
+  pthread_mutex_lock(&b->lock);
+  /* no memory: the job is dropped, and the table's turn timer or the next tick asks again */
+  if (srv_think_queue_push(&b->think, job, now)) pthread_cond_signal(&b->think_work);
+  pthread_mutex_unlock(&b->lock);
 }
 
 void srv_bots_submit_password(srv_bots *b, const srv_password_job *job) {
   job_node *node = malloc(sizeof *node);
   if (!node) return; /* the request stays pending; the client may reconnect */
-  node->password = true;
   node->pw = *job;
-  queue_job(b, &b->passwords, node);
+  node->next = NULL;
+  pthread_mutex_lock(&b->lock);
+  if (b->passwords_tail)
+    b->passwords_tail->next = node;
+  else
+    b->passwords = node;
+  b->passwords_tail = node;
+  pthread_cond_signal(&b->password_work);
+  pthread_mutex_unlock(&b->lock);
 }
 
 int srv_bots_collect(srv_bots *b, srv_bot_answer *out, int max) {
@@ -192,29 +310,34 @@ int srv_bots_collect(srv_bots *b, srv_bot_answer *out, int max) {
   return n;
 }
 
+void srv_bots_stats_get(srv_bots *b, srv_bots_stats *out) {
+  pthread_mutex_lock(&b->lock);
+  *out = b->stats;
+  pthread_mutex_unlock(&b->lock);
+}
+
 void srv_bots_stop(srv_bots *b) {
   if (!b) return;
   pthread_mutex_lock(&b->lock);
   b->stopping = true;
-  pthread_cond_broadcast(&b->think.work);
-  pthread_cond_broadcast(&b->passwords.work);
+  pthread_cond_broadcast(&b->think_work);
+  pthread_cond_broadcast(&b->password_work);
   pthread_mutex_unlock(&b->lock);
   for (int i = 0; i < b->nthreads; i++) pthread_join(b->threads[i], NULL);
-  job_queue *queues[] = {&b->think, &b->passwords};
-  for (int i = 0; i < 2; i++)
-    while (queues[i]->head) {
-      job_node *n = queues[i]->head;
-      queues[i]->head = n->next;
-      srv_secret_wipe(n->pw.password, sizeof n->pw.password);
-      free(n);
-    }
+  srv_think_queue_clear(&b->think);
+  while (b->passwords) {
+    job_node *n = b->passwords;
+    b->passwords = n->next;
+    srv_secret_wipe(n->pw.password, sizeof n->pw.password);
+    free(n);
+  }
   while (b->answers) {
     answer_node *a = b->answers;
     b->answers = a->next;
     free(a);
   }
   pthread_mutex_destroy(&b->lock);
-  pthread_cond_destroy(&b->think.work);
-  pthread_cond_destroy(&b->passwords.work);
+  pthread_cond_destroy(&b->think_work);
+  pthread_cond_destroy(&b->password_work);
   free(b);
 }

@@ -467,9 +467,11 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
   if (strcmp(uri, "/healthz") == 0) {
     srv_health_db_check(&s->health, s->store, hub_now(NULL), wall_now()); /* as of this request */
     d->body = srv_health_text(&s->health, &status);
-  } else if (strcmp(uri, "/metrics") == 0)
-    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus);
-  else
+  } else if (strcmp(uri, "/metrics") == 0) {
+    srv_bots_stats bots;
+    srv_bots_stats_get(s->bots, &bots);
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus, &bots);
+  } else
     return start_download(s, wsi, d, path);
   if (!d->body) return -1;
   return start_body(wsi, d, status, "text/plain; version=0.0.4; charset=utf-8", NULL);

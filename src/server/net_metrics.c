@@ -58,7 +58,7 @@ static void metric(text *t, const char *name, const char *type, const char *help
 }
 
 char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
-                       const srv_bus *bus) {
+                       const srv_bus *bus, const srv_bots_stats *bots) {
   srv_hub_stats st;
   srv_hub_stats_get(hub, &st);
   text t = {0};
@@ -78,6 +78,19 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
     metric(&t, "goita_remote_clients", "gauge",
            "Clients of other servers at this server's tables, through the bus.", st.remote_clients);
   }
+  metric(&t, "goita_think_workers", "gauge", "Threads thinking for the computer players.", bots->workers);
+  metric(&t, "goita_think_jobs_total", "counter", "Computer players' moves begun.", bots->jobs);
+  metric(&t, "goita_think_shrunk_total", "counter",
+         "Of them, thought on less than the level's budget because others waited.", bots->shrunk);
+  metric(&t, "goita_think_cheapest_total", "counter",
+         "Of them, answered by the rules level because so many waited.", bots->cheapest);
+  add(&t, "# HELP goita_think_wait_seconds_max The longest a computer player's move waited to be begun.\n"
+          "# TYPE goita_think_wait_seconds_max gauge\ngoita_think_wait_seconds_max %.3f\n",
+      bots->max_wait_ms / 1000);
+  add(&t, "# HELP goita_think_ahead_budgets_max The most work begun while one move waited, in full thinking "
+          "budgets per thread (at most 1).\n# TYPE goita_think_ahead_budgets_max gauge\n"
+          "goita_think_ahead_budgets_max %.4f\n",
+      bots->max_ahead);
   add(&t, "# HELP goita_move_seconds From a person's move arriving to its state being sent to the table.\n"
           "# TYPE goita_move_seconds histogram\n");
   long long cumulative = 0;

@@ -3,6 +3,7 @@
 #ifndef GOITA_SERVER_NET_METRICS_H
 #define GOITA_SERVER_NET_METRICS_H
 
+#include "bots.h"
 #include "bus.h"
 #include "hub.h"
 #include "net_health.h"
@@ -21,6 +22,6 @@ typedef struct srv_metrics {
 void srv_metrics_move(srv_metrics *m, double seconds);
 /* The /metrics page (malloc'd, NULL when out of memory); bus is NULL for a server without one. */
 char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
-                       const srv_bus *bus);
+                       const srv_bus *bus, const srv_bots_stats *bots);
 
 #endif

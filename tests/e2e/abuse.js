@@ -2,6 +2,7 @@
 // be refused, while four honest players at another table keep getting the state after each move
 // within 1 s and a lobby listener keeps getting the lobby's changes within 1 s.
 // Attacks: a message flood, oversized messages, wrong protocol names, cross-origin upgrades,
+// a quick-match flood against another table's computers (their order of service, from /metrics),
 // password guesses at one account and from one address at many, lookalike names, twice the
 // connection cap, a reader that stops reading, and running out of file descriptors
 // under ulimit -n 64 (with the server's CPU time measured meanwhile).
@@ -228,6 +229,64 @@ function httpGet(url) {
       res.on('end', () => resolve({ status: res.statusCode, body }));
     }).on('error', (e) => resolve({ error: e.code }));
   });
+}
+
+// A quick-match flood: 30 players each start a game with three expert computers at once and
+// play their own moves at once, so that the computers' thinking piles up. The scheduler must
+// keep every computer move's wait bounded: /metrics says how much work was begun while one
+// move waited, in full thinking budgets a thread (order of service, not wall time, so that a
+// loaded machine does not change it): at most 1. A table started before the flood must keep
+// getting its computers' moves.
+async function quickMatchFlood(env) {
+  const metric = async (name) => {
+    const body = (await httpGet(`http://127.0.0.1:${env.server.port}/metrics`)).body;
+    const m = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(body);
+    if (!m) throw new Error(`/metrics has no ${name}`);
+    return Number(m[1]);
+  };
+  const players = [];
+  const play = (c) => {
+    c.onState = (msg) => {
+      const legal = msg.game ? msg.game.legal : [];
+      if (legal.length && !c.done) c.send({ type: 'move', table: msg.table ?? c.table, move: legal[Math.floor(Math.random() * legal.length)] });
+    };
+  };
+  const join = async (name) => {
+    const c = new Client(env.server.url, name);
+    await c.open();
+    await c.request({ type: 'hello', name }, 'welcome');
+    const receive = c.receive.bind(c);
+    c.receive = (m) => { if (m.type === 'seated') c.table = m.table; receive(m); };
+    play(c);
+    players.push(c);
+    return c;
+  };
+  const jobs0 = await metric('goita_think_jobs_total');
+  const watcher = await join('Wes');
+  let watcherMoves = 0;
+  const watch = watcher.onState;
+  watcher.onState = (msg) => { watcherMoves++; watch(msg); };
+  await watcher.request({ type: 'quick', wait_seconds: 0, level: 'expert' }, 'seated');
+  const flood = [];
+  for (let i = 0; i < 30; i++) flood.push(await join(`Flood${i}`));
+  flood.forEach((c) => c.send({ type: 'quick', wait_seconds: 0, level: 'expert' }));
+  await sleep(4000);
+  const seenBefore = watcherMoves;
+  await sleep(2000);
+  players.forEach((c) => { c.done = true; });
+  const jobs = (await metric('goita_think_jobs_total')) - jobs0;
+  const ahead = await metric('goita_think_ahead_budgets_max');
+  const waited = await metric('goita_think_wait_seconds_max');
+  const shrunk = await metric('goita_think_shrunk_total');
+  const cheapest = await metric('goita_think_cheapest_total');
+  const workers = await metric('goita_think_workers');
+  for (const c of players) c.close();
+  if (jobs < 100) fail(`quick-match flood: only ${jobs} computer moves were thought, too few to load the pool`);
+  if (ahead > 1.0001) fail(`quick-match flood: a computer move waited behind ${ahead} full thinking budgets a thread, more than 1`);
+  const watcherOver = watcher.state && watcher.state.status === 'over';
+  if (watcherMoves <= seenBefore && !watcherOver) fail(`quick-match flood: the table started before the flood got no state in the flood's last 2 s (${watcherMoves} in all)`);
+  await healthy(env, 'quick-match flood');
+  return `${jobs} computer moves on ${workers} threads, ${shrunk} on shrunk budgets (${cheapest} by the rules level); the most work begun while one waited: ${ahead} budgets a thread; longest wait ${waited} s; the earlier table saw ${watcherMoves} states`;
 }
 
 // A private table's finished game: a stranger neither finds it in `games` nor downloads its
@@ -548,6 +607,7 @@ async function outOfDescriptors(env) {
   await run('twice the connection cap', () => connectionCap(env, 50));
   await run('slow reader', () => slowReader(env));
   await run('create flood', () => createFlood(env));
+  await run('quick-match flood', () => quickMatchFlood(env));
   await run('a private game\'s record', () => privateRecord(env));
   await run('password guesses', () => passwordGuesses(env));
   await run('lookalike names', () => lookalikeNames(env));
