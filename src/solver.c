@@ -46,7 +46,7 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
 
 void goita_solver_free(goita_solver *s) {
   if (!s) return;
-  free(s->table);
+  goita__tt_free(s);
   free(s);
 }
 

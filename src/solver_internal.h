@@ -49,6 +49,7 @@ typedef struct tt_entry {
 } tt_entry;
 #define TAG_GEN_SHIFT 57 /* keys leave the top 7 bits free (key_of) */
 #define MAX_GEN 127
+#define DIRTY_PAGE_LOG 6 /* 64 buckets of 64 bytes: a 4 KiB page */
 
 #define TT_WAYS 4
 typedef struct tt_bucket {
@@ -99,6 +100,10 @@ struct goita_solver {
   size_t buckets;      /* all buckets: the near part first, then the far part */
   size_t near_buckets; /* for positions with fewer than NEAR_PIECES pieces */
   uint8_t gen;
+  /* Bit i: the table's page i (DIRTY_PAGE_BUCKETS buckets) was stored to since the table was
+   * last emptied. Emptying clears only those pages: a player solving many small deals stores
+   * to a few pages of a large table, and would otherwise clear all of it every MAX_GEN deals. */
+  uint64_t *dirty;
 
   /* The deal the table's keys refer to. */
   int have_deal;
