@@ -116,6 +116,7 @@ struct goita_solver {
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   uint32_t king_bits;                          /* the kings of every seat */
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
+  uint32_t built[GOITA_MAX_SEATS]; /* a seat's bits whose sub-hands have their hand facts */
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
   uint16_t bits_of_kinds[GOITA_MAX_SEATS][256]; /* kinds (bit k - 1 for kind k) -> the seat's bits */

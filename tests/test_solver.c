@@ -386,6 +386,38 @@ Test(solver, odd_table_size) {
   goita_solver_free(big);
 }
 
+/* A solver builds a deal's hand facts for the hands of its first solve: an earlier position of
+ * the same deal, solved after a later one, must give what a fresh solver gives. */
+Test(solver, earlier_position_after_later) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_solver *solver, *fresh;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  cr_assert_eq(goita_solver_new(&fresh, 2 << 20), GOITA_OK);
+  const goita_solve_options o = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < 20; seed++) {
+    goita_round early;
+    if (!random_position(&early, &rules, seed, 24)) continue;
+    goita_round late = early;
+    goita_rng rng;
+    goita_rng_seed(&rng, seed);
+    while (!goita_round_over(&late) && pieces_left(&late) > 14) test_random_move(&late, &rng);
+    if (goita_round_over(&late)) continue;
+    goita_solve_result a, b;
+    goita_solve(solver, &late, &o, &a);
+    goita_solve(solver, &early, &o, &a);
+    goita_solver_clear(fresh);
+    goita_solve(fresh, &early, &o, &b);
+    cr_assert_eq(a.value.lower, b.value.lower, "seed %llu: %d after the later position, %d alone",
+                 (unsigned long long)seed, a.value.lower, b.value.lower);
+    for (int i = 0; i < b.nmoves; i++) cr_assert_eq(a.move_value[i].lower, b.move_value[i].lower);
+    done++;
+  }
+  goita_solver_free(solver);
+  goita_solver_free(fresh);
+}
+
 /* The table's generations wrap after MAX_GEN (127) deals, and emptying it must then leave
  * nothing of the deal that had the same generation: deal y (deal x with every hand moved one
  * seat on) has x's keys but another value, and is solved as x's generation comes back. */
