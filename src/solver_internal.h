@@ -100,7 +100,7 @@ struct goita_solver {
   size_t buckets;      /* all buckets: the near part first, then the far part */
   size_t near_buckets; /* for positions with fewer than NEAR_PIECES pieces */
   uint8_t gen;
-  /* Bit i: the table's page i (DIRTY_PAGE_BUCKETS buckets) was stored to since the table was
+  /* Bit i: the table's page i (buckets i << DIRTY_PAGE_LOG on) was stored to since the table was
    * last emptied. Emptying clears only those pages: a player solving many small deals stores
    * to a few pages of a large table, and would otherwise clear all of it every MAX_GEN deals. */
   uint64_t *dirty;
