@@ -1,5 +1,6 @@
 /* The exact solver's public functions (solver.h): a solver's life, and one solve. How it
  * works: solver_internal.h and docs/SOLVER.md. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ int goita_solver_new(goita_solver **out, size_t table_bytes) {
 
 void goita_solver_free(goita_solver *s) {
   if (!s) return;
-  free(s->table);
+  goita__tt_free(s);
   free(s);
 }
 
@@ -88,9 +89,13 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   memset(s->killers, 0, sizeof s->killers);
   memset(s->killer_face_down, 0, sizeof s->killer_face_down);
 
-  int lo, hi;
-  goita__solver_solve_round(s, r, o.mode, &lo, &hi);
-  res->value = in_points(lo, hi);
+  /* When every move's value is asked for without limits, the position's value is the best of
+   * them: the moves are solved alone and the position is not searched first (its search
+   * proved little the moves' own searches do not prove again). With a limit the position is
+   * searched first, so that its bounds are the best the limit allows. */
+  const bool from_moves = o.all_moves && r->phase == GOITA_PHASE_PLAY && o.max_nodes == 0 && o.max_ms <= 0;
+  int lo = -10, hi = -10;
+  if (!from_moves) goita__solver_solve_round(s, r, o.mode, &lo, &hi);
   if (o.all_moves && r->phase != GOITA_PHASE_OVER) {
     res->nmoves = goita_round_legal_moves(r, res->moves);
     int best_lower = -1000;
@@ -104,8 +109,13 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
         best_lower = clo;
         res->best = i;
       }
+      if (from_moves) {
+        if (clo > lo) lo = clo;
+        if (chi > hi) hi = chi;
+      }
     }
   }
+  res->value = in_points(lo, hi);
   res->complete = !s->stopped;
   res->nodes = s->nodes;
   res->ms = (monotonic_seconds() - start) * 1000.0;

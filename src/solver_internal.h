@@ -49,6 +49,7 @@ typedef struct tt_entry {
 } tt_entry;
 #define TAG_GEN_SHIFT 57 /* keys leave the top 7 bits free (key_of) */
 #define MAX_GEN 127
+#define DIRTY_PAGE_LOG 6 /* 64 buckets of 64 bytes: a 4 KiB page */
 
 #define TT_WAYS 4
 typedef struct tt_bucket {
@@ -99,6 +100,10 @@ struct goita_solver {
   size_t buckets;      /* all buckets: the near part first, then the far part */
   size_t near_buckets; /* for positions with fewer than NEAR_PIECES pieces */
   uint8_t gen;
+  /* Bit i: the table's page i (buckets i << DIRTY_PAGE_LOG on) was stored to since the table was
+   * last emptied. Emptying clears only those pages: a player solving many small deals stores
+   * to a few pages of a large table, and would otherwise clear all of it every MAX_GEN deals. */
+  uint64_t *dirty;
 
   /* The deal the table's keys refer to. */
   int have_deal;
@@ -111,6 +116,7 @@ struct goita_solver {
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   uint32_t king_bits;                          /* the kings of every seat */
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
+  uint32_t built[GOITA_MAX_SEATS]; /* a seat's bits whose sub-hands have their hand facts */
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
   uint16_t bits_of_kinds[GOITA_MAX_SEATS][256]; /* kinds (bit k - 1 for kind k) -> the seat's bits */

@@ -18,7 +18,36 @@ static bool same_deal(const goita_solver *s, const goita_round *r) {
          memcmp(s->deal, r->deal, sizeof s->deal) == 0;
 }
 
-/* Lays out the bits of a new deal and fills the hand tables. */
+/* Fills seat's hand facts for every hand within the seat's bits `held` (local bits): hands
+ * only shrink in play, so a solve reads no others. Each hand is a smaller hand plus its
+ * lowest piece, and the sub-hands of held come in increasing order. */
+static void build_hands(goita_solver *s, const goita_round *r, int seat, uint32_t held) {
+  uint8_t kind_of_bit[MAX_SEAT_BITS];
+  int dealt_kings = 0;
+  for (int i = 0; i < s->hand_bits; i++) {
+    kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
+    dealt_kings += kind_of_bit[i] == GOITA_KING;
+  }
+  memset(&s->info[seat][0], 0, sizeof(hand_info));
+  s->info[seat][0].kings_b = (uint8_t)goita__kings_for_b(&r->rules, 0, dealt_kings);
+  for (uint32_t x = held & -held; x; x = (x - held) & held) {
+    hand_info *h = &s->info[seat][x];
+    *h = s->info[seat][x & (x - 1)];
+    const int k = kind_of_bit[__builtin_ctz(x)];
+    const int c = ++h->count[k];
+    h->held |= (uint16_t)(1u << k);
+    if (c >= 2) h->pairs |= (uint16_t)(1u << k);
+    h->size++;
+    if (k == GOITA_KING) h->kings++;
+    h->worth += worth_of_kind[k];
+    const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
+    if (best > h->best) h->best = (uint8_t)best;
+    h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
+  }
+  s->built[seat] = held;
+}
+
+/* Lays out the bits of a new deal; no hand facts are built yet. */
 static void load_deal(goita_solver *s, const goita_round *r) {
   s->have_deal = 1;
   s->rules = r->rules;
@@ -40,34 +69,32 @@ static void load_deal(goita_solver *s, const goita_round *r) {
     for (unsigned kinds = 1; kinds < 256; kinds++)
       s->bits_of_kinds[seat][kinds] =
           (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
-    /* Each hand is a smaller hand plus its lowest piece. */
-    uint8_t kind_of_bit[MAX_SEAT_BITS];
-    for (int i = 0; i < s->hand_bits; i++) kind_of_bit[i] = (uint8_t)MARK_KIND(r->deal[seat][i]);
-    memset(&s->info[seat][0], 0, sizeof(hand_info));
-    for (uint32_t x = 1; x < (1u << s->hand_bits); x++) {
-      hand_info *h = &s->info[seat][x];
-      *h = s->info[seat][x & (x - 1)];
-      const int k = kind_of_bit[__builtin_ctz(x)];
-      const int c = ++h->count[k];
-      h->held |= (uint16_t)(1u << k);
-      if (c >= 2) h->pairs |= (uint16_t)(1u << k);
-      h->size++;
-      if (k == GOITA_KING) h->kings++;
-      h->worth += worth_of_kind[k];
-      const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
-      if (best > h->best) h->best = (uint8_t)best;
-    }
-    const int dealt_kings = s->info[seat][(1u << s->hand_bits) - 1].kings;
-    for (uint32_t x = 0; x < (1u << s->hand_bits); x++) {
-      hand_info *h = &s->info[seat][x];
-      h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
-    }
+    s->built[seat] = 0;
   }
   goita__tt_new_generation(s);
 }
 
+/* The bits of the hands in r, all seats together: of each kind, the top bits of its range. */
+static uint32_t hands_of_round(const goita_solver *s, const goita_round *r) {
+  uint32_t hands = 0;
+  for (int seat = 0; seat < s->players; seat++)
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
+      uint32_t bits = s->kind_mask[seat][k];
+      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
+      hands |= bits;
+    }
+  return hands;
+}
+
 void goita__solver_use_deal(goita_solver *s, const goita_round *r) {
   if (!same_deal(s, r)) load_deal(s, r);
+  /* A deal's hand facts are built for the hands of its first solve; an earlier position of
+   * the deal solved later (a larger hand) builds them again. */
+  const uint32_t hands = hands_of_round(s, r);
+  for (int seat = 0; seat < s->players; seat++) {
+    const uint32_t held = (hands >> s->offset[seat]) & ((1u << s->hand_bits) - 1u);
+    if (held & ~s->built[seat]) build_hands(s, r, seat, held);
+  }
 }
 
 /* The compact position of a round in play (settled: forced passes made). */
@@ -77,13 +104,7 @@ static spos position_of(const goita_solver *s, const goita_round *r) {
             .passes = (uint8_t)r->passes,
             .kingup = (uint8_t)(r->kings_up > 0),
             .attacker = (uint8_t)r->attacker};
-  for (int seat = 0; seat < s->players; seat++)
-    for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
-      uint32_t bits = s->kind_mask[seat][k];
-      /* keep the top hand[k] bits of the kind's range */
-      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
-      p.hands |= bits;
-    }
+  p.hands = hands_of_round(s, r);
   if (p.attack == 0) p.attacker = p.turn;
   p.pieces = (uint8_t)__builtin_popcount(p.hands);
   settle(s, &p);

@@ -26,6 +26,8 @@ void goita__tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
   } else {
     slot->tag = tag;
     slot->pieces = p->pieces;
+    const size_t page = (size_t)(b - s->table) >> DIRTY_PAGE_LOG;
+    s->dirty[page >> 6] |= 1ull << (page & 63);
   }
   slot->lower = (int8_t)lower;
   slot->upper = (int8_t)upper;
@@ -40,7 +42,13 @@ int goita__tt_init(goita_solver *s, size_t table_bytes) {
   size_t near_bytes = table_bytes / 16;
   if (near_bytes > NEAR_BYTES_MAX) near_bytes = NEAR_BYTES_MAX;
   s->table = aligned_alloc(64, buckets * sizeof(tt_bucket));
-  if (!s->table) return GOITA_ENOMEM;
+  const size_t pages = (buckets >> DIRTY_PAGE_LOG) + 1;
+  s->dirty = calloc(pages / 64 + 1, sizeof *s->dirty);
+  if (!s->table || !s->dirty) {
+    free(s->table);
+    free(s->dirty);
+    return GOITA_ENOMEM;
+  }
   memset(s->table, 0, buckets * sizeof(tt_bucket));
   s->buckets = buckets;
   s->near_buckets = near_bytes / sizeof(tt_bucket);
@@ -48,16 +56,25 @@ int goita__tt_init(goita_solver *s, size_t table_bytes) {
   return GOITA_OK;
 }
 
-void goita__tt_new_generation(goita_solver *s) {
-  if (++s->gen > MAX_GEN) { /* the old tags could come back: start clean */
-    memset(s->table, 0, s->buckets * sizeof *s->table);
-    memset(s->runs, 0, sizeof s->runs);
-    s->gen = 1;
-  }
+void goita__tt_free(goita_solver *s) {
+  free(s->table);
+  free(s->dirty);
 }
 
 void goita__tt_clear(goita_solver *s) {
-  memset(s->table, 0, s->buckets * sizeof *s->table);
+  const size_t words = ((s->buckets >> DIRTY_PAGE_LOG) + 1) / 64 + 1;
+  for (size_t w = 0; w < words; w++)
+    for (uint64_t bits = s->dirty[w]; bits; bits &= bits - 1) {
+      const size_t first = (w * 64 + (size_t)__builtin_ctzll(bits)) << DIRTY_PAGE_LOG;
+      const size_t n = s->buckets - first < ((size_t)1 << DIRTY_PAGE_LOG) ? s->buckets - first
+                                                                           : (size_t)1 << DIRTY_PAGE_LOG;
+      memset(&s->table[first], 0, n * sizeof *s->table);
+    }
+  memset(s->dirty, 0, words * sizeof *s->dirty);
   memset(s->runs, 0, sizeof s->runs);
   s->gen = 1;
+}
+
+void goita__tt_new_generation(goita_solver *s) {
+  if (++s->gen > MAX_GEN) goita__tt_clear(s); /* the old tags could come back: start clean */
 }

@@ -45,11 +45,14 @@ void goita__tt_store(goita_solver *s, uint64_t key, const spos *p, int lower, in
  * Returns GOITA_OK or GOITA_ENOMEM. */
 int goita__tt_init(goita_solver *s, size_t table_bytes);
 
+/* Frees the table. */
+void goita__tt_free(goita_solver *s);
+
 /* Starts a new generation (a new deal): the table's and the forced-run cache's older entries
  * count as empty. */
 void goita__tt_new_generation(goita_solver *s);
 
-/* Empties the table and the forced-run cache. */
+/* Empties the table (the pages stored to since it was last emptied) and the forced-run cache. */
 void goita__tt_clear(goita_solver *s);
 
 #endif

@@ -115,6 +115,124 @@ Test(solver, two_players) { compare_with_reference("players=2", 14, 80); }
 Test(solver, king_b_dealt_face_down) { compare_with_reference("king_b=dealt,king_face_down=allowed", 14, 80); }
 Test(solver, three_players_random_aside) { compare_with_reference("players=3,three_player_set_aside=random", 14, 80); }
 
+/* ---- A second reference for larger positions: alpha-beta over goita_round with a table ----
+ *
+ * Plain minimax cannot reach 18-24 pieces, where the players solve. This one shares nothing
+ * with the solver either: moves from the rules engine, a fail-soft alpha-beta in points, and
+ * a table keyed by everything of the round that decides the rest of it (hands, kings, plays
+ * made, turn, attack, passes, kings face-up), compared in full. 4 players only. */
+
+typedef struct ab_key {
+  uint8_t hand[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
+  uint8_t kings[GOITA_MAX_SEATS], plays[GOITA_MAX_SEATS];
+  uint8_t turn, attacker, attack, passes, kings_up;
+} ab_key;
+
+typedef struct ab_entry {
+  ab_key key;
+  bool used;
+  int16_t lower, upper; /* bounds on the value for the seat to move */
+} ab_entry;
+
+#define AB_TABLE_LOG 18
+static ab_entry *ab_table;
+
+static ab_key ab_key_of(const goita_round *r) {
+  ab_key k;
+  memset(&k, 0, sizeof k); /* padding too: keys are compared with memcmp */
+  memcpy(k.hand, r->hand, sizeof k.hand);
+  memcpy(k.kings, r->kings, sizeof k.kings);
+  memcpy(k.plays, r->plays, sizeof k.plays);
+  k.turn = (uint8_t)r->turn, k.attacker = (uint8_t)r->attacker, k.attack = r->attack;
+  k.passes = r->passes, k.kings_up = r->kings_up;
+  return k;
+}
+
+static int ab_value(const goita_round *r, int alpha, int beta);
+
+/* Value of playing m in r for the seat to move in r, searched in the window (alpha, beta). */
+static int ab_move_value(const goita_round *r, goita_move m, int alpha, int beta) {
+  goita_round c = *r;
+  goita_round_apply_unchecked(&c, m);
+  if (goita_round_over(&c)) return c.result.points; /* the mover finished */
+  if (goita_rules_side_of(&c.rules, c.turn) == goita_rules_side_of(&r->rules, r->turn))
+    return ab_value(&c, alpha, beta);
+  return -ab_value(&c, -beta, -alpha);
+}
+
+static int ab_value(const goita_round *r, int alpha, int beta) {
+  const ab_key k = ab_key_of(r);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < sizeof k; i++) h = (h ^ ((const uint8_t *)&k)[i]) * 1099511628211ull;
+  ab_entry *e = &ab_table[h >> (64 - AB_TABLE_LOG)];
+  const bool hit = e->used && memcmp(&e->key, &k, sizeof k) == 0;
+  if (hit && (e->lower >= beta || e->lower == e->upper)) return e->lower;
+  if (hit && e->upper <= alpha) return e->upper;
+  goita_move moves[GOITA_MAX_LEGAL];
+  const int n = goita_round_legal_moves(r, moves);
+  int best = -1000, a = alpha;
+  for (int i = 0; i < n && best < beta; i++) {
+    const int v = ab_move_value(r, moves[i], a, beta);
+    if (v > best) best = v;
+    if (best > a) a = best;
+  }
+  const int lower = best >= beta || best > alpha ? best : -1000, upper = best <= alpha || best < beta ? best : 1000;
+  if (hit) {
+    if (lower > e->lower) e->lower = (int16_t)lower;
+    if (upper < e->upper) e->upper = (int16_t)upper;
+  } else {
+    *e = (ab_entry){.key = k, .used = true, .lower = (int16_t)lower, .upper = (int16_t)upper};
+  }
+  return best;
+}
+
+/* Random positions of 4-player rounds with 18 to 24 pieces left, solved by one solver (so
+ * that its table crosses many deals, and the wrap of its generations), every move's value and
+ * the position's alone, against the alpha-beta reference. */
+static void compare_with_alpha_beta(const char *rules_text, int count) {
+  goita_rules rules;
+  cr_assert_eq(goita_rules_parse(&rules, rules_text, NULL), GOITA_OK);
+  ab_table = calloc((size_t)1 << AB_TABLE_LOG, sizeof *ab_table);
+  cr_assert(ab_table);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  const goita_solve_options every = all_moves();
+  goita_solve_options root_only = every;
+  root_only.all_moves = 0;
+  int done = 0;
+  for (uint64_t seed = 1; done < count; seed++) {
+    goita_round r;
+    const int left = 18 + 2 * (int)(seed % 4);
+    if (!random_position(&r, &rules, seed, left)) continue;
+    memset(ab_table, 0, sizeof *ab_table << AB_TABLE_LOG);
+    const int want = ab_value(&r, -1000, 1000);
+    goita_solve_result res, root;
+    goita_solve(solver, &r, &root_only, &root);
+    cr_assert(root.complete && root.value.lower == want && root.value.upper == want,
+              "%s seed %llu (%d pieces): value alone [%d,%d], reference %d", rules_text, (unsigned long long)seed,
+              left, root.value.lower, root.value.upper, want);
+    goita_solve(solver, &r, &every, &res);
+    cr_assert(res.complete && res.value.lower == want && res.value.upper == want,
+              "%s seed %llu (%d pieces): value with the moves [%d,%d], reference %d", rules_text,
+              (unsigned long long)seed, left, res.value.lower, res.value.upper, want);
+    for (int i = 0; i < res.nmoves; i++) {
+      const int mv = ab_move_value(&r, res.moves[i], -1000, 1000);
+      cr_assert(res.move_value[i].lower == mv && res.move_value[i].upper == mv,
+                "%s seed %llu (%d pieces) move %d: [%d,%d], reference %d", rules_text, (unsigned long long)seed,
+                left, i, res.move_value[i].lower, res.move_value[i].upper, mv);
+    }
+    cr_assert(res.best >= 0 && res.move_value[res.best].lower == want);
+    done++;
+  }
+  goita_solver_free(solver);
+  free(ab_table);
+}
+
+Test(solver, alpha_beta_reference_18_to_24_pieces, .timeout = 120) { compare_with_alpha_beta("", 160); }
+Test(solver, alpha_beta_reference_king_face_down, .timeout = 120) {
+  compare_with_alpha_beta("king_face_down=allowed", 40);
+}
+
 /* ---- goita-core's solver ---- */
 
 /* Every line of the corpus: goita-core's value for every legal move. Its engine lets kings
@@ -266,6 +384,89 @@ Test(solver, odd_table_size) {
   }
   goita_solver_free(odd);
   goita_solver_free(big);
+}
+
+/* A solver builds a deal's hand facts for the hands of its first solve: an earlier position of
+ * the same deal, solved after a later one, must give what a fresh solver gives. */
+Test(solver, earlier_position_after_later) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_solver *solver, *fresh;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  cr_assert_eq(goita_solver_new(&fresh, 2 << 20), GOITA_OK);
+  const goita_solve_options o = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < 20; seed++) {
+    goita_round early;
+    if (!random_position(&early, &rules, seed, 24)) continue;
+    goita_round late = early;
+    goita_rng rng;
+    goita_rng_seed(&rng, seed);
+    while (!goita_round_over(&late) && pieces_left(&late) > 14) test_random_move(&late, &rng);
+    if (goita_round_over(&late)) continue;
+    goita_solve_result a, b;
+    goita_solve(solver, &late, &o, &a);
+    goita_solve(solver, &early, &o, &a);
+    goita_solver_clear(fresh);
+    goita_solve(fresh, &early, &o, &b);
+    cr_assert_eq(a.value.lower, b.value.lower, "seed %llu: %d after the later position, %d alone",
+                 (unsigned long long)seed, a.value.lower, b.value.lower);
+    for (int i = 0; i < b.nmoves; i++) cr_assert_eq(a.move_value[i].lower, b.move_value[i].lower);
+    done++;
+  }
+  goita_solver_free(solver);
+  goita_solver_free(fresh);
+}
+
+/* The table's generations wrap after MAX_GEN (127) deals, and emptying it must then leave
+ * nothing of the deal that had the same generation: deal y (deal x with every hand moved one
+ * seat on) has x's keys but another value, and is solved as x's generation comes back. */
+Test(solver, generations_wrap_clean) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_solver *solver, *fresh;
+  cr_assert_eq(goita_solver_new(&solver, 8 << 20), GOITA_OK);
+  cr_assert_eq(goita_solver_new(&fresh, 8 << 20), GOITA_OK);
+  goita_solve_options o;
+  goita_solve_options_default(&o);
+  o.mode = GOITA_SOLVE_WIN_LOSS; /* one test: enough to tell x's value from y's */
+  goita_round x, y;
+  goita_solve_result rx, ry;
+  for (uint64_t seed = 1;; seed++) { /* a deal whose value changes when the hands move on */
+    cr_assert_lt(seed, 100);
+    goita_round_deal(&x, &rules, 0, seed);
+    uint8_t hands[GOITA_MAX_SEATS][GOITA_MAX_HAND];
+    for (int seat = 0; seat < 4; seat++) memcpy(hands[seat], x.deal[(seat + 1) % 4], sizeof hands[seat]);
+    if (x.phase != GOITA_PHASE_PLAY || goita_round_setup(&y, &rules, 0, hands, NULL) != GOITA_OK ||
+        y.phase != GOITA_PHASE_PLAY)
+      continue;
+    goita_solver_clear(fresh);
+    goita_solve(fresh, &x, &o, &rx);
+    goita_solver_clear(fresh);
+    goita_solve(fresh, &y, &o, &ry);
+    if ((rx.value.lower > 0) != (ry.value.lower > 0)) break;
+  }
+  /* Deals of 12 pieces store nothing: only the wrap empties the table between x and y. */
+  for (int fillers = 125; fillers <= 127; fillers++) {
+    goita_solver_clear(solver);
+    goita_solve_result res;
+    goita_solve(solver, &x, &o, &res);
+    for (int i = 0, done = 0; done < fillers; i++) {
+      goita_round small;
+      goita_round_deal(&small, &rules, 0, 1000 + (uint64_t)i);
+      goita_rng rng;
+      goita_rng_seed(&rng, (uint64_t)i);
+      while (small.phase == GOITA_PHASE_PLAY && pieces_left(&small) > 12) test_random_move(&small, &rng);
+      if (small.phase != GOITA_PHASE_PLAY) continue;
+      goita_solve(solver, &small, &o, &res);
+      done++;
+    }
+    goita_solve(solver, &y, &o, &res);
+    cr_assert_eq(res.value.lower > 0, ry.value.lower > 0, "after %d deals: [%d,%d], alone [%d,%d]", fillers,
+                 res.value.lower, res.value.upper, ry.value.lower, ry.value.upper);
+  }
+  goita_solver_free(solver);
+  goita_solver_free(fresh);
 }
 
 /* A node limit stops the search with bounds that hold the value. */

@@ -289,21 +289,79 @@ static int bench_player(uint64_t count, uint64_t seed, const goita_rules *rules,
   return 0;
 }
 
+/* ---- The solver on sampled deals, as the players use it ---- */
+
+/* The groups of the deals benchmark: positions with this many pieces left in hands. */
+static const int deals_groups[] = {24, 20};
+#define NDEALS_GROUPS ((int)(sizeof deals_groups / sizeof deals_groups[0]))
+
+/* For count positions of each group, samples `deals` full deals from the view of the seat to
+ * move and solves every legal move of each (what `master` and `sampler` do in their exact
+ * phase), with one solver for all of them. Prints deals solved per second of this thread's CPU
+ * time in the solver (the sampling is not timed). */
+static int bench_deals(uint64_t count, uint64_t deals, uint64_t seed, const goita_rules *rules, uint64_t tt_mb) {
+  goita_solver *solver = NULL;
+  goita_round *sampled = malloc(sizeof *sampled * (size_t)deals);
+  if (!sampled || goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
+    fprintf(stderr, "goita bench: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
+    free(sampled);
+    return 1;
+  }
+  uint64_t sig = 0;
+  for (int g = 0; g < NDEALS_GROUPS; g++) {
+    const int left = deals_groups[g];
+    uint64_t attempt = 0, nodes = 0, solved = 0;
+    double ms = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      goita_round r;
+      attempt = make_case(&r, rules, seed, left, attempt);
+      goita_view v;
+      goita_round_view(&r, r.turn, &v);
+      goita_rng rng;
+      goita_rng_seed(&rng, goita_seed_mix(seed ^ attempt));
+      uint64_t n = 0;
+      for (; n < deals; n++)
+        if (goita_view_sample(&v, &rng, &sampled[n], NULL) != GOITA_OK) break;
+      goita_solve_options o;
+      goita_solve_options_default(&o);
+      o.all_moves = 1;
+      const double start = thread_cpu_ms();
+      for (uint64_t d = 0; d < n; d++) {
+        goita_solve_result res;
+        goita_solve(solver, &sampled[d], &o, &res);
+        nodes += res.nodes;
+        sig = mix_into(sig, res.nodes << 8 ^ (uint64_t)(uint8_t)res.value.lower);
+      }
+      ms += thread_cpu_ms() - start;
+      solved += n;
+    }
+    printf("deals  left%d  positions %llu  deals %llu  %.3f ms  %.0f deals/s  nodes %llu\n", left,
+           (unsigned long long)count, (unsigned long long)solved, ms, ms > 0 ? (double)solved / ms * 1e3 : 0.0,
+           (unsigned long long)nodes);
+  }
+  printf("signature deals %016llx\n", (unsigned long long)sig);
+  goita_solver_free(solver);
+  free(sampled);
+  return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
-  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64, steps = 10000000, games = 1024;
+  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64, steps = 10000000, games = 1024, deals = 64;
   bool list = false, all_moves = false;
   const char *spec = "expert";
   goita_rules rules;
   goita_rules_default(&rules);
   cli_option tt_mb_option = cli_tt_mb_option(&tt_mb);
-  tt_mb_option.scope = "solve";
+  tt_mb_option.scope = "solve deals";
   const cli_option options[] = {
       {"--rounds", CLI_UINT, "N", &rounds, "the rounds to play", .lo = 1, .hi = 1000000000000, .scope = "playout"},
       {"--steps", CLI_UINT, "N", &steps, "the steps to make, over all games", .lo = 1, .hi = 1000000000000,
        .scope = "batch"},
       {"--games", CLI_UINT, "N", &games, "the games of the batch", .lo = 1, .hi = 1 << 20, .scope = "batch"},
       {"--count", CLI_UINT, "N", &count, "the positions of each group", .lo = 1, .hi = 100000,
-       .scope = "solve player"},
+       .scope = "solve player deals"},
+      {"--deals", CLI_UINT, "N", &deals, "the deals sampled at each position", .lo = 1, .hi = 100000,
+       .scope = "deals"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),
       tt_mb_option,
@@ -317,18 +375,20 @@ int cmd_bench(int argc, char **argv) {
   const cli_command c = {
       .program = "goita",
       .name = "bench",
-      .operands = "[playout|batch|solve|player]",
+      .operands = "[playout|batch|solve|deals|player]",
       .about = "Fixed, seeded workloads on one core, with per-case figures and a final signature line that\n"
                "changes whenever the engine's behaviour changes, not with the machine (docs/BENCHMARKS.md).\n"
                "playout (the default) plays rounds between uniformly random players; batch steps a batched\n"
                "environment (goita/batch.h) with random actions drawn in C; solve runs the exact\n"
-               "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; player times\n"
+               "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; deals solves\n"
+               "every move of deals sampled from the mover's view at 24 and 20 pieces left; player times\n"
                "a computer player's choices in such positions (and at 28 pieces left), as CPU time.\n",
       .examples = "goita bench playout --rounds 1000000\n"
                   "goita bench batch --games 1024 --steps 10000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
                   "goita bench solve --all-moves\n"
                   "goita bench solve --count 2 --list\n"
+                  "goita bench deals --count 20 --deals 64\n"
                   "goita bench player --player fast --count 50",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
@@ -339,13 +399,14 @@ int cmd_bench(int argc, char **argv) {
   if (operands.n > 1) return cli_usage_error(&c, "one section, please (got a second: \"%s\")", operands.arg[1]);
   const char *section = operands.n ? operands.arg[0] : "playout";
   const bool known = strcmp(section, "playout") == 0 || strcmp(section, "batch") == 0 ||
-                     strcmp(section, "solve") == 0 || strcmp(section, "player") == 0;
+                     strcmp(section, "solve") == 0 || strcmp(section, "deals") == 0 || strcmp(section, "player") == 0;
   /* an option of another section would be ignored: say so rather than measure without it */
   const int scoped = known ? cli_check_scope(&c, &operands, section) : -1;
   if (scoped >= 0) return scoped;
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
   if (strcmp(section, "batch") == 0) return bench_batch(steps, games, seed, &rules);
   if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list);
+  if (strcmp(section, "deals") == 0) return bench_deals(count, deals, seed, &rules, tt_mb);
   if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec, list);
-  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, batch, solve, player)", section);
+  return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, batch, solve, deals, player)", section);
 }
