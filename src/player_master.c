@@ -53,7 +53,11 @@ static const char *const model_names[] = {"learned", "inference", NULL};
   }
 
 static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0);
+/* fast reads the others as master does (inference, the partner's moves trusted more, playing to
+ * be read, common random numbers) on fewer deals: worth more at 1 ms than the deals it costs
+ * (docs/STRENGTH.md, "A 1 ms level worth playing"). Its defaults before are
+ * fast:infer=0,proposals=1,crn=off,signal=0,partner_infer=0. */
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 5, 4, 1, 0, 1, 10, 10);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
