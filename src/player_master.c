@@ -28,7 +28,7 @@ enum {
 static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
-#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, own_temp, tt_mb, max_samples, infer, proposals, model, playout, crn, \
+#define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn, \
                       signal, partner_infer)                                                           \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
@@ -37,7 +37,7 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {"leaf", 0, 32, leaf, "a playout ends in the solver's value once this many pieces are left", NULL}, \
     {"prune", 0, 100, prune, "drop a move this many tenths of a standard error behind (0: never)", NULL}, \
     {"temp", 0, 100, 10, "playout temperature in tenths (0: the policy's own)", NULL},                 \
-    {"own_temp", 0, 100, own_temp, "the playouts' temperature for the mover's own side (0: temp)", NULL}, \
+    {"own_temp", 0, 100, 0, "the playouts' temperature for the mover's own side (0: temp)", NULL},      \
     {"tt_mb", 1, 4096, tt_mb, "solver table in MiB", NULL},                                            \
     {"max_samples", 1, 65536, max_samples, "deals sampled at most per move", NULL},                    \
     {"infer", 0, 20, infer, "weight deals by the others' moves' likelihood to this power, in tenths (0: off)", \
@@ -52,12 +52,8 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 0, 8, 8192, 5, 4, 1, 0, 1, 10, 10);
-/* fast: on 1 ms, deals are few, so it reads no one (the likelihoods cost more deals than they are
- * worth there) but spends them better: common random numbers, exact from 20 pieces, moves behind
- * dropped sooner, up to 64 deals, its own side played out sharper (docs/STRENGTH.md, "A 1 ms
- * level worth playing"). Its defaults before: fast:solve=16,crn=off,max_samples=32,prune=20,own_temp=0. */
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 20, 1, 0, 10, 5, 1, 64, 0, 1, 1, 0, 1, 0, 0);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10);
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0);
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8

@@ -68,7 +68,6 @@ Test(player, bad_specs_say_what_is_wrong) {
 static const char *const levels_under_test[] = {"random", "rules", "sampler:samples=6,rollouts=1",
                                                 "sampler:samples=6,rollouts=1,infer=on,solve=16",
                                                 "expert:samples=6,rollouts=1", "fast",
-                                                "fast:solve=16,crn=off,max_samples=32,prune=20,own_temp=0",
                                                 "master:ms=2,leaf=16", "master:ms=2,solve=20,prune=0",
                                                 "master:ms=2,infer=10,proposals=3",
                                                 "master:ms=2,playout=inference,model=learned,crn=off",
