@@ -11,7 +11,7 @@ const [goita, wasmDir] = process.argv.slice(2);
 const fail = (why) => { console.error('wasm parity: ' + why); process.exit(1); };
 if (!goita || !wasmDir) fail('usage: node parity.js GOITA WASM_DIR');
 
-const LEVELS = ['random', 'rules', 'sampler:samples=12,tt_mb=4', 'expert:samples=8,tt_mb=4'];
+const LEVELS = ['random', 'rules', 'sampler:samples=12,tt_mb=4', 'expert:samples=8,tt_mb=4', 'fast'];
 const SEEDS = ['1', '7', '2026'];
 const RULES = '';
 
@@ -22,18 +22,19 @@ function engine(level, commands) {
   return run.stdout.split('\n');
 }
 
-// The native player's choices for each position: { move, values: {token: "v.vv"} }.
+// The native player's choices for each position: { move, values: {token: "v.vv"}, deals: {token: n} }
+// (the budgeted levels, fast and master, also say how many deals valued each move).
 function nativeChoices(level, positions) {
   const commands = [];
   for (const p of positions) commands.push(`position ${p.view}`, `go seed ${p.seed}`);
   const out = [];
-  let values = {};
+  let values = {}, deals = {};
   for (const line of engine(level, commands)) {
     if (line.startsWith('error')) fail(`native engine: ${line}`);
-    const info = line.match(/^info move (\S+) value (\S+)$/);
-    if (info) values[info[1]] = info[2];
+    const info = line.match(/^info move (\S+) value (\S+)(?: deals (\d+) agree \d+)?$/);
+    if (info) { values[info[1]] = info[2]; if (info[3] !== undefined) deals[info[1]] = Number(info[3]); }
     const best = line.match(/^bestmove (\S+)$/);
-    if (best) { out.push({ move: best[1], values }); values = {}; }
+    if (best) { out.push({ move: best[1], values, deals }); values = {}; deals = {}; }
   }
   return out;
 }
@@ -95,6 +96,8 @@ function nativeSolves(positions) {
         // the engine prints 2 decimals: the same number rounds to within half a hundredth
         const v = wasm.values[j], n = Number(native[i].values[m]);
         if (!(Math.abs(v - n) <= 0.005 + 1e-9)) fail(`${level} at ${p.view}: move ${m} is worth ${v} in wasm, ${native[i].values[m]} native`);
+        const d = native[i].deals[m];
+        if (d !== undefined && wasm.deals[j] !== d) fail(`${level} at ${p.view}: move ${m} valued on ${wasm.deals[j]} deals in wasm, ${d} native`);
       });
       if (wasm.moves.length !== Object.keys(native[i].values).length) fail(`${level} at ${p.view}: the values differ in number`);
       compared++;
