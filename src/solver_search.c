@@ -442,11 +442,13 @@ SEARCH_INLINE int nws_body(goita_solver *s, const int n, const spos *p, int t) {
   /* A leader with two pieces finishes: the value is known. */
   if (nd.leading && nd.h->size == 2) return leader_finish(s, p, nd.h);
   /* A defender with two pieces finishes when it answers: when that passes the test, nothing
-   * else is looked at; else the finish is a bound, and only the pass is left to search. */
+   * else is looked at; else the finish is a bound, and only the pass is left to search. It may
+   * have no finish (0) even holding a defence: under king_attack=a_or_b a king left to attack
+   * with may not, so a test at t <= 0 must not take that 0 for a value. */
   int defence_finish = 0; /* its best finish, tens; 0: none */
   if (!nd.leading && nd.h->size == 2) {
     defence_finish = defender_finish(s, p, nd.h);
-    if (defence_finish >= t) return defence_finish;
+    if (defence_finish && defence_finish >= t) return defence_finish;
   }
 
   int v;
