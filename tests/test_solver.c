@@ -296,7 +296,9 @@ Test(solver, alpha_beta_reference_18_to_24_pieces, .timeout = 120) { compare_wit
 Test(solver, alpha_beta_reference_japanese_orders, .timeout = 120) {
   compare_orders_with_alpha_beta("preset=japanese", 40);
 }
-Test(solver, alpha_beta_reference_french_orders, .timeout = 120) { compare_orders_with_alpha_beta("preset=french", 40); }
+Test(solver, alpha_beta_reference_french_orders, .timeout = 120) {
+  compare_orders_with_alpha_beta("preset=french", 40);
+}
 
 /* Positions whose moves once got bounds with lower above upper under king_attack=a_or_b: a
  * reported one (preset=japanese, 22 pieces; its moves searched after the position itself
