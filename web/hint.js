@@ -126,6 +126,8 @@
     button.textContent = last.hint === 'asking' ? tr('thinking') : tr('hint');
     button.disabled = !(g.turn === last.msg.seat && g.phase !== 'over' && (g.legal || []).length > 1) || last.hint === 'asking';
     if (last.counts) drawUnseen(last.counts);
+    const unseen = $('hint-unseen');
+    if (unseen) unseen.setAttribute('aria-busy', String(!last.counted));
     if (last.hint !== 'asking') drawHint();
   }
 
@@ -153,13 +155,14 @@
     const g = msg.game;
     if (last && last.msg.game.history === g.history) { last.msg = msg; refresh(); return; }
     panel();
-    const mine = { msg, hint: null, counts: last && last.counts };
+    // the last position's counts stay in view (marked busy) until this one's are counted
+    const mine = { msg, hint: null, counts: last && last.counts, counted: false };
     last = mine;
     refresh();
     if (!g.history || g.phase === 'over') return;
     try {
       const { unseen } = await rpc('unseen', [msg.rules, g.history]);
-      if (last === mine) { mine.counts = unseen; refresh(); }
+      if (last === mine) { mine.counts = unseen; mine.counted = true; refresh(); }
     } catch (e) { console.error(e); }
   }
 

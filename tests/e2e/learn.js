@@ -6,7 +6,7 @@
 'use strict';
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
-const { act } = require('./ui');
+const { act, text } = require('./ui');
 const { checkScreen } = require('./screen-checks');
 
 const [url, shots] = process.argv.slice(2);
@@ -78,25 +78,28 @@ async function takeHint(browser, size, lang, first) {
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   for (let steps = 0; ; steps++) {
     if (steps > 400) fail(`${where}: no turn with a choice`);
-    if (await page.locator('#hint-button:not([disabled])').count()) break;
+    if (await page.locator('#hint-button:not([disabled])').count() && /Choose|Answer/.test(await text(page, '#prompt'))) break;
     if (await page.locator('#offline-next').count()) { await page.click('#offline-next'); continue; }
     if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
   }
   if (lang === 'ja') await page.click('#lang');
-  // the unseen count: 8 kinds, and no more than the pieces out of the player's sight
-  await page.waitForFunction(() => document.querySelectorAll('#hint-unseen li').length === 8);
+  // the unseen count: 8 kinds, and in all the 32 pieces less the hand and those face-up (or the
+  // player's own face-down ones) in the territories
+  await page.waitForFunction(() => document.querySelectorAll('#hint-unseen[aria-busy="false"] li').length === 8);
   const counts = await page.$$eval('#hint-unseen .hint-count', (n) => n.map((e) => Number(e.textContent)));
   const inHand = await page.locator('#hand .tile').count();
+  const onTable = await page.locator('.territory .tile:not(.back), .territory .tile.known').count();
   const total = counts.reduce((a, b) => a + b, 0);
-  if (total > 32 - inHand || total < 3 * inHand - 8) fail(`${where}: ${total} unseen pieces with ${inHand} in hand`);
-  await page.click('#hint-button');
+  if (total !== 32 - inHand - onTable) fail(`${where}: ${total} unseen pieces with ${inHand} in hand and ${onTable} in sight on the table`);
+  await page.click('#hint-button', { timeout: 10000 })
+    .catch(async () => fail(`${where}: the hint button was not there to click (prompt: ${await text(page, '#prompt')})`));
   await page.waitForSelector('#hint-moves .hint-move', { timeout: 60000 });
   const moves = await page.locator('#hint-moves .hint-move').count();
   const reasons = await page.locator('#hint-moves .hint-reasons li').count();
   if (moves < 2 || reasons < moves) fail(`${where}: ${moves} moves and ${reasons} reasons`);
-  const text = await page.textContent('#hint-moves');
-  if (!(lang === 'ja' ? /見込み .* 点 · \d+ 通り中 \d+ 通りで最善/ : /expected .* points · best in \d+ of \d+ deals/).test(text)) fail(`${where}: no values: ${text}`);
-  if (/undefined|NaN|\{/.test(text)) fail(`${where}: ${text}`);
+  const shown = await page.textContent('#hint-moves');
+  if (!(lang === 'ja' ? /見込み .* 点 · \d+ 通り中 \d+ 通りで最善/ : /expected .* points · best in \d+ of \d+ deals/).test(shown)) fail(`${where}: no values: ${shown}`);
+  if (/undefined|NaN|\{/.test(shown)) fail(`${where}: ${shown}`);
   await noOverflow(page, where);
   if (shots) await page.locator('#hint-panel').screenshot({ path: path.join(shots, `hint-${lang}-${size.width}.png`) });
   if (first) {

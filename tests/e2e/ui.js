@@ -29,8 +29,7 @@ async function act(page, rng, fail) {
     // none yet: then the step waits for the next state instead of for a button
     const go = buttons.filter({ hasText: 'Play on' });
     if (!(await go.count())) return false;
-    await go.click();
-    return true;
+    return clickIfStill(go);
   }
   if (!/Choose|Answer/.test(prompt)) return false;
   const pass = buttons.filter({ hasText: 'Pass' });
