@@ -76,9 +76,17 @@ async function takeHint(browser, size, lang, first) {
   await page.waitForSelector('#table:not([hidden]) #hand .tile');
   let seed = 5;
   const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  // A turn with a choice: the button enabled at a move prompt, and still so a moment later (the
+  // page may not have drawn the state that follows the step's own move yet).
+  const choiceNow = async () => (await page.locator('#hint-button:not([disabled])').count()) > 0 &&
+    /Choose|Answer/.test(await text(page, '#prompt'));
   for (let steps = 0; ; steps++) {
     if (steps > 400) fail(`${where}: no turn with a choice`);
-    if (await page.locator('#hint-button:not([disabled])').count() && /Choose|Answer/.test(await text(page, '#prompt'))) break;
+    if (await choiceNow()) {
+      await page.waitForTimeout(500);
+      if (await choiceNow()) break;
+      continue;
+    }
     if (await page.locator('#offline-next').count()) { await page.click('#offline-next'); continue; }
     if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
   }
