@@ -304,7 +304,7 @@ const char *srv_error_meaning(int error) { return error > 0 && error < SRV_ERROR
 bool srv_error_retries(int error) { return error > 0 && error < SRV_ERROR_COUNT && errors[error].retries; }
 
 char *srv_message_error(const char *request, srv_error code, int64_t retry_ms, const char *text) {
-  json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", srv_error_code(code) ? srv_error_code(code) : "",
+  json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", srv_error_code((int)code) ? srv_error_code((int)code) : "",
                           "error", text);
   if (msg && request) json_object_set_new(msg, "request", json_string(request));
   if (msg && retry_ms > 0) json_object_set_new(msg, "retry_ms", json_integer(retry_ms));
