@@ -153,7 +153,11 @@ function legalMoves() {
 
 // Whether the block chosen can still be played after a new state.
 function choiceStillLegal() {
-  return choice !== null && legalMoves().some((m) => m[1] === String(choice.kind));
+  // the chosen piece must still be there, at its place in the redrawn hand (a state that moved
+  // the hand on would leave the choice on another piece, with no attack to offer)
+  const hand = (view && view.game && view.game.hand) || '';
+  return choice !== null && kindOf(hand[choice.index]) === choice.kind &&
+    legalMoves().some((m) => m[1] === String(choice.kind));
 }
 
 // A piece's kind: both kings (8 and 9) are one.

@@ -217,8 +217,8 @@ db.commit()`, db]);
   // A game whose rounds all went by without this page leading or a round result staying (the
   // computers' and this page's moves differ when a step loses a race under load) is followed
   // by the rematch's game, played to its end too.
-  const playToGameEnd = async () => { while (!/Game over/.test(await text(page, '#center'))) {
-    if (++steps > 2000) fail('the game did not end');
+  const playToGameEnd = async () => { for (let gameSteps = 0; !/Game over/.test(await text(page, '#center')); steps++) {
+    if (++gameSteps > 2000) fail('the game did not end');
     const prompt = await text(page, '#prompt');
     if (!shotTurn && /Choose the piece to place face-down/.test(prompt)) {
       await check('turn');
