@@ -108,7 +108,7 @@ void hub_lobby_touch(srv_hub *h, hub_table *t) {
 static void send_listeners(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
   json_t *msg = json_pack("{s:s, s:s, s:O, s:i}", "type", "lobby", "event", event, "table", table, "total",
                           lobby_total(h));
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   if (!text) return;
   for (int i = 0; i < n; i++) hub_send_raw(h, listeners[i], text, strlen(text));
