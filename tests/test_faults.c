@@ -128,6 +128,7 @@ Test(faults, the_library_answers_every_failed_allocation_with_enomem) {
 #define CLIENTS 3
 
 typedef struct client {
+  int received; /* messages of any kind */
   int errors;
   char code[32], error[256];
   int table, seat;
@@ -183,6 +184,7 @@ static void fake_send(void *ctx, uint64_t id, const char *text, size_t len) {
   json_t *msg = json_loads(text, 0, NULL);
   cr_assert(msg, "not JSON: %s", text);
   client *c = &w.clients[id];
+  c->received++;
   const char *type = json_string_value(json_object_get(msg, "type"));
   cr_assert(type, "no type: %s", text);
   if (strcmp(type, "error") == 0) {
@@ -287,8 +289,9 @@ static void request(uint64_t id, const char *fmt, ...) {
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   client *c = &w.clients[id];
-  const int errors = c->errors;
+  const int errors = c->errors, received = c->received;
   send_text(id, text);
+  cr_assert_gt(c->received, received, "run %ld: %s was answered by nothing", w.n, text);
   const srv_error error = c->errors == errors ? SRV_ERROR_NONE : fault_error(c->code);
   if (error == SRV_ERR_SERVER_BUSY || error == SRV_ERR_STORAGE_FAILED) {
     send_text(id, text);
