@@ -104,7 +104,7 @@ static long stride_or(long ci_default) {
 
 Test(faults, the_library_answers_every_failed_allocation_with_enomem) {
   fault_alloc_install();
-  const long stride = stride_or(7);
+  const long stride = stride_or(13);
   long runs = 0;
   for (long n = 1;; n += stride) {
     runs++;
@@ -120,7 +120,7 @@ Test(faults, the_library_answers_every_failed_allocation_with_enomem) {
     }
   }
   cr_assert_gt(runs, 10, "only %ld runs: is the allocator wrapped?", runs);
-  fprintf(stderr, "library: %ld runs, every %ld-th allocation failing, the last with none\n", runs, stride);
+  fprintf(stderr, "library: %ld runs, a stride of %ld allocations, the last with none failing\n", runs, stride);
 }
 
 /* ---- the server: a fake world around the hub, as in tests/test_server.c ---- */
@@ -467,12 +467,12 @@ static void sweep(enum fault_kind kind, long ci_stride) {
     if (!run()) break;
   }
   cr_assert_gt(runs, 1, "the first run met no fault: is the injection wired?");
-  fprintf(stderr, "%s faults: %ld runs, every %ld-th failing, the last N %ld\n",
+  fprintf(stderr, "%s faults: %ld runs, a stride of %ld, the last N %ld\n",
           kind == FAULT_ALLOC ? "allocation" : "store", runs, stride, w.n);
 }
 
-/* About 6,000 allocations: CI tries every 149th (a prime, so that the runs fall at every step). */
-Test(faults, every_failed_allocation_is_refused_cleanly_and_the_server_goes_on) { sweep(FAULT_ALLOC, 149); }
+/* About 7,600 allocations: CI tries every 397th (a prime, so that the runs fall at every step). */
+Test(faults, every_failed_allocation_is_refused_cleanly_and_the_server_goes_on) { sweep(FAULT_ALLOC, 397); }
 
-/* 48 store calls: CI tries every 3rd. */
-Test(faults, every_failed_store_call_is_refused_cleanly_and_the_server_goes_on) { sweep(FAULT_STORE, 3); }
+/* 48 store calls: CI tries every 5th. */
+Test(faults, every_failed_store_call_is_refused_cleanly_and_the_server_goes_on) { sweep(FAULT_STORE, 5); }
