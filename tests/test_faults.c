@@ -2,8 +2,9 @@
  * and again, the N-th allocation (tests/fault_alloc.h) or the N-th store call (store_impl.h
  * srv_store_fail_call) failing in run N, for every N until a run meets no fault. Each run must
  * end without a crash or a leak (the sanitizer build checks after every run), every refusal
- * carries a code a fault explains, the refused request succeeds when sent again, and the
- * server serves a newcomer afterwards. The library's constructors are swept the same way.
+ * carries a code a fault explains, every request is answered, the refused request succeeds
+ * when sent again, the saved record replays whole, and the server serves a newcomer afterwards.
+ * The library's constructors are swept the same way.
  * GOITA_FAULT_STRIDE=k tries every k-th N (CI's default keeps the run short; 1 is the whole
  * sweep), GOITA_FAULT_FROM=N starts there, GOITA_FAULT_ONLY=N runs only that N, and
  * GOITA_FAULT_TRACE=1 shows where the failing allocation was made (tests/fault_alloc.c). */
@@ -38,7 +39,7 @@ static long env_long(const char *name, long fallback) {
 
 /* ---- the library ---- */
 
-static long w_library_n; /* the failing allocation of the library's sweep */
+static long library_n; /* the failing allocation of the library's sweep */
 
 /* What each of the library's constructors makes of a failed allocation: GOITA_ENOMEM and
  * nothing to free, never a crash. Returns whether everything was made. */
@@ -86,7 +87,8 @@ static bool library_round(void) {
   if (json) {
     goita_record back;
     status = goita_record_read_json(&back, json, strlen(json), &err);
-    cr_assert(status == GOITA_OK || status == GOITA_ENOMEM, "allocation %ld: goita_record_read_json said %d: %s", w_library_n, status, err.message);
+    cr_assert(status == GOITA_OK || status == GOITA_ENOMEM, "allocation %ld: goita_record_read_json said %d: %s",
+              library_n, status, err.message);
     whole &= status == GOITA_OK;
     goita_record_free(&back);
     free(json);
@@ -108,7 +110,7 @@ Test(faults, the_library_answers_every_failed_allocation_with_enomem) {
   long runs = 0;
   for (long n = 1;; n += stride) {
     runs++;
-    w_library_n = n;
+    library_n = n;
     fault_alloc_fail_at(n);
     const bool whole = library_round();
     const bool fired = fault_alloc_fired();
@@ -156,7 +158,8 @@ static struct {
 } w;
 
 static bool fault_fired(void) {
-  return w.kind == FAULT_ALLOC ? fault_alloc_fired() : w.store_fault_fired || (w.store && srv_store_fault_fired(w.store));
+  if (w.kind == FAULT_ALLOC) return fault_alloc_fired();
+  return w.store_fault_fired || (w.store && srv_store_fault_fired(w.store));
 }
 
 static void keep(json_t **slot, json_t *msg) {
@@ -295,7 +298,8 @@ static void request(uint64_t id, const char *fmt, ...) {
   const srv_error error = c->errors == errors ? SRV_ERROR_NONE : fault_error(c->code);
   if (error == SRV_ERR_SERVER_BUSY || error == SRV_ERR_STORAGE_FAILED) {
     send_text(id, text);
-    cr_assert_eq(c->errors, errors + 1, "run %ld: %s refused again after the fault: %s %s", w.n, text, c->code, c->error);
+    cr_assert_eq(c->errors, errors + 1, "run %ld: %s refused again after the fault: %s %s", w.n, text, c->code,
+                 c->error);
   }
   catch_up();
 }
@@ -390,7 +394,8 @@ static void scenario(void) {
   const json_int_t game = json_integer_value(json_object_get(json_array_get(games, 0), "id"));
   char *record = NULL;
   if (srv_store_game_text(w.store, game, NULL, false, &record) != 0)
-    cr_assert_eq(srv_store_game_text(w.store, game, NULL, false, &record), 0, "run %ld: %s", w.n, srv_store_error(w.store));
+    cr_assert_eq(srv_store_game_text(w.store, game, NULL, false, &record), 0, "run %ld: %s", w.n,
+                 srv_store_error(w.store));
   cr_assert(record, "run %ld: no record", w.n);
   /* the whole game: every round, replayed and checked by the library */
   fault_alloc_pause();
@@ -414,7 +419,8 @@ static bool run(void) {
   w.store_fault_fired = false;
   goita_rng_seed(&w.moves, 42);
   /* in memory when the system has it: thousands of runs each make a database */
-  snprintf(w.db, sizeof w.db, "%s/goita-test-faults-%d.db", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", getpid());
+  const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  snprintf(w.db, sizeof w.db, "%s/goita-test-faults-%d.db", dir, getpid());
   unlink(w.db);
   open_server();
   for (uint64_t id = 1; id <= CLIENTS; id++)
