@@ -170,6 +170,7 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
     free(rows);
     return;
   }
+  const unsigned long failures = srv_json_failures(); /* a row lost for memory is no shorter page */
   json_t *list = json_array();
   for (int i = 0; i < n && i < limit; i++) {
     json_t *names = json_array();
@@ -183,8 +184,14 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   json_t *next = n > limit ? json_integer(rows[limit - 1].id) : json_null();
   free(rows);
-  hub_send_json(h, c->id, json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games",
-                                    list, "next", next));
+  json_t *msg = json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games", list,
+                          "next", next);
+  if (srv_json_failures() != failures) {
+    json_decref(msg);
+    hub_send_error_retry(h, c->id, "games", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
+    return;
+  }
+  hub_send_json(h, c->id, msg);
 }
 
 /* ---- the other servers' tables (several servers with a bus) ---- */
