@@ -1,0 +1,166 @@
+/* The server's Ko shogi table without a network (src/server/ks_clock.c, ks_table.c): the clock's
+ * main time and byoyomi, flag fall by the server's clock, and the moves, resignations and draw
+ * offers it refuses, each with its code. Times are passed in, so nothing here waits. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ks_clock.h"
+#include "ks_table.h"
+
+enum { BLACK_PLAYER = 11, WHITE_PLAYER = 22, SPECTATOR = 33 };
+
+/* ---- the clock ---- */
+
+Test(ks_clock, main_time_is_spent_before_byoyomi_and_byoyomi_starts_afresh_each_move) {
+  srv_ks_clock c;
+  cr_assert_eq(srv_ks_clock_init(&c, 10000, 3000), 0);
+  srv_ks_clock_start(&c, 0, 0);
+  cr_assert_eq(srv_ks_clock_deadline(&c), 13000, "main time plus one byoyomi");
+  cr_assert_eq(srv_ks_clock_press(&c, 4000), 0); /* Black used 4 s */
+  cr_assert_eq(c.left_ms[0], 6000);
+  cr_assert_eq(c.running, 1);
+  cr_assert_eq(srv_ks_clock_press(&c, 5000), 0); /* White used 1 s */
+  cr_assert_eq(c.left_ms[1], 9000);
+  /* Black spends its 6 s of main time and 2 s of byoyomi: main time gone, no byoyomi carried */
+  int64_t main_left, byoyomi_left;
+  srv_ks_clock_show(&c, 0, 13000, &main_left, &byoyomi_left);
+  cr_assert_eq(main_left, 0);
+  cr_assert_eq(byoyomi_left, 1000);
+  srv_ks_clock_show(&c, 1, 13000, &main_left, &byoyomi_left);
+  cr_assert_eq(main_left, 9000, "the waiting side's time does not run");
+  cr_assert_eq(byoyomi_left, 3000);
+  cr_assert_eq(srv_ks_clock_press(&c, 13000), 0);
+  cr_assert_eq(c.left_ms[0], 0);
+  cr_assert_eq(srv_ks_clock_press(&c, 14000), 0);
+  /* Black's next move again has the whole byoyomi: 3 s from 14 s */
+  cr_assert_eq(srv_ks_clock_deadline(&c), 17000);
+  cr_assert_not(srv_ks_clock_flagged(&c, 16999));
+  cr_assert(srv_ks_clock_flagged(&c, 17000));
+  cr_assert_eq(srv_ks_clock_press(&c, 17000), -1, "a move at the deadline is too late");
+  cr_assert_eq(c.running, 0, "a late press changes nothing");
+}
+
+Test(ks_clock, untimed_and_stopped_clocks_never_flag_and_negative_times_are_refused) {
+  srv_ks_clock c;
+  cr_assert_eq(srv_ks_clock_init(&c, -1, 0), -1);
+  cr_assert_eq(srv_ks_clock_init(&c, 0, -5), -1);
+  cr_assert_eq(srv_ks_clock_init(&c, 0, 0), 0);
+  srv_ks_clock_start(&c, 0, 0);
+  cr_assert_not(srv_ks_clock_flagged(&c, INT64_MAX - 1));
+  cr_assert_eq(srv_ks_clock_init(&c, 2000, 0), 0);
+  cr_assert_not(srv_ks_clock_flagged(&c, 1000000), "not started");
+  srv_ks_clock_start(&c, 1, 500);
+  srv_ks_clock_stop(&c, 1500);
+  cr_assert_eq(c.left_ms[1], 1000);
+  cr_assert_not(srv_ks_clock_flagged(&c, 1000000), "stopped");
+}
+
+/* ---- the table ---- */
+
+/* A table with both players seated and the game started at time 0. */
+static void seated_table(srv_ks_table *t, int64_t main_ms, int64_t byoyomi_ms) {
+  char err[160];
+  cr_assert_eq(srv_ks_table_init(t, main_ms, byoyomi_ms, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(srv_ks_table_start(t, 0), SRV_ERR_SEATS_EMPTY);
+  cr_assert_eq(srv_ks_table_sit(t, KS_BLACK, BLACK_PLAYER), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_sit(t, KS_BLACK, WHITE_PLAYER), SRV_ERR_SEAT_TAKEN);
+  cr_assert_eq(srv_ks_table_sit(t, KS_WHITE, BLACK_PLAYER), SRV_ERR_ALREADY_SEATED);
+  cr_assert_eq(srv_ks_table_sit(t, 2, WHITE_PLAYER), SRV_ERR_SEAT_INVALID);
+  cr_assert_eq(srv_ks_table_sit(t, KS_WHITE, WHITE_PLAYER), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_start(t, 0), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_sit(t, KS_WHITE, SPECTATOR), SRV_ERR_TABLE_STARTED);
+}
+
+/* The notation of the side to move's first legal move, as libkoshogi writes it. */
+static void first_legal_move(const srv_ks_table *t, char text[KS_MOVE_TEXT]) {
+  ks_move moves[KS_MAX_MOVES];
+  int n = ks_legal_moves(&t->game.pos, moves, KS_MAX_MOVES);
+  cr_assert_gt(n, 0);
+  cr_assert_gt(ks_move_format(&t->game.pos, &moves[0], text, KS_MOVE_TEXT), 0);
+}
+
+Test(ks_table, refuses_a_spectators_move_a_move_out_of_turn_and_an_illegal_move) {
+  srv_ks_table t;
+  seated_table(&t, 60000, 10000);
+  char move[KS_MOVE_TEXT], err[160] = "";
+  first_legal_move(&t, move);
+  cr_assert_eq(srv_ks_table_move(&t, SPECTATOR, move, 100, err, sizeof err), SRV_ERR_NOT_SEATED);
+  cr_assert_eq(srv_ks_table_move(&t, WHITE_PLAYER, move, 100, err, sizeof err), SRV_ERR_WRONG_SEAT);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, "GE-1a", 100, err, sizeof err), SRV_ERR_ILLEGAL_MOVE);
+  cr_assert_neq(err[0], '\0', "the refusal says why");
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, "no move", 100, err, sizeof err), SRV_ERR_ILLEGAL_MOVE);
+  cr_assert_eq(t.game.nplies, 0, "nothing refused was played");
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, move, 100, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  cr_assert_eq(t.game.nplies, 1);
+  cr_assert_eq(t.clock.running, KS_WHITE);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, move, 200, err, sizeof err), SRV_ERR_WRONG_SEAT,
+               "Black moved already");
+  cr_assert_eq(srv_ks_table_resign(&t, SPECTATOR, 200), SRV_ERR_NOT_SEATED);
+  cr_assert_eq(srv_ks_table_offer_draw(&t, SPECTATOR, 200), SRV_ERR_NOT_SEATED);
+  srv_ks_table_free(&t);
+}
+
+Test(ks_table, the_server_clock_decides_a_flag_fall_and_a_late_move_is_refused) {
+  srv_ks_table t;
+  seated_table(&t, 2000, 0);
+  char move[KS_MOVE_TEXT], err[160];
+  first_legal_move(&t, move);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, move, 1500, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  cr_assert_not(srv_ks_table_tick(&t, 3499), "White has 2 s from 1.5 s");
+  first_legal_move(&t, move);
+  /* White's move comes after its flag fell: the server does not take it, White lost on time */
+  cr_assert_eq(srv_ks_table_move(&t, WHITE_PLAYER, move, 3600, err, sizeof err), SRV_ERR_NOT_PLAYING);
+  cr_assert(srv_ks_table_over(&t));
+  cr_assert_eq(t.end, SRV_KS_END_TIME);
+  cr_assert_eq(t.result, KS_BLACK_WINS);
+  cr_assert_eq(t.clock.left_ms[KS_WHITE], 0);
+  cr_assert_eq(t.clock.left_ms[KS_BLACK], 500);
+  cr_assert_eq(t.game.nplies, 1);
+  srv_ks_table_free(&t);
+
+  seated_table(&t, 2000, 0);
+  cr_assert_not(srv_ks_table_tick(&t, 1999));
+  cr_assert(srv_ks_table_tick(&t, 2000), "the tick at the deadline ends the game");
+  cr_assert_not(srv_ks_table_tick(&t, 2001), "only once");
+  cr_assert_eq(t.result, KS_WHITE_WINS);
+  cr_assert_eq(srv_ks_table_resign(&t, WHITE_PLAYER, 2100), SRV_ERR_NOT_PLAYING);
+  srv_ks_table_free(&t);
+}
+
+Test(ks_table, resignation_on_either_turn_ends_the_game) {
+  srv_ks_table t;
+  seated_table(&t, 0, 0);
+  char err[160];
+  cr_assert_eq(srv_ks_table_resign(&t, WHITE_PLAYER, 100), SRV_ERROR_NONE, "White resigns on Black's turn");
+  cr_assert_eq(t.result, KS_BLACK_WINS);
+  cr_assert_eq(t.end, SRV_KS_END_RESIGNATION);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, "no move", 200, err, sizeof err), SRV_ERR_NOT_PLAYING);
+  srv_ks_table_free(&t);
+}
+
+Test(ks_table, a_draw_offer_is_accepted_declined_or_lapses_with_a_move) {
+  srv_ks_table t;
+  seated_table(&t, 60000, 0);
+  char move[KS_MOVE_TEXT], err[160];
+  cr_assert_eq(srv_ks_table_answer_draw(&t, WHITE_PLAYER, true, 10), SRV_ERR_DRAW_NOT_OFFERED);
+  cr_assert_eq(srv_ks_table_offer_draw(&t, BLACK_PLAYER, 10), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_answer_draw(&t, BLACK_PLAYER, true, 20), SRV_ERR_DRAW_NOT_OFFERED,
+               "nobody accepts their own offer");
+  cr_assert_eq(srv_ks_table_answer_draw(&t, WHITE_PLAYER, false, 20), SRV_ERROR_NONE);
+  cr_assert_eq(t.draw_offer, -1);
+  cr_assert_eq(srv_ks_table_answer_draw(&t, WHITE_PLAYER, true, 30), SRV_ERR_DRAW_NOT_OFFERED, "declined");
+
+  /* White offers on Black's turn; Black plays on instead: the offer lapses */
+  cr_assert_eq(srv_ks_table_offer_draw(&t, WHITE_PLAYER, 40), SRV_ERROR_NONE);
+  first_legal_move(&t, move);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, move, 50, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  cr_assert_eq(srv_ks_table_answer_draw(&t, BLACK_PLAYER, true, 60), SRV_ERR_DRAW_NOT_OFFERED);
+
+  cr_assert_eq(srv_ks_table_offer_draw(&t, BLACK_PLAYER, 70), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_answer_draw(&t, WHITE_PLAYER, true, 80), SRV_ERROR_NONE);
+  cr_assert(srv_ks_table_over(&t));
+  cr_assert_eq(t.result, KS_NO_CONTEST);
+  cr_assert_eq(t.end, SRV_KS_END_AGREEMENT);
+  cr_assert_eq(t.clock.running, -1, "the clock stopped");
+  srv_ks_table_free(&t);
+}
