@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ks_clock.h"
+#include "ks_levels.h"
 #include "ks_table.h"
 
 enum { BLACK_PLAYER = 11, WHITE_PLAYER = 22, SPECTATOR = 33 };
@@ -163,4 +164,36 @@ Test(ks_table, a_draw_offer_is_accepted_declined_or_lapses_with_a_move) {
   cr_assert_eq(t.end, SRV_KS_END_AGREEMENT);
   cr_assert_eq(t.clock.running, -1, "the clock stopped");
   srv_ks_table_free(&t);
+}
+
+/* ---- the computer's levels ---- */
+
+Test(ks_levels, each_level_plays_a_legal_move_within_its_node_budget_and_the_same_move_again) {
+  ks_searcher *searcher = ks_searcher_new(16);
+  cr_assert_not_null(searcher);
+  srv_ks_table t;
+  seated_table(&t, 0, 0);
+  char first[KS_MOVE_TEXT], err[160];
+  first_legal_move(&t, first);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, first, 0, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  int count;
+  const srv_ks_level *levels = srv_ks_levels(&count);
+  cr_assert_geq(count, 2);
+  /* the two weakest levels: the stronger ones take seconds under the sanitizers */
+  for (int i = 0; i < 2; i++) {
+    char move[KS_MOVE_TEXT], again[KS_MOVE_TEXT];
+    ks_search_info info;
+    cr_assert_eq(srv_ks_level_find(levels[i].name), &levels[i]);
+    cr_assert_eq(srv_ks_think(searcher, &t.game, &levels[i], move, &info), 0);
+    cr_assert_leq(info.nodes, levels[i].nodes, "%s searched %ld nodes", levels[i].name, info.nodes);
+    cr_assert_gt(info.nodes, levels[i].nodes / 2, "%s stopped early: %ld nodes", levels[i].name, info.nodes);
+    ks_move parsed;
+    cr_assert_eq(ks_move_parse(&t.game.pos, move, &parsed, err, sizeof err), 0, "%s: %s", move, err);
+    cr_assert_eq(srv_ks_think(searcher, &t.game, &levels[i], again, NULL), 0);
+    cr_assert_str_eq(again, move, "the same game gets the same move");
+  }
+  cr_assert_null(srv_ks_level_find("ks-grandmaster"));
+  cr_assert_null(srv_ks_level_find("expert"), "Goita's level names are not Ko shogi's");
+  srv_ks_table_free(&t);
+  ks_searcher_free(searcher);
 }
