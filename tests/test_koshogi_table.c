@@ -2,10 +2,13 @@
  * main time and byoyomi, flag fall by the server's clock, and the moves, resignations and draw
  * offers it refuses, each with its code. Times are passed in, so nothing here waits. */
 #include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks_clock.h"
 #include "ks_levels.h"
+#include "ks_message.h"
 #include "ks_table.h"
 
 enum { BLACK_PLAYER = 11, WHITE_PLAYER = 22, SPECTATOR = 33 };
@@ -196,4 +199,79 @@ Test(ks_levels, each_level_plays_a_legal_move_within_its_node_budget_and_the_sam
   cr_assert_null(srv_ks_level_find("expert"), "Goita's level names are not Ko shogi's");
   srv_ks_table_free(&t);
   ks_searcher_free(searcher);
+}
+
+/* ---- the table's message ---- */
+
+static json_t *table_message(const srv_ks_table *t, int64_t now) {
+  char *text = srv_ks_message_table(t, 7, now);
+  cr_assert_not_null(text);
+  json_error_t jerr;
+  json_t *msg = json_loads(text, 0, &jerr);
+  cr_assert_not_null(msg, "%s: %s", jerr.text, text);
+  free(text);
+  return msg;
+}
+
+static int64_t time_field(json_t *msg, const char *side, const char *field) {
+  return json_integer_value(json_object_get(json_object_get(json_object_get(msg, "clock"), side), field));
+}
+
+Test(ks_message, shows_the_moves_both_clocks_by_the_servers_time_the_offer_and_the_end) {
+  srv_ks_table t;
+  seated_table(&t, 5000, 1000);
+  char move[KS_MOVE_TEXT], err[160];
+  first_legal_move(&t, move);
+  cr_assert_eq(srv_ks_table_move(&t, BLACK_PLAYER, move, 1200, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  cr_assert_eq(srv_ks_table_offer_draw(&t, BLACK_PLAYER, 1300), SRV_ERROR_NONE);
+  json_t *msg = table_message(&t, 6700); /* White has thought 5.5 s: its main time and half its byoyomi */
+  cr_assert_str_eq(json_string_value(json_object_get(msg, "type")), "ks_table");
+  cr_assert_eq(json_integer_value(json_object_get(msg, "table")), 7);
+  cr_assert_str_eq(json_string_value(json_object_get(msg, "to_move")), "white");
+  json_t *moves = json_object_get(msg, "moves");
+  cr_assert_eq(json_array_size(moves), 1);
+  cr_assert_str_eq(json_string_value(json_array_get(moves, 0)), move);
+  cr_assert_eq(time_field(msg, "black", "main_ms"), 3800);
+  cr_assert_eq(time_field(msg, "black", "byoyomi_ms"), 1000);
+  cr_assert_eq(time_field(msg, "white", "main_ms"), 0);
+  cr_assert_eq(time_field(msg, "white", "byoyomi_ms"), 500);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(msg, "clock"), "running")), "white");
+  cr_assert_str_eq(json_string_value(json_object_get(msg, "draw_offer")), "black");
+  cr_assert(json_is_null(json_object_get(msg, "result")));
+  /* the position sent is the one the moves lead to */
+  ks_position pos;
+  int number;
+  cr_assert_eq(ks_position_parse(json_string_value(json_object_get(msg, "position")), &pos, &number, err, sizeof err),
+               0, "%s", err);
+  cr_assert_eq(ks_key(&pos), ks_key(&t.game.pos));
+  json_decref(msg);
+
+  cr_assert(srv_ks_table_tick(&t, 7200));
+  msg = table_message(&t, 9000);
+  cr_assert_str_eq(json_string_value(json_object_get(msg, "result")), "black");
+  cr_assert_str_eq(json_string_value(json_object_get(msg, "end")), "time");
+  cr_assert(json_is_null(json_object_get(json_object_get(msg, "clock"), "running")));
+  cr_assert(json_is_null(json_object_get(msg, "draw_offer")));
+  cr_assert_eq(time_field(msg, "white", "main_ms"), 0);
+  cr_assert_eq(time_field(msg, "black", "main_ms"), 3800, "a stopped clock does not run");
+  json_decref(msg);
+  srv_ks_table_free(&t);
+}
+
+Test(ks_message, writes_each_move_as_it_was_played) {
+  srv_ks_table t;
+  seated_table(&t, 0, 0);
+  char played[4][KS_MOVE_TEXT], err[160];
+  for (int ply = 0; ply < 4; ply++) {
+    first_legal_move(&t, played[ply]);
+    int64_t player = ply % 2 == 0 ? BLACK_PLAYER : WHITE_PLAYER;
+    cr_assert_eq(srv_ks_table_move(&t, player, played[ply], ply, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  }
+  json_t *msg = table_message(&t, 10);
+  json_t *moves = json_object_get(msg, "moves");
+  cr_assert_eq(json_array_size(moves), 4);
+  for (int ply = 0; ply < 4; ply++) cr_assert_str_eq(json_string_value(json_array_get(moves, (size_t)ply)), played[ply]);
+  cr_assert_eq(json_integer_value(json_object_get(msg, "move_number")), 3);
+  json_decref(msg);
+  srv_ks_table_free(&t);
 }
