@@ -9,6 +9,7 @@
 #include "ks_clock.h"
 #include "ks_levels.h"
 #include "ks_message.h"
+#include "ks_rating.h"
 #include "ks_table.h"
 
 enum { BLACK_PLAYER = 11, WHITE_PLAYER = 22, SPECTATOR = 33 };
@@ -273,5 +274,55 @@ Test(ks_message, writes_each_move_as_it_was_played) {
   for (int ply = 0; ply < 4; ply++) cr_assert_str_eq(json_string_value(json_array_get(moves, (size_t)ply)), played[ply]);
   cr_assert_eq(json_integer_value(json_object_get(msg, "move_number")), 3);
   json_decref(msg);
+  srv_ks_table_free(&t);
+}
+
+/* ---- Ko shogi ratings ---- */
+
+/* Plays the side to move's first legal move for each of plies plies. */
+static void play_plies(srv_ks_table *t, int plies) {
+  char move[KS_MOVE_TEXT], err[160];
+  for (int i = 0; i < plies; i++) {
+    first_legal_move(t, move);
+    int64_t player = t->seats[t->game.pos.to_move];
+    cr_assert_eq(srv_ks_table_move(t, player, move, i, err, sizeof err), SRV_ERROR_NONE, "%s", err);
+  }
+}
+
+Test(ks_rating, two_newcomers_move_by_the_worked_example_of_docs_koshogi) {
+  const srv_ks_rating before[2] = {{1500, 350}, {1500, 350}};
+  srv_ks_rating after[2];
+  srv_ks_table t;
+  seated_table(&t, 0, 0);
+  play_plies(&t, 2);
+  cr_assert_eq(srv_ks_table_resign(&t, WHITE_PLAYER, 10), SRV_ERROR_NONE);
+  cr_assert(srv_ks_rate(&t, before, after));
+  /* v = 350² + 10², c = √(2v + 2·100²) = 514.98, p = ½: Black gains v/c · ½ */
+  cr_assert_float_eq(after[KS_BLACK].rating, 1619.03, 0.01);
+  cr_assert_float_eq(after[KS_WHITE].rating, 1380.97, 0.01);
+  cr_assert_float_eq(after[KS_BLACK].deviation, 329.29, 0.01);
+  srv_ks_table_free(&t);
+
+  seated_table(&t, 0, 0);
+  play_plies(&t, 2);
+  cr_assert_eq(srv_ks_table_offer_draw(&t, BLACK_PLAYER, 10), SRV_ERROR_NONE);
+  cr_assert_eq(srv_ks_table_answer_draw(&t, WHITE_PLAYER, true, 10), SRV_ERROR_NONE);
+  cr_assert(srv_ks_rate(&t, before, after));
+  cr_assert_float_eq(after[KS_BLACK].rating, 1500, 1e-9, "a draw between equals moves nobody");
+  cr_assert_lt(after[KS_BLACK].deviation, 350);
+  srv_ks_table_free(&t);
+}
+
+Test(ks_rating, a_game_ended_before_each_side_moved_is_not_rated) {
+  const srv_ks_rating before[2] = {{1600, 80}, {1400, 120}};
+  srv_ks_rating after[2];
+  srv_ks_table t;
+  seated_table(&t, 0, 0);
+  cr_assert_not(srv_ks_rate(&t, before, after), "not over");
+  play_plies(&t, 1);
+  cr_assert_eq(srv_ks_table_resign(&t, BLACK_PLAYER, 10), SRV_ERROR_NONE);
+  cr_assert_not(srv_ks_rate(&t, before, after), "White never moved");
+  cr_assert_eq(after[KS_BLACK].rating, 1600);
+  cr_assert_eq(after[KS_WHITE].deviation, 120);
   srv_ks_table_free(&t);
 }
