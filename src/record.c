@@ -62,17 +62,26 @@ int goita_record_add_round(goita_record *rec, const goita_game *game, const char
 
 static const char *const end_names[] = {"none", "finish", "teyaku", "double_goshi", "redeal"};
 
+/* Appends value to array and returns the array, or NULL (both released) when either is NULL or
+ * there was no memory for it: an array short of an element would be written as if whole, while
+ * a NULL makes the json_pack it goes into fail, and the record's writing with it. */
+static json_t *append(json_t *array, json_t *value) {
+  if (json_array_append_new(array, value) == 0) return array;
+  json_decref(array);
+  return NULL;
+}
+
 /* The seats of a side as people number them: [1,3] for team 0. */
 static json_t *side_seats(const goita_rules *rules, int side) {
   json_t *seats = json_array();
   for (int s = 0; s < rules->players; s++)
-    if (goita_rules_side_of(rules, s) == side) json_array_append_new(seats, json_integer(SEAT_NAME(s)));
+    if (goita_rules_side_of(rules, s) == side) seats = append(seats, json_integer(SEAT_NAME(s)));
   return seats;
 }
 
 static json_t *scores(const goita_rules *rules, const int16_t *score) {
   json_t *a = json_array();
-  for (int i = 0; i < goita_rules_sides(rules); i++) json_array_append_new(a, json_integer(score[i]));
+  for (int i = 0; i < goita_rules_sides(rules); i++) a = append(a, json_integer(score[i]));
   return a;
 }
 
@@ -87,7 +96,7 @@ static json_t *round_json(const goita_record *rec, const goita_record_round *rr)
     if (r->log[i].type == GOITA_MOVE_REDEAL || r->log[i].type == GOITA_MOVE_GO) {
       char tok[8];
       goita_move_format(r->log[i], tok, sizeof tok);
-      json_array_append_new(decisions, json_string(tok));
+      decisions = append(decisions, json_string(tok));
     }
   json_t *result = json_null();
   if (goita_round_over(r)) {
@@ -102,16 +111,55 @@ static json_t *round_json(const goita_record *rec, const goita_record_round *rr)
                    "finished", text_or_null(rr->finished));
 }
 
+/* A text being written by dump_text: malloc'd, NULL once an allocation failed. */
+typedef struct dump_buffer {
+  char *text;
+  size_t len, cap;
+} dump_buffer;
+
+static int dump_append(const char *bytes, size_t n, void *data) {
+  dump_buffer *b = data;
+  if (!b->text) return -1;
+  if (b->len + n + 1 > b->cap) {
+    const size_t cap = 2 * (b->len + n + 1);
+    char *grown = realloc(b->text, cap);
+    if (!grown) {
+      free(b->text);
+      b->text = NULL;
+      return -1;
+    }
+    b->text = grown;
+    b->cap = cap;
+  }
+  memcpy(b->text + b->len, bytes, n);
+  b->len += n;
+  b->text[b->len] = '\0';
+  return 0;
+}
+
+/* json_dumps, but NULL whenever memory ran out: jansson 2.14's json_dumps ignores a failure to
+ * write an object's key and goes on, so that a record written under memory pressure could lose
+ * "seat" and still be returned. The text is malloc'd. */
+static char *dump_text(const json_t *json, size_t flags) {
+  dump_buffer b = {malloc(1024), 0, 1024};
+  if (b.text) b.text[0] = '\0';
+  if (json_dump_callback(json, dump_append, &b, flags) != 0) {
+    free(b.text);
+    return NULL;
+  }
+  return b.text;
+}
+
 int goita_record_write_json(const goita_record *rec, char **out, goita_error *err) {
   char rules[GOITA_RULES_TEXT_SIZE], seed[24];
   goita_rules_format(&rec->rules, rules, sizeof rules);
   snprintf(seed, sizeof seed, "%" PRIu64, rec->seed);
   json_t *players = json_array();
   for (int s = 0; s < rec->rules.players; s++)
-    json_array_append_new(players, json_pack("{s:i,s:o,s:o}", "seat", SEAT_NAME(s), "name", text_or_null(rec->name[s]),
+    players = append(players, json_pack("{s:i,s:o,s:o}", "seat", SEAT_NAME(s), "name", text_or_null(rec->name[s]),
                                              "engine", text_or_null(rec->engine[s])));
   json_t *rounds = json_array();
-  for (int i = 0; i < rec->nrounds; i++) json_array_append_new(rounds, round_json(rec, &rec->rounds[i]));
+  for (int i = 0; i < rec->nrounds; i++) rounds = append(rounds, round_json(rec, &rec->rounds[i]));
   json_t *result = json_pack("{s:b,s:o}", "over", rec->over,
                              "winner", rec->over ? side_seats(&rec->rules, rec->winner_side) : json_null());
   json_t *root = json_pack("{s:s,s:i,s:s,s:o,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "format", GOITA_RECORD_FORMAT, "version",
@@ -120,10 +168,9 @@ int goita_record_write_json(const goita_record *rec, char **out, goita_error *er
                            SEAT_NAME(rec->first_dealer), "players", players, "started", text_or_null(rec->started),
                            "finished", text_or_null(rec->finished), "rounds", rounds, "score",
                            scores(&rec->rules, rec->score), "result", result);
-  char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+  char *text = root ? dump_text(root, JSON_INDENT(2)) : NULL;
   json_decref(root);
   if (!text) return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory writing the record");
-  /* json_dumps allocates with jansson's allocator, which is malloc unless changed. */
   *out = text;
   return GOITA_OK;
 }
@@ -408,6 +455,7 @@ static int read_record(reader *rd, json_t *root, goita_record *rec) {
   if ((st = check_fields(rd, "result", result, result_fields, 2)) != GOITA_OK) return st;
   json_t *over = json_object_get(result, "over"), *winner = json_object_get(result, "winner");
   json_t *expected = game.over ? side_seats(&rec->rules, game.winner_side) : json_null();
+  if (!expected) return fail(rd, GOITA_ENOMEM, "out of memory");
   const bool same = json_is_boolean(over) && json_boolean_value(over) == game.over && json_equal(winner, expected);
   json_decref(expected);
   if (!same) return fail(rd, GOITA_EILLEGAL, game.over ? "the game is over: side %d won" : "the game is not over",
@@ -419,7 +467,19 @@ int goita_record_read_json(goita_record *rec, const char *text, size_t len, goit
   memset(rec, 0, sizeof *rec);
   rec->winner_side = -1;
   json_error_t jerr;
+  /* jansson 2.14's lexer drops a byte it has no room for and goes on, so that a record read
+   * under memory pressure can name a rule option "teyau", or fail as a syntax error. Its
+   * parser is deterministic: two readings that differ, or a text read only once of two,
+   * mean memory ran out. Records are read rarely (a replay, a restart), so twice is cheap. */
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  json_error_t again_err;
+  json_t *again = json_loadb(text, len, JSON_REJECT_DUPLICATES, &again_err);
+  const bool differ = (root == NULL) != (again == NULL) || (root && !json_equal(root, again));
+  json_decref(again);
+  if (differ || (!root && json_error_code(&jerr) == json_error_out_of_memory)) {
+    json_decref(root);
+    return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory reading the record");
+  }
   if (!root)
     return goita_error_set(err, GOITA_EPARSE, jerr.position, "line %d column %d: %s", jerr.line, jerr.column,
                            jerr.text);

@@ -95,16 +95,17 @@ void srv_hub_free(srv_hub *h) {
   free(h);
 }
 
-void srv_hub_connect(srv_hub *h, uint64_t id) {
+int srv_hub_connect(srv_hub *h, uint64_t id) {
   if (h->nclients == h->capclients) {
     const int cap = h->capclients ? 2 * h->capclients : 64;
     hub_client *grown = realloc(h->clients, (size_t)cap * sizeof *grown);
-    if (!grown) return; /* the client gets no replies; the network layer will drop it */
+    if (!grown) return -1;
     h->clients = grown;
     h->capclients = cap;
   }
-  if (hub_map_put(&h->client_index, id, (uint64_t)h->nclients) != 0) return;
+  if (hub_map_put(&h->client_index, id, (uint64_t)h->nclients) != 0) return -1;
   h->clients[h->nclients++] = (hub_client){.id = id, .seat = -1};
+  return 0;
 }
 
 void srv_hub_disconnect(srv_hub *h, uint64_t id) {
@@ -149,9 +150,13 @@ void srv_hub_receive(srv_hub *h, uint64_t id, const char *text, size_t len) {
   }
   srv_request r;
   char err[256];
-  if (srv_request_parse(text, len, &r, err, sizeof err) != 0) {
+  const int parsed = srv_request_parse(text, len, &r, err, sizeof err);
+  if (parsed != 0) {
     srv_secret_wipe(r.password, sizeof r.password);
-    hub_send_error(h, id, srv_request_name(r.type), SRV_ERR_BAD_REQUEST, "%s", err);
+    if (parsed == SRV_PARSE_NOMEM)
+      hub_send_error_retry(h, id, NULL, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
+    else
+      hub_send_error(h, id, srv_request_name(r.type), SRV_ERR_BAD_REQUEST, "%s", err);
     return;
   }
   const request_rule *rule = &request_rules[r.type];

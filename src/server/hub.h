@@ -100,7 +100,10 @@ int srv_hub_new(srv_hub **hub, srv_store *store, const srv_hub_io *io, const srv
                 size_t errsize);
 void srv_hub_free(srv_hub *hub);
 
-void srv_hub_connect(srv_hub *hub, uint64_t client);
+/* A client connected. Returns 0, or -1 when memory ran out: the hub does not know the client
+ * (its messages are dropped), and the network layer closes the connection, saying "server
+ * busy" (the client connects again). */
+int srv_hub_connect(srv_hub *hub, uint64_t client);
 void srv_hub_disconnect(srv_hub *hub, uint64_t client);
 /* Where a client connects from ("203.0.113.7", "2001:db8::1"), said by the network layer right
  * after srv_hub_connect: its logins' wrong passwords count against the address too. A client

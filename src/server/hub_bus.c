@@ -35,7 +35,7 @@ bool hub_bus_on(const srv_hub *h) { return h->io.publish && h->options.node && h
 int64_t hub_bus_dead_after_ms(const srv_hub *h) { return 3 * (int64_t)h->options.lease_renew_ms; }
 
 int hub_bus_publish(srv_hub *h, const char *node, json_t *msg) {
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   if (!text) return -1;
   char subject[SRV_NODE_SIZE + 16];

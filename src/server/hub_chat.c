@@ -85,7 +85,7 @@ void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   json_t *msg = json_pack("{s:s, s:I, s:s, s:i, s:s}", "type", "chat", "table", (json_int_t)t->id, "from", c->name,
                           "seat", c->seat, "text", r->text);
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   if (!text) return;
   for (int s = 0; s < players_of(t); s++)

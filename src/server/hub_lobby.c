@@ -108,7 +108,7 @@ void hub_lobby_touch(srv_hub *h, hub_table *t) {
 static void send_listeners(srv_hub *h, const uint64_t *listeners, int n, const char *event, json_t *table) {
   json_t *msg = json_pack("{s:s, s:s, s:O, s:i}", "type", "lobby", "event", event, "table", table, "total",
                           lobby_total(h));
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   if (!text) return;
   for (int i = 0; i < n; i++) hub_send_raw(h, listeners[i], text, strlen(text));
@@ -170,6 +170,7 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
     free(rows);
     return;
   }
+  const unsigned long failures = srv_json_failures(); /* a row lost for memory is no shorter page */
   json_t *list = json_array();
   for (int i = 0; i < n && i < limit; i++) {
     json_t *names = json_array();
@@ -183,8 +184,14 @@ void hub_do_games(srv_hub *h, hub_client *c, const srv_request *r) {
   }
   json_t *next = n > limit ? json_integer(rows[limit - 1].id) : json_null();
   free(rows);
-  hub_send_json(h, c->id, json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games",
-                                    list, "next", next));
+  json_t *msg = json_pack("{s:s, s:I, s:o, s:o}", "type", "games", "before", (json_int_t)r->cursor, "games", list,
+                          "next", next);
+  if (srv_json_failures() != failures) {
+    json_decref(msg);
+    hub_send_error_retry(h, c->id, "games", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
+    return;
+  }
+  hub_send_json(h, c->id, msg);
 }
 
 /* ---- the other servers' tables (several servers with a bus) ---- */

@@ -134,6 +134,7 @@ void hub_take_over(srv_hub *h, hub_table *t) {
 int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv_hub_options *options, char *err,
                 size_t errsize) {
   *out = NULL;
+  srv_json_setup();
   srv_hub *h = calloc(1, sizeof *h);
   if (!h) {
     snprintf(err, errsize, "out of memory");

@@ -16,7 +16,12 @@ void hub_send_raw(srv_hub *h, uint64_t client, const char *text, size_t len) {
 }
 
 void hub_send_text(srv_hub *h, uint64_t client, char *text) {
-  if (!text) return; /* out of memory: nothing to send */
+  if (!text) { /* out of memory for the message: the client is told, by a text that needs none */
+    static const char lost[] = "{\"type\":\"error\",\"code\":\"message_lost\",\"error\":\"the server ran out of memory "
+                               "for a message to you: resume or watch to see the table again\"}";
+    hub_send_raw(h, client, lost, sizeof lost - 1);
+    return;
+  }
   hub_send_raw(h, client, text, strlen(text));
   free(text);
 }
@@ -66,7 +71,7 @@ void hub_send_failure(srv_hub *h, uint64_t client, const char *request, const hu
 }
 
 void hub_send_json(srv_hub *h, uint64_t client, json_t *msg) {
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   hub_send_text(h, client, text);
 }

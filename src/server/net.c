@@ -376,7 +376,11 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
     if (!ss->id) return -1;
     ss->rate_at = hub_now(NULL);
     ss->tokens = (int64_t)s->limits.rate_burst * 1000;
-    srv_hub_connect(s->hub, ss->id);
+    if (srv_hub_connect(s->hub, ss->id) != 0) { /* out of memory: closed once the hub's error is out */
+      ss->closing = "server busy";
+      lws_callback_on_writable(wsi);
+      break;
+    }
     tell_address(s, wsi, ss->id);
     break;
   case LWS_CALLBACK_RECEIVE:

@@ -1,6 +1,7 @@
 /* Requests read and checked; state messages written from a view (protocol.h). */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "protocol.h"
@@ -220,6 +221,28 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
   }
 }
 
+static _Thread_local unsigned long json_failures;
+
+static void *json_counted_malloc(size_t size) {
+  void *p = malloc(size);
+  if (!p) json_failures++;
+  return p;
+}
+
+void srv_json_setup(void) { json_set_alloc_funcs(json_counted_malloc, free); }
+
+unsigned long srv_json_failures(void) { return json_failures; }
+
+char *srv_json_text(const json_t *msg, size_t flags) {
+  const unsigned long failures = json_failures;
+  char *text = msg ? json_dumps(msg, flags) : NULL;
+  if (text && json_failures != failures) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
 int srv_request_parse(const char *text, size_t len, srv_request *req, char *err, size_t size) {
   memset(req, 0, sizeof *req);
   req->type = -1;
@@ -229,7 +252,13 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
     return -1;
   }
   json_error_t jerr;
+  const unsigned long failures = json_failures;
   json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (json_failures != failures) {
+    json_decref(msg);
+    snprintf(err, size, "out of memory");
+    return SRV_PARSE_NOMEM;
+  }
   if (!msg) {
     snprintf(err, size, "not JSON: %s at column %d", jerr.text, jerr.column);
     return -1;
@@ -281,8 +310,10 @@ done:
 
 /* ---- messages out ---- */
 
-static char *dump(json_t *msg) {
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+/* The message as text, or NULL when any of jansson's allocations failed since `failures` (its
+ * count when the message was begun): a json_object_set_new that failed left a field out. */
+static char *dump(json_t *msg, unsigned long failures) {
+  char *text = json_failures == failures ? srv_json_text(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   return text;
 }
@@ -304,11 +335,12 @@ const char *srv_error_meaning(int error) { return error > 0 && error < SRV_ERROR
 bool srv_error_retries(int error) { return error > 0 && error < SRV_ERROR_COUNT && errors[error].retries; }
 
 char *srv_message_error(const char *request, srv_error code, int64_t retry_ms, const char *text) {
+  const unsigned long failures = json_failures;
   json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", srv_error_code((int)code) ? srv_error_code((int)code) : "",
                           "error", text);
   if (msg && request) json_object_set_new(msg, "request", json_string(request));
   if (msg && retry_ms > 0) json_object_set_new(msg, "retry_ms", json_integer(retry_ms));
-  return dump(msg);
+  return dump(msg, failures);
 }
 
 static const char *status_name(int status) {
@@ -421,6 +453,7 @@ static json_t *game_json(const goita_view *v) {
 }
 
 char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) {
+  const unsigned long failures = json_failures;
   json_t *msg = json_object();
   json_object_set_new(msg, "type", json_string("state"));
   json_object_set_new(msg, "table", json_integer(t->id));
@@ -453,5 +486,5 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
     if (t->rematch.table) json_object_set_new(rematch, "table", json_integer(t->rematch.table));
     json_object_set_new(msg, "rematch", rematch);
   }
-  return dump(msg);
+  return dump(msg, failures);
 }

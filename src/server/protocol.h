@@ -60,8 +60,22 @@ typedef struct srv_request {
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
- * "field \"seat\": expected an integer from 0 to 3". */
+ * "field \"seat\": expected an integer from 0 to 3", or SRV_PARSE_NOMEM when memory ran out
+ * while reading it (the text may be right). */
+#define SRV_PARSE_NOMEM (-2)
 int srv_request_parse(const char *text, size_t len, srv_request *req, char *err, size_t errsize);
+
+/* jansson's allocations, made through the server's own functions once srv_json_setup has run
+ * (srv_hub_new runs it), so that a failed one is seen: jansson 2.14 goes on after some failures
+ * without saying so (its lexer drops the byte it had no room for; json_dumps leaves out an
+ * object's key), which would make a good request look bad or send a client broken JSON. */
+void srv_json_setup(void);
+struct json_t;
+/* How many of jansson's allocations have failed in this thread since it started. */
+unsigned long srv_json_failures(void);
+/* json_dumps(msg, flags), but NULL when memory ran out on the way; msg may be NULL (then NULL).
+ * The text is malloc'd. */
+char *srv_json_text(const struct json_t *msg, size_t flags);
 
 /* What a state message says about a table besides the view. */
 typedef struct srv_table_info {
@@ -137,7 +151,8 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(QUEUE_MOVED,      "queue_moved",      0, "your place in the quick-match queue moved to another connection") \
   X(QUEUE_LOST,       "queue_lost",       0, "your place in the quick-match queue was given up (its server went away): ask again") \
   X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying") \
-  X(DRAW_NOT_OFFERED, "draw_not_offered", 0, "your opponent has no draw offer standing to answer")
+  X(DRAW_NOT_OFFERED, "draw_not_offered", 0, "your opponent has no draw offer standing to answer") \
+  X(MESSAGE_LOST,     "message_lost",     0, "the server ran out of memory for a message to you: resume or watch to see the table again")
 /* clang-format on */
 
 typedef enum srv_error {

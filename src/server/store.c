@@ -27,9 +27,22 @@ bool srv_store_failing(const srv_store *s) { return s->failing; }
 
 void srv_store_fail_all(srv_store *s, bool down) { s->down = down; }
 
-/* Whether fault injection has the database away: then the call fails as on an unreachable
- * one, with the error text saying so, and does not reach the database. */
+void srv_store_fail_call(srv_store *s, long n) {
+  s->fail_countdown = n > 0 ? n : 0;
+  s->fault_fired = false;
+}
+
+bool srv_store_fault_fired(const srv_store *s) { return s->fault_fired; }
+
+/* Whether fault injection fails this call: the database away, or the one call the countdown of
+ * srv_store_fail_call reaches. Then the call fails with the error text saying so, and does not
+ * reach the database. */
 static bool down(srv_store *s) {
+  if (s->fail_countdown > 0 && --s->fail_countdown == 0) {
+    s->fault_fired = true;
+    snprintf(s->error, sizeof s->error, "the database failed (a fault injected by a test)");
+    return true;
+  }
   if (s->down) snprintf(s->error, sizeof s->error, "the database is unreachable (a fault injected by the simulation)");
   return s->down;
 }

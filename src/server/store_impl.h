@@ -50,6 +50,8 @@ struct srv_store {
   long long failures;
   bool failing; /* the last call failed */
   bool down;    /* srv_store_fail_all: every call fails as on an unreachable database */
+  long fail_countdown; /* srv_store_fail_call: calls left until the one that fails, 0: none */
+  bool fault_fired;    /* the call srv_store_fail_call armed has failed */
 };
 
 /* Opens a SQLite file or a PostgreSQL connection; as srv_store_open. */
@@ -66,6 +68,11 @@ int srv_store_open_simulated(srv_store **store, const char *name, int64_t (*db_c
 /* Fault injection, for any store: while `down`, every call fails (-1) as on an unreachable
  * database, and nothing reaches the database. */
 void srv_store_fail_all(srv_store *store, bool down);
+/* Fault injection, for the sweep of tests/test_faults.c: the n-th call of store.h from now
+ * (counting from 1) fails once, as srv_store_fail_all's do; 0 fails none. Whether that call
+ * has come yet: srv_store_fault_fired. */
+void srv_store_fail_call(srv_store *store, long n);
+bool srv_store_fault_fired(const srv_store *store);
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {
