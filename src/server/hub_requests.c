@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_clock.h"
 #include "hub_invite.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
@@ -70,6 +71,7 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_failure(h, c->id, "create", &why);
     return;
   }
+  hub_clock_setup(h, t, r->bank_seconds, r->on_timeout);
   json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
   if (created && t->invite[0]) {
     c->invited = t->id; /* its creator may sit at a private table */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hub_chat.h"
+#include "hub_clock.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
 #include "hub_map.h"
@@ -137,12 +138,28 @@ void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
   h->io.think(h->io.ctx, &job);
 }
 
-/* Starts the turn timer when a person is to move. */
+/* Whether the seat to move is a person's with no stand-in: the one kind of turn that is timed. */
+static bool person_to_move(const hub_table *t) {
+  const hub_seat *s = &t->seats[t->game.round.turn];
+  return !s->bot[0] && !s->stand_in;
+}
+
+/* Starts the turn timer when a person is to move: the seat's bank and the byoyomi. */
 void hub_arm_timer(srv_hub *h, hub_table *t) {
   t->deadline_ms = 0;
-  if (t->status != SRV_PLAYING || round_over(t) || t->turn_seconds <= 0) return;
-  if (t->seats[t->game.round.turn].bot[0] || t->seats[t->game.round.turn].stand_in) return;
-  t->deadline_ms = h->io.now_ms(h->io.ctx) + (int64_t)t->turn_seconds * 1000;
+  if (t->status != SRV_PLAYING || round_over(t) || !person_to_move(t)) return;
+  const int64_t allowance = hub_clock_allowance_ms(t);
+  if (allowance < 0) return;
+  t->clock.turn_started_ms = h->io.now_ms(h->io.ctx);
+  t->deadline_ms = t->clock.turn_started_ms + allowance;
+}
+
+void hub_turn_timed_out(srv_hub *h, hub_table *t) {
+  t->deadline_ms = 0;
+  goita_move pass;
+  hub_failure why;
+  if (person_to_move(t) && hub_clock_ran_out(h, t, &pass) && hub_table_move(h, t, pass, &why) == 0) return;
+  hub_schedule(h, t, true);
 }
 
 /* The place of each side at the end (0 first): the winner first, then the others by their
@@ -314,6 +331,8 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
     return hub_fail(why, SRV_ERR_ILLEGAL_MOVE, 0, "%s", gerr.message);
   }
+  const int mover = t->game.round.turn;
+  const bool timed = t->deadline_ms && person_to_move(t); /* (a computer's failed move is retried by a deadline too) */
   char text[16];
   goita_move_format(move, text, sizeof text);
   if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
@@ -322,6 +341,7 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   t->game = next;
   t->version++;
   h->moves++;
+  if (timed) hub_clock_moved(h, t, mover);
   if (round_over(t)) hub_round_finished(h, t, true);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);

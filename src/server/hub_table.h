@@ -35,8 +35,12 @@ int hub_table_save(srv_hub *h, hub_table *t);
  * timer ran out (stand_in). */
 void hub_schedule(srv_hub *h, hub_table *t, bool timed_out);
 
-/* Starts the turn timer when a person is to move. */
+/* Starts the turn timer when a person is to move: the seat's bank and the byoyomi. */
 void hub_arm_timer(srv_hub *h, hub_table *t);
+
+/* The turn timer of the seat to move ran out: a person's bank is emptied and the table's choice
+ * is played (hub_clock.h); anything else to move (a computer's retried move) is asked again. */
+void hub_turn_timed_out(srv_hub *h, hub_table *t);
 
 /* Writes a table's record as JSON and its rounds as history strings, one a line (both
  * malloc'd); returns 0, or -1 when out of memory. */

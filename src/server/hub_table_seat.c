@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hub_chat.h"
+#include "hub_clock.h"
 #include "hub_lifecycle.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
@@ -151,6 +152,7 @@ int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why) {
     hub_client *cl = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
     if (cl && cl->table == t->id) cl->seat = s;
   }
+  hub_clock_start(t);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
   hub_lobby_touch(h, t);

@@ -2,6 +2,7 @@
  * postgresql:// URI or a file path), and every other function goes to that store's own, its
  * outcome counted on the way back. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store_impl.h"
@@ -126,6 +127,15 @@ int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const cha
   return counted(s, down(s) ? -1 : s->ops->moves(s, table, fn, ctx));
 }
 
+int srv_store_clock_save(srv_store *s, int64_t table, int64_t epoch, const srv_clock_row *clock) {
+  return counted(s, down(s) ? -1 : s->ops->clock_save(s, table, epoch, clock));
+}
+
+int srv_store_clock_load(srv_store *s, int64_t table, srv_clock_row *clock, bool *found) {
+  *found = false;
+  return counted(s, down(s) ? -1 : s->ops->clock_load(s, table, clock, found));
+}
+
 int srv_store_game_finish(srv_store *s, srv_game_row *game, const char *record_json, const char *histories) {
   return counted(s, down(s) ? -1 : s->ops->save_game(s, game, record_json, histories, false));
 }
@@ -140,4 +150,23 @@ int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
 
 int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   return counted(s, down(s) ? -1 : s->ops->game_text(s, game, key, histories, text));
+}
+
+void srv_clock_banks_format(const srv_clock_row *clock, char *out, size_t size) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (int i = 0; i < GOITA_MAX_SEATS && len < size; i++) {
+    const int n = snprintf(out + len, size - len, "%s%lld", i ? " " : "", (long long)clock->bank_ms[i]);
+    if (n < 0) break;
+    len += (size_t)n;
+  }
+}
+
+void srv_clock_banks_parse(const char *text, srv_clock_row *clock) {
+  for (int i = 0; i < GOITA_MAX_SEATS; i++) {
+    char *end;
+    const long long ms = text ? strtoll(text, &end, 10) : 0;
+    clock->bank_ms[i] = text && end != text && ms > 0 ? ms : 0;
+    text = text && end != text ? end : NULL;
+  }
 }

@@ -149,6 +149,21 @@ int srv_store_table_end(srv_store *store, int64_t table, int64_t epoch, const ch
 /* Calls fn for every table not over, oldest first. */
 int srv_store_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 
+/* A table's time control (docs/SERVER.md "Time controls"): each person's time bank, used up
+ * first, then the table's turn_seconds afresh at every move (byoyomi); what is played for a
+ * person whose time has run out. Stored beside the table (a table without one has no bank and
+ * the computer's move on a timeout), rewritten when a bank changes. */
+typedef enum srv_on_timeout { SRV_TIMEOUT_COMPUTER = 0, SRV_TIMEOUT_PASS = 1 } srv_on_timeout;
+typedef struct srv_clock_row {
+  int bank_seconds;                 /* each seat's bank at the start, 0: none */
+  int on_timeout;                   /* srv_on_timeout */
+  int64_t bank_ms[GOITA_MAX_SEATS]; /* each seat's bank left */
+} srv_clock_row;
+/* Saves a table's time control, in the epoch it is owned in. */
+int srv_store_clock_save(srv_store *store, int64_t table, int64_t epoch, const srv_clock_row *clock);
+/* A table's time control; *found is false for a table saved without one. */
+int srv_store_clock_load(srv_store *store, int64_t table, srv_clock_row *clock, bool *found);
+
 /* Moves: seq counts from 0 per table; text is the move as in history strings. A stored move is
  * never written over: the same move sent again at its number (its answer lost) is saved once,
  * another is refused. */

@@ -40,6 +40,8 @@ typedef struct srv_store_ops {
   int (*accounts)(srv_store *store,
                   void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                   void *ctx);
+  int (*clock_save)(srv_store *store, int64_t table, int64_t epoch, const srv_clock_row *clock);
+  int (*clock_load)(srv_store *store, int64_t table, srv_clock_row *clock, bool *found);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that
@@ -66,6 +68,11 @@ int srv_store_open_simulated(srv_store **store, const char *name, int64_t (*db_c
 /* Fault injection, for any store: while `down`, every call fails (-1) as on an unreachable
  * database, and nothing reaches the database. */
 void srv_store_fail_all(srv_store *store, bool down);
+
+/* A time control's banks as stored (table_clocks.bank_ms): each seat's milliseconds, space-
+ * separated; and read back (a missing or malformed number is 0). */
+void srv_clock_banks_format(const srv_clock_row *clock, char *out, size_t size);
+void srv_clock_banks_parse(const char *text, srv_clock_row *clock);
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {

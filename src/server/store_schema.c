@@ -148,6 +148,16 @@ const srv_migration srv_migrations[] = {
       "ALTER TABLE moves ADD COLUMN epoch BIGINT;"
       "ALTER TABLE nodes ADD COLUMN incarnation BIGINT NOT NULL DEFAULT 0;"
     },
+    /* 8 (time controls): a table's time control and each seat's time bank left, one row per
+     * table that has one (srv_clock_row); the banks as the seats' milliseconds, space-separated */
+    {
+      "CREATE TABLE table_clocks ("
+      "  table_id INTEGER PRIMARY KEY REFERENCES tables(id), bank_seconds INTEGER NOT NULL,"
+      "  on_timeout INTEGER NOT NULL, bank_ms TEXT NOT NULL);",
+      "CREATE TABLE table_clocks ("
+      "  table_id BIGINT PRIMARY KEY REFERENCES tables(id), bank_seconds INTEGER NOT NULL,"
+      "  on_timeout INTEGER NOT NULL, bank_ms TEXT NOT NULL);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);
