@@ -5,7 +5,8 @@
 const TEXT = {
   ja: {
     you: 'あなた', koshogi: '広将棋', name: '名前', save: '保存', new_table: '新しい卓', players: '人数', target: '目標点',
-    teyaku: '手役あり', king_face_down: '王の伏せ出しを許す', turn_timer: '持ち時間', off: 'なし', create: '卓を作る',
+    teyaku: '手役あり', king_face_down: '王の伏せ出しを許す', turn_timer: '秒読み', time_bank: '持ち時間', on_timeout: '時間切れのとき', timeout_computer: 'コンピュータが打つ',
+    timeout_pass: 'パス優先 (できなければコンピュータ)', clock: '{name} の残り時間', off: 'なし', create: '卓を作る',
     tables: '卓の一覧', finished_games: '終わった対局', refresh: '更新', lobby: 'ロビーへ', log: '棋譜',
     download_json: '記録 (JSON)', download_txt: '棋譜文字列', no_tables: '卓はまだありません', waiting: '募集中',
     playing: '対局中', over: '終局', sit: '座る', computer: 'コンピュータ', watch: '観戦', start: '開始',
@@ -53,7 +54,8 @@ const TEXT = {
   },
   en: {
     you: 'You', koshogi: '広将棋 Ko shogi', name: 'Name', save: 'Save', new_table: 'New table', players: 'Players', target: 'Target',
-    teyaku: 'Teyaku', king_face_down: 'Kings may be led face-down', turn_timer: 'Turn timer', off: 'off',
+    teyaku: 'Teyaku', king_face_down: 'Kings may be led face-down', turn_timer: 'Turn timer (byoyomi)', time_bank: 'Time bank', on_timeout: 'When time runs out',
+    timeout_computer: 'the computer moves', timeout_pass: 'pass when allowed (else the computer)', clock: 'time left of {name}', off: 'off',
     create: 'Create', tables: 'Tables', finished_games: 'Finished games', refresh: 'Refresh', lobby: 'Lobby',
     log: 'Moves', download_json: 'Record (JSON)', download_txt: 'History strings', no_tables: 'No tables yet',
     waiting: 'waiting', playing: 'playing', over: 'over', sit: 'Sit', computer: 'Computer', watch: 'Watch',
