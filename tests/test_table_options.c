@@ -2,7 +2,8 @@
  * hub driven directly (no network, a fake clock): "sit": true seats the creator in the first
  * seat; without it the creator only watches, as before; a bad value is refused. The time
  * control (docs/SERVER.md "Time controls"): a bank that runs down, a byoyomi afresh at every
- * move, the table's choice played when a clock runs out, the clocks kept by a restored table. */
+ * move, the table's choice played when a clock runs out, the clocks kept by a restored table.
+ * "take_over": a spectator may take the seat of a person gone for good. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -31,6 +32,7 @@ static struct {
   client_log clients[CLIENTS + 1];
   int think_jobs; /* computer moves asked for */
   int think_seat; /* the seat of the last */
+  bool gone[CLIENTS + 1]; /* disconnected: its last state is stale */
 } w;
 
 static void keep(json_t **slot, json_t *msg) {
@@ -205,7 +207,8 @@ static int64_t four_people(const char *options) {
 
 /* The client whose seat is to move (its last state offers it moves), or 0. */
 static uint64_t mover(void) {
-  for (uint64_t i = 1; i <= 4; i++) {
+  for (uint64_t i = 1; i <= CLIENTS; i++) {
+    if (w.gone[i]) continue;
     json_t *legal = json_object_get(json_object_get(w.clients[i].state, "game"), "legal");
     if (json_array_size(legal) > 0) return i;
   }
@@ -352,4 +355,77 @@ Test(table_options, time_control_values_are_checked) {
   cr_assert_str_eq(json_string_value(json_object_get(c->error, "error")),
                    "field \"on_timeout\": expected \"pass\" (pass when allowed) or \"computer\" (the computer's move)");
   cr_assert_null(c->created);
+}
+
+/* The client 4's person goes for good (past the seat grace): a computer stands in. Returns
+ * their seat. */
+static int fourth_gone_for_good(void) {
+  const int seat = seat_of(4);
+  srv_hub_disconnect(w.hub, 4);
+  w.gone[4] = true;
+  w.now += 61000;
+  srv_hub_tick(w.hub);
+  json_t *s = json_array_get(json_object_get(w.clients[1].state, "seats"), (size_t)seat);
+  cr_assert(json_is_true(json_object_get(s, "stand_in")), "no stand-in for the gone person");
+  return seat;
+}
+
+Test(table_options, a_spectator_takes_over_a_gone_persons_seat_when_the_table_allows_it) {
+  const int64_t table = four_people("\"turn_seconds\":10,\"bank_seconds\":30,\"take_over\":true");
+  cr_assert(json_is_true(json_object_get(w.clients[1].state, "take_over")));
+  char gone_token[SRV_TOKEN_SIZE];
+  snprintf(gone_token, sizeof gone_token, "%s", json_string_value(json_object_get(w.clients[4].seated, "seat_token")));
+  const int seat = fourth_gone_for_good();
+  connect_client(5, "Eve");
+  client_log *eve = &w.clients[5];
+  say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, (seat + 1) % 4);
+  cr_assert(eve->error, "a spectator took a seat whose person is here");
+  cr_assert_str_eq(json_string_value(json_object_get(eve->error, "code")), "not_at_table", "%s", json_dumps(eve->error, 0));
+  say(5, "{\"type\":\"watch\",\"table\":%lld}", (long long)table);
+  say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, (seat + 1) % 4);
+  cr_assert_str_eq(json_string_value(json_object_get(eve->error, "code")), "seat_taken", "a present person's seat was taken");
+  json_decref(eve->error);
+  eve->error = NULL;
+
+  say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, seat);
+  cr_assert_null(eve->error, "%s", json_dumps(eve->error, 0));
+  cr_assert(eve->seated, "no seat token for the one who took over");
+  cr_assert_eq(seat_of(5), seat, "the state is not the seat's");
+  json_t *s = json_array_get(json_object_get(w.clients[1].state, "seats"), (size_t)seat);
+  cr_assert_str_eq(json_string_value(json_object_get(s, "name")), "Eve");
+  cr_assert_null(json_object_get(s, "stand_in"), "the stand-in did not give way");
+  cr_assert_eq(json_integer_value(json_object_get(s, "bank_left")), 30, "the seat's bank did not go with it");
+  cr_assert(json_is_true(json_object_get(s, "connected")));
+
+  /* the one who took over plays the seat: at its turn the timer is its, no computer is asked */
+  const int jobs = w.think_jobs;
+  others_play_until(5, table);
+  cr_assert_eq(w.think_jobs, jobs, "the computer was asked for the taken seat");
+  cr_assert_eq(seconds_left(5), 40);
+  play(5, false, table);
+
+  /* the gone person's token opens nothing any more */
+  srv_hub_connect(w.hub, 4);
+  say(4, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", gone_token);
+  cr_assert(w.clients[4].error, "the gone person resumed a seat taken over");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[4].error, "code")), "seat_unknown");
+
+  /* a restored table still lets spectators take over */
+  json_decref(w.clients[4].error);
+  w.clients[4].error = NULL;
+  srv_hub_free(w.hub);
+  start_hub();
+  connect_client(4, "Dan");
+  say(4, "{\"type\":\"watch\",\"table\":%lld}", (long long)table);
+  cr_assert(json_is_true(json_object_get(w.clients[4].state, "take_over")), "the restored table forgot take_over");
+}
+
+Test(table_options, without_take_over_a_started_tables_seats_stay_closed) {
+  const int64_t table = four_people("\"turn_seconds\":10");
+  const int seat = fourth_gone_for_good();
+  connect_client(5, "Eve");
+  say(5, "{\"type\":\"watch\",\"table\":%lld}", (long long)table);
+  say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, seat);
+  cr_assert(w.clients[5].error, "a seat was taken over at a table that does not allow it");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[5].error, "code")), "table_started");
 }

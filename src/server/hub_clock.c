@@ -4,26 +4,7 @@
 #include <string.h>
 
 #include "hub_clock.h"
-#include "hub_own.h"
-
-/* Whether a table's clock differs from a plain turn timer: only such a clock is stored. */
-static bool has_clock(const hub_table *t) {
-  return t->clock.bank_seconds > 0 || t->clock.on_timeout != SRV_TIMEOUT_COMPUTER;
-}
-
-/* Saves a table's clock: a failure is logged, and a restart would find the banks as last
- * saved (a few seconds more than they were), which is fairer than refusing the move. */
-static int save(srv_hub *h, hub_table *t) {
-  if (!has_clock(t)) return 0;
-  srv_clock_row row;
-  memset(&row, 0, sizeof row);
-  row.bank_seconds = t->clock.bank_seconds;
-  row.on_timeout = t->clock.on_timeout;
-  for (int s = 0; s < GOITA_MAX_SEATS; s++) row.bank_ms[s] = t->seats[s].bank_ms;
-  if (hub_owned(h, t, srv_store_clock_save(h->store, t->id, t->epoch, &row)) == 0) return 0;
-  hub_log(h, "table %lld: its clock was not saved: %s", (long long)t->id, srv_store_error(h->store));
-  return -1;
-}
+#include "hub_options.h"
 
 void hub_clock_start(hub_table *t) {
   for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].bank_ms = (int64_t)t->clock.bank_seconds * 1000;
@@ -33,7 +14,7 @@ int hub_clock_setup(srv_hub *h, hub_table *t, int bank_seconds, int on_timeout) 
   t->clock.bank_seconds = bank_seconds;
   t->clock.on_timeout = on_timeout;
   hub_clock_start(t);
-  return save(h, t);
+  return hub_options_save(h, t);
 }
 
 int64_t hub_clock_allowance_ms(const hub_table *t) {
@@ -47,14 +28,14 @@ void hub_clock_moved(srv_hub *h, hub_table *t, int seat) {
   const int64_t used = h->io.now_ms(h->io.ctx) - t->clock.turn_started_ms;
   if (used <= 0) return;
   s->bank_ms = used < s->bank_ms ? s->bank_ms - used : 0;
-  save(h, t);
+  hub_options_save(h, t); /* a failure is logged; a restart finds the bank as last saved */
 }
 
 bool hub_clock_ran_out(srv_hub *h, hub_table *t, goita_move *pass) {
   const int seat = t->game.round.turn;
   if (t->seats[seat].bank_ms > 0) {
     t->seats[seat].bank_ms = 0;
-    save(h, t);
+    hub_options_save(h, t); /* a failure is logged; a restart finds the bank as last saved */
   }
   if (t->clock.on_timeout != SRV_TIMEOUT_PASS) return false;
   goita_move legal[GOITA_MAX_LEGAL];
@@ -65,15 +46,4 @@ bool hub_clock_ran_out(srv_hub *h, hub_table *t, goita_move *pass) {
       return true;
     }
   return false;
-}
-
-int hub_clock_restore(srv_hub *h, hub_table *t) {
-  srv_clock_row row;
-  bool found;
-  if (srv_store_clock_load(h->store, t->id, &row, &found) != 0) return -1;
-  if (!found) return 0;
-  t->clock.bank_seconds = row.bank_seconds;
-  t->clock.on_timeout = row.on_timeout == SRV_TIMEOUT_PASS ? SRV_TIMEOUT_PASS : SRV_TIMEOUT_COMPUTER;
-  for (int s = 0; s < GOITA_MAX_SEATS; s++) t->seats[s].bank_ms = row.bank_ms[s];
-  return 0;
 }

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_clock.h"
 #include "hub_invite.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
+#include "hub_options.h"
 #include "hub_players.h"
 #include "hub_restore.h"
 #include "hub_route.h"
@@ -89,7 +89,7 @@ hub_table *hub_restore_table(srv_hub *h, const srv_table_row *row, char *err, si
       return NULL;
     }
   }
-  if (hub_clock_restore(h, t) != 0) {
+  if (hub_options_restore(h, t) != 0) {
     snprintf(err, errsize, "table %lld: %s", (long long)t->id, srv_store_error(h->store));
     hub_table_free(t);
     return NULL;

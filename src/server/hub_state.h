@@ -24,6 +24,7 @@ typedef struct hub_seat {
   int64_t gone_since_ms; /* a person's seat with no connection: since when (0 otherwise) */
   bool stand_in;         /* a computer player moves for its gone holder until they resume */
   int64_t bank_ms;       /* its time bank left (hub_clock.c) */
+  int64_t left_player;   /* the person gone for good whose seat a spectator took over, 0 for none */
 } hub_seat;
 
 typedef struct hub_table {
@@ -46,6 +47,7 @@ typedef struct hub_table {
     int on_timeout;          /* what is played when a person's time runs out (srv_on_timeout) */
     int64_t turn_started_ms; /* when the turn timer was armed */
   } clock;
+  bool take_over; /* a spectator may take over the seat of a person gone for good (hub_do_sit) */
   int64_t next_round_ms;  /* when the next round is dealt, 0 when not waiting */
   int64_t save_retry_ms;  /* when to try again to save a finished game the storage refused */
   char previous_round[1024]; /* the last finished round in full, for spectators */

@@ -174,8 +174,21 @@ static int side_rank(const hub_table *t, int side) {
 }
 
 /* Whether a seat's person has left the game: gone past the seat grace, with a computer standing
- * in, and not back by the game's end. */
-static bool left_game(const hub_seat *s) { return s->player && !s->bot[0] && s->stand_in; }
+ * in, and not back by the game's end; or gone for good, their seat taken over by a spectator. */
+static bool left_game(const hub_seat *s) { return s->left_player || (s->player && !s->bot[0] && s->stand_in); }
+
+/* The player a seat's game is rated for: the one who left it when a spectator took it over
+ * (they lose as leavers; the one who took it over is not rated), else its holder. */
+static int64_t rated_player(const hub_seat *s) { return s->left_player ? s->left_player : s->player; }
+
+void hub_game_players(const hub_table *t, srv_game_row *game) {
+  game->nplayers = players_of(t);
+  for (int s = 0; s < players_of(t); s++) {
+    game->players[s] = rated_player(&t->seats[s]);
+    snprintf(game->names[s], sizeof game->names[s], "%s",
+             t->seats[s].left_player ? t->record.name[s] : t->seats[s].name); /* the name it started with */
+  }
+}
 
 /* Rates the game (ratings.c) into the game's row: each seat's player as stored now (another
  * table may have moved a computer level's rating since it sat down), written once per player.
@@ -187,9 +200,9 @@ void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
   srv_rating_result results[GOITA_MAX_SEATS], lost[GOITA_MAX_SEATS];
   for (int s = 0; s < players_of(t); s++) {
     srv_player p;
-    const bool stored = srv_store_player_get(h->store, t->seats[s].player, &p) == 0;
+    const bool stored = srv_store_player_get(h->store, rated_player(&t->seats[s]), &p) == 0;
     const int side = goita_rules_side_of(&t->rules, s);
-    seats[s] = (srv_rating_seat){.entity = t->seats[s].player, .side = side, .rank = side_rank(t, side),
+    seats[s] = (srv_rating_seat){.entity = rated_player(&t->seats[s]), .side = side, .rank = side_rank(t, side),
                                  .rating = stored ? p.rating : t->seats[s].rating,
                                  .deviation = stored ? p.deviation : t->seats[s].deviation};
   }
@@ -258,11 +271,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
   memset(&game, 0, sizeof game);
   game.table = t->id;
   game.epoch = t->epoch;
-  game.nplayers = players_of(t);
-  for (int s = 0; s < players_of(t); s++) {
-    game.players[s] = t->seats[s].player;
-    snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
-  }
+  hub_game_players(t, &game);
   hub_rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
@@ -271,6 +280,7 @@ void hub_finish_game(srv_hub *h, hub_table *t) {
     t->status = SRV_OVER;
     t->game_id = game.id;
     for (int s = 0; s < players_of(t); s++) {
+      if (t->seats[s].left_player) continue; /* the rating of the one who left */
       t->seats[s].rating = game.ratings[s];
       t->seats[s].deviation = game.deviations[s];
     }

@@ -46,6 +46,10 @@ void hub_turn_timed_out(srv_hub *h, hub_table *t);
  * malloc'd); returns 0, or -1 when out of memory. */
 int hub_record_texts(const hub_table *t, char **json, char **histories);
 
+/* Fills a game's row with its seats' players and names: a seat taken over by a spectator is
+ * the game of the person who left it, under the name they started with. */
+void hub_game_players(const hub_table *t, srv_game_row *game);
+
 /* Rates a game that ended, finished or abandoned, into its row; leavers lose (hub_table.c). */
 void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
 
@@ -92,6 +96,12 @@ void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char
 /* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,
  * or -1 with the reason in why (nothing changed). */
 int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why);
+
+/* A spectator takes over the seat of a person gone for good (a computer stands in for them) at
+ * a table created with take_over: the seat is theirs with a new token and the seat's bank, the
+ * stand-in gives way, and the game stays rated for the one who left (a loss, hub_rate_game).
+ * Returns 0, or -1 with the reason in why (nothing changed). */
+int hub_take_over_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, hub_failure *why);
 
 /* Makes a client a spectator of a table (its state and chat sent); request names the request
  * for an error. */

@@ -17,6 +17,7 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
   if (info->seconds_left < -1) info->seconds_left = 0;
   info->bank_seconds = t->clock.bank_seconds;
   info->on_timeout = t->clock.on_timeout;
+  info->take_over = t->take_over;
   info->players = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
     if (!t->seats[s].player) continue;

@@ -24,7 +24,8 @@ typedef enum field_kind {
   F_CURSOR,
   F_LIMIT,
   F_BANK,
-  F_ON_TIMEOUT
+  F_ON_TIMEOUT,
+  F_TAKE_OVER
 } field_kind;
 
 typedef struct field_spec {
@@ -34,7 +35,7 @@ typedef struct field_spec {
 } field_spec;
 
 /* The most fields a request has (create's). */
-#define MAX_FIELDS 6
+#define MAX_FIELDS 7
 
 typedef struct request_spec {
   const char *type;
@@ -149,6 +150,10 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
   case F_SIT:
     if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
     req->sit_down = json_is_true(value);
+    return 0;
+  case F_TAKE_OVER:
+    if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
+    req->take_over = json_is_true(value);
     return 0;
   case F_ON_TIMEOUT: {
     const char *s = json_string_value(value);
@@ -447,6 +452,7 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
   if (t->seconds_left >= 0) json_object_set_new(msg, "seconds_left", json_integer(t->seconds_left));
   if (t->bank_seconds > 0) json_object_set_new(msg, "bank_seconds", json_integer(t->bank_seconds));
   if (t->on_timeout == SRV_TIMEOUT_PASS) json_object_set_new(msg, "on_timeout", json_string("pass"));
+  if (t->take_over) json_object_set_new(msg, "take_over", json_true());
   json_t *seats = json_array();
   for (int s = 0; s < t->players; s++) {
     if (!t->seats[s].name) {

@@ -59,6 +59,7 @@ typedef struct srv_request {
   char text[SRV_CHAT_SIZE];     /* chat */
   int bank_seconds;             /* create: each person's time bank, 0 for none */
   int on_timeout;               /* create: srv_on_timeout */
+  bool take_over;               /* create: a spectator may take over a gone person's seat */
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
@@ -74,6 +75,7 @@ typedef struct srv_table_info {
   int seconds_left; /* of the turn timer, -1 when none runs */
   int bank_seconds; /* each person's time bank at the start, 0: none */
   int on_timeout;   /* srv_on_timeout */
+  bool take_over;   /* a spectator may take over a gone person's seat */
   int players;
   struct {
     const char *name; /* NULL: empty seat */

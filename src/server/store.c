@@ -127,13 +127,13 @@ int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const cha
   return counted(s, down(s) ? -1 : s->ops->moves(s, table, fn, ctx));
 }
 
-int srv_store_clock_save(srv_store *s, int64_t table, int64_t epoch, const srv_clock_row *clock) {
-  return counted(s, down(s) ? -1 : s->ops->clock_save(s, table, epoch, clock));
+int srv_store_table_options_save(srv_store *s, int64_t table, int64_t epoch, const srv_table_options_row *row) {
+  return counted(s, down(s) ? -1 : s->ops->table_options_save(s, table, epoch, row));
 }
 
-int srv_store_clock_load(srv_store *s, int64_t table, srv_clock_row *clock, bool *found) {
+int srv_store_table_options_load(srv_store *s, int64_t table, srv_table_options_row *row, bool *found) {
   *found = false;
-  return counted(s, down(s) ? -1 : s->ops->clock_load(s, table, clock, found));
+  return counted(s, down(s) ? -1 : s->ops->table_options_load(s, table, row, found));
 }
 
 int srv_store_game_finish(srv_store *s, srv_game_row *game, const char *record_json, const char *histories) {
@@ -152,21 +152,21 @@ int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histor
   return counted(s, down(s) ? -1 : s->ops->game_text(s, game, key, histories, text));
 }
 
-void srv_clock_banks_format(const srv_clock_row *clock, char *out, size_t size) {
+void srv_seat_numbers_format(const int64_t v[GOITA_MAX_SEATS], char *out, size_t size) {
   size_t len = 0;
   out[0] = '\0';
   for (int i = 0; i < GOITA_MAX_SEATS && len < size; i++) {
-    const int n = snprintf(out + len, size - len, "%s%lld", i ? " " : "", (long long)clock->bank_ms[i]);
+    const int n = snprintf(out + len, size - len, "%s%lld", i ? " " : "", (long long)v[i]);
     if (n < 0) break;
     len += (size_t)n;
   }
 }
 
-void srv_clock_banks_parse(const char *text, srv_clock_row *clock) {
+void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]) {
   for (int i = 0; i < GOITA_MAX_SEATS; i++) {
     char *end;
-    const long long ms = text ? strtoll(text, &end, 10) : 0;
-    clock->bank_ms[i] = text && end != text && ms > 0 ? ms : 0;
+    const long long n = text ? strtoll(text, &end, 10) : 0;
+    v[i] = text && end != text && n > 0 ? n : 0;
     text = text && end != text ? end : NULL;
   }
 }

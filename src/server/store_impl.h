@@ -40,8 +40,8 @@ typedef struct srv_store_ops {
   int (*accounts)(srv_store *store,
                   void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                   void *ctx);
-  int (*clock_save)(srv_store *store, int64_t table, int64_t epoch, const srv_clock_row *clock);
-  int (*clock_load)(srv_store *store, int64_t table, srv_clock_row *clock, bool *found);
+  int (*table_options_save)(srv_store *store, int64_t table, int64_t epoch, const srv_table_options_row *row);
+  int (*table_options_load)(srv_store *store, int64_t table, srv_table_options_row *row, bool *found);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that
@@ -69,10 +69,10 @@ int srv_store_open_simulated(srv_store **store, const char *name, int64_t (*db_c
  * database, and nothing reaches the database. */
 void srv_store_fail_all(srv_store *store, bool down);
 
-/* A time control's banks as stored (table_clocks.bank_ms): each seat's milliseconds, space-
- * separated; and read back (a missing or malformed number is 0). */
-void srv_clock_banks_format(const srv_clock_row *clock, char *out, size_t size);
-void srv_clock_banks_parse(const char *text, srv_clock_row *clock);
+/* A number per seat as stored (table_options.bank_ms, left_player): space-separated; and read
+ * back (a missing, malformed or negative number is 0). */
+void srv_seat_numbers_format(const int64_t v[GOITA_MAX_SEATS], char *out, size_t size);
+void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]);
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {
