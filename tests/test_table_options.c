@@ -190,10 +190,10 @@ Test(table_options, sit_must_be_true_or_false) {
 
 /* Four people at a table with the given create options (JSON members after the rules), its
  * game started; returns the table. */
-static int64_t four_people(const char *options) {
+static int64_t four_people_with(const char *rules, const char *options) {
   const char *names[] = {"Aki", "Ben", "Chi", "Dan"};
   for (int i = 1; i <= 4; i++) connect_client((uint64_t)i, names[i - 1]);
-  say(1, "{\"type\":\"create\",\"rules\":\"players=4\",\"sit\":true,%s}", options);
+  say(1, "{\"type\":\"create\",\"rules\":\"%s\",\"sit\":true,%s}", rules, options);
   cr_assert_null(w.clients[1].error, "%s", json_dumps(w.clients[1].error, 0));
   const json_int_t table = json_integer_value(json_object_get(w.clients[1].created, "table"));
   for (int i = 2; i <= 4; i++) {
@@ -204,6 +204,8 @@ static int64_t four_people(const char *options) {
   cr_assert_null(w.clients[1].error, "%s", json_dumps(w.clients[1].error, 0));
   return (int64_t)table;
 }
+
+static int64_t four_people(const char *options) { return four_people_with("players=4", options); }
 
 /* The client whose seat is to move (its last state offers it moves), or 0. */
 static uint64_t mover(void) {
@@ -428,4 +430,34 @@ Test(table_options, without_take_over_a_started_tables_seats_stay_closed) {
   say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, seat);
   cr_assert(w.clients[5].error, "a seat was taken over at a table that does not allow it");
   cr_assert_str_eq(json_string_value(json_object_get(w.clients[5].error, "code")), "table_started");
+}
+
+Test(table_options, a_seat_taken_over_is_rated_for_the_one_who_left) {
+  const int64_t table = four_people_with("players=4,target=1", "\"take_over\":true");
+  const int seat = fourth_gone_for_good();
+  connect_client(5, "Eve");
+  say(5, "{\"type\":\"watch\",\"table\":%lld}", (long long)table);
+  say(5, "{\"type\":\"sit\",\"table\":%lld,\"seat\":%d}", (long long)table, seat);
+  cr_assert_null(w.clients[5].error, "%s", json_dumps(w.clients[5].error, 0));
+  for (int guard = 0; mover() != 0; guard++) {
+    cr_assert_lt(guard, 500, "the game did not end");
+    play(mover(), false, table);
+  }
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].state, "status")), "over");
+  srv_game_row game;
+  int count = 0;
+  cr_assert_eq(srv_store_games(w.store, 0, &game, 1, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_assert_str_eq(game.names[seat], "Dan", "the game names the one who took over");
+  srv_rating_row history[4];
+  cr_assert_eq(srv_store_rating_history(w.store, game.players[seat], history, 4, &count), 0);
+  cr_assert_eq(count, 1, "the one who left was not rated");
+  int eves = 0;
+  for (int64_t id = 1; id <= 16; id++) {
+    srv_player p;
+    if (srv_store_player_get(w.store, id, &p) != 0 || strcmp(p.name, "Eve") != 0) continue;
+    eves++;
+    cr_assert_eq(p.games, 0, "the one who took over was rated for the game");
+  }
+  cr_assert_eq(eves, 1);
 }
