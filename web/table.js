@@ -304,9 +304,18 @@ function gameOverBox(g) {
 }
 
 // Before the start: a sit and a computer button for each empty seat, and the start button.
+// During the game, at a table that allows it: a spectator's button to take over each seat a
+// computer stands in for (docs/SERVER.md "Taking over a seat").
 function renderSeating() {
   const box = $('seating');
   box.replaceChildren();
+  if (view.status === 'playing' && view.take_over && view.seat < 0) {
+    view.seats.forEach((seat, s) => {
+      if (seat && !seat.bot && seat.stand_in) {
+        box.append(el('button', { type: 'button', text: t('take_over_seat', { n: s + 1 }), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }));
+      }
+    });
+  }
   if (view.status !== 'waiting') return;
   const players = view.seats.length;
   const seated = view.seat >= 0;
