@@ -300,7 +300,7 @@ Test(table_options, a_clock_that_runs_out_passes_at_a_pass_first_table) {
   cr_assert_eq(w.think_jobs, 0, "the computer was asked rather than a pass played");
   cr_assert_neq(mover(), late, "no move was played for the seat out of time");
   const char *history = json_string_value(json_object_get(json_object_get(w.clients[late].state, "game"), "history"));
-  char pass[8];
+  char pass[16];
   snprintf(pass, sizeof pass, "%dp", seat + 1);
   cr_assert(strstr(history, pass) && !strstr(json_string_value(before), pass), "no pass of seat %d in %s", seat, history);
   json_decref(before);

@@ -185,8 +185,8 @@ void hub_game_players(const hub_table *t, srv_game_row *game) {
   game->nplayers = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
     game->players[s] = rated_player(&t->seats[s]);
-    snprintf(game->names[s], sizeof game->names[s], "%s",
-             t->seats[s].left_player ? t->record.name[s] : t->seats[s].name); /* the name it started with */
+    const char *name = t->seats[s].left_player ? t->record.name[s] : t->seats[s].name; /* the name it started with */
+    snprintf(game->names[s], sizeof game->names[s], "%.*s", SRV_NAME_SIZE - 1, name);
   }
 }
 
