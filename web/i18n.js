@@ -178,6 +178,7 @@ const SERVER_ERRORS_JA = {
   server_unavailable: 'この卓のサーバーが応答しません: {s} 秒後にもう一度どうぞ',
   too_many_tables: '開いている卓が多すぎます: どれかを遊ぶか離れてください',
   illegal_move: 'その手は打てません',
+  draw_not_offered: '相手から引き分けの申し出はありません',
 };
 
 // A server error ({code, error, retry_ms}) in the page's language, given the request it answers.

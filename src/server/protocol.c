@@ -288,7 +288,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
     }
     if (read_field(f, value, req, err, size) != 0) goto done;
   }
-  for (int i = 0; i < 4 && spec->fields[i].name; i++) {
+  for (int i = 0; i < MAX_FIELDS && spec->fields[i].name; i++) {
     if (spec->fields[i].required && !json_object_get(msg, spec->fields[i].name)) {
       snprintf(err, size, "%s: missing field \"%s\"", spec->type, spec->fields[i].name);
       goto done;

@@ -29,6 +29,10 @@ static double pair_weight(const side_sum *sides, int nsides) {
 }
 
 void srv_ratings_update(const srv_rating_seat *seats, int n, srv_rating_result *out) {
+  srv_ratings_update_spread(seats, n, SRV_RATING_BETA, out);
+}
+
+void srv_ratings_update_spread(const srv_rating_seat *seats, int n, double beta, srv_rating_result *out) {
   side_sum sides[MAX_SEATS] = {{0}};
   if (n > MAX_SEATS) n = MAX_SEATS;
   for (int i = 0; i < n; i++) {
@@ -48,7 +52,7 @@ void srv_ratings_update(const srv_rating_seat *seats, int n, srv_rating_result *
     for (int r = 0; r < MAX_SEATS; r++) {
       const side_sum *o = &sides[r];
       if (o == q || o->seats == 0) continue;
-      const double c = sqrt(q->variance + o->variance + (q->seats + o->seats) * SRV_RATING_BETA * SRV_RATING_BETA);
+      const double c = sqrt(q->variance + o->variance + (q->seats + o->seats) * beta * beta);
       const double expected = 1 / (1 + exp((o->rating - q->rating) / c));
       const double result = q->rank < o->rank ? 1 : q->rank > o->rank ? 0 : 0.5;
       move += weight * variance / c * (result - expected);

@@ -33,5 +33,8 @@ typedef struct srv_rating_result {
  * on one side get the same result, computed once as one seat's share; an entity on two sides
  * keeps its rating and is marked not rated. */
 void srv_ratings_update(const srv_rating_seat *seats, int n, srv_rating_result *out);
+/* The same with another spread of one seat's performance than Goita's SRV_RATING_BETA (a game
+ * with less luck in it, as Ko shogi's). */
+void srv_ratings_update_spread(const srv_rating_seat *seats, int n, double beta, srv_rating_result *out);
 
 #endif
