@@ -215,6 +215,35 @@ Test(store, tables_and_seats_come_back_as_saved) {
   cr_expect_eq(raw("SELECT count(*) FROM tables WHERE ended = 'expired'"), 1);
 }
 
+Test(store, a_tables_options_come_back_as_saved) {
+  /* PostgreSQL as one of several servers, so that it fences the row as it fences moves */
+  if (w.postgresql) cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row table = sample_table(0);
+  table.seats[0].player = table.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &table), 0, "%s", srv_store_error(w.store));
+  srv_table_options_row back;
+  bool found = true;
+  cr_assert_eq(srv_store_table_options_load(w.store, table.id, &back, &found), 0, "%s", srv_store_error(w.store));
+  cr_expect(!found, "a table saved without options has a row");
+  srv_table_options_row row = {.bank_seconds = 300, .on_timeout = SRV_TIMEOUT_PASS, .take_over = true,
+                               .bank_ms = {300000, 123456, 0, 299999}, .left_player = {0, 0, 42, 0}};
+  cr_assert_eq(srv_store_table_options_save(w.store, table.id, table.epoch, &row), 0, "%s", srv_store_error(w.store));
+  row.bank_ms[1] = 1000; /* written over */
+  cr_assert_eq(srv_store_table_options_save(w.store, table.id, table.epoch, &row), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_table_options_load(w.store, table.id, &back, &found), 0, "%s", srv_store_error(w.store));
+  cr_assert(found);
+  cr_expect_eq(back.bank_seconds, 300);
+  cr_expect_eq(back.on_timeout, SRV_TIMEOUT_PASS);
+  cr_expect(back.take_over);
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) {
+    cr_expect_eq(back.bank_ms[s], row.bank_ms[s], "seat %d's bank", s);
+    cr_expect_eq(back.left_player[s], row.left_player[s], "seat %d's leaver", s);
+  }
+  if (!w.postgresql) return;
+  /* an epoch the server does not own the table in is refused */
+  cr_expect_eq(srv_store_table_options_save(w.store, table.id, table.epoch + 1, &row), SRV_STORE_FENCED);
+}
+
 /* Appends each move to a text, space-separated. */
 static void collect_move(void *ctx, const char *text) {
   char *all = ctx;

@@ -333,6 +333,9 @@ function init() {
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const create = { type: 'create', rules: rulesText(), turn_seconds: Number($('opt-timer').value), sit: true };
+    if (Number($('opt-bank').value)) create.bank_seconds = Number($('opt-bank').value);
+    if ($('opt-timeout').value === 'pass') create.on_timeout = 'pass';
+    if ($('opt-takeover').checked) create.take_over = true;
     if ($('opt-private').checked) create.private = true;
     send(create);
   });

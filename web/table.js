@@ -125,6 +125,7 @@ function renderTerritory(node, s, fresh) {
     if (!seat.connected) who.append(el('span', { class: 'offline', text: '●' }));
     if (seat.stand_in) who.append(el('span', { class: 'muted stand-in', text: t('stand_in') }));
   }
+  if (hasClock(s)) who.append(el('span', { class: 'clock', 'data-seat': String(s), role: 'timer', 'aria-label': t('clock', { name }) }));
   if (g && g.dealer === s) who.append(el('span', { class: 'dealer-mark', text: t('dealer') }));
   if (g) who.append(el('span', { class: 'count', text: t('hand_count', { n: g.sizes[s] }) }));
   node.append(who);
@@ -303,9 +304,18 @@ function gameOverBox(g) {
 }
 
 // Before the start: a sit and a computer button for each empty seat, and the start button.
+// During the game, at a table that allows it: a spectator's button to take over each seat a
+// computer stands in for (docs/SERVER.md "Taking over a seat").
 function renderSeating() {
   const box = $('seating');
   box.replaceChildren();
+  if (view.status === 'playing' && view.take_over && view.seat < 0) {
+    view.seats.forEach((seat, s) => {
+      if (seat && !seat.bot && seat.stand_in) {
+        box.append(el('button', { type: 'button', text: t('take_over_seat', { n: s + 1 }), on: { click: () => send({ type: 'sit', table: currentTable, seat: s }) } }));
+      }
+    });
+  }
   if (view.status !== 'waiting') return;
   const players = view.seats.length;
   const seated = view.seat >= 0;
@@ -357,9 +367,10 @@ function renderTable() {
   $('scores').textContent = g ? tableScores(g) : '';
   clearInterval(countdown);
   $('timer').textContent = '';
+  showClocks(-1);
   if (view.seconds_left !== undefined && view.status === 'playing') {
     let left = view.seconds_left;
-    const tick = () => { $('timer').textContent = t('seconds', { n: Math.max(0, left) }); left--; };
+    const tick = () => { $('timer').textContent = t('seconds', { n: Math.max(0, left) }); showClocks(Math.max(0, left)); left--; };
     tick();
     countdown = setInterval(tick, 1000);
   }
@@ -372,6 +383,33 @@ function renderTable() {
   log.replaceChildren();
   for (const token of (g ? g.log : [])) log.append(el('li', { text: moveText(token) }));
   log.scrollTop = log.scrollHeight;
+}
+
+// Whether a seat has a clock to show: a person's (not a computer's nor a stand-in's) at a table
+// with a turn timer or a time bank (docs/SERVER.md "Time controls").
+function hasClock(s) {
+  const seat = view.seats[s];
+  return !!seat && !seat.bot && !seat.stand_in && view.status === 'playing' && (view.turn_seconds > 0 || view.bank_seconds > 0);
+}
+
+// m:ss
+function clockTime(seconds) { return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`; }
+
+// Each seat's clock: its bank left, then the byoyomi; the seat to move's counted down from
+// `left`, the seconds the server gave it (-1: not running). The server decides; this only shows.
+function showClocks(left) {
+  const byoyomi = view.turn_seconds || 0;
+  for (const node of document.querySelectorAll('.clock[data-seat]')) {
+    const s = Number(node.dataset.seat);
+    const moving = left >= 0 && view.game && view.game.turn === s;
+    const bank = moving ? Math.max(0, left - byoyomi) : ((view.seats[s] || {}).bank_left || 0);
+    const byo = moving ? Math.min(left, byoyomi) : byoyomi;
+    const parts = [];
+    if (view.bank_seconds > 0) parts.push(clockTime(bank));
+    if (byoyomi > 0) parts.push(t('seconds_n', { n: byo }));
+    node.textContent = '⏱ ' + parts.join(' + ');
+    node.classList.toggle('running', moving);
+  }
 }
 
 // The score bar: the viewer's team first, marked, with four players; each seat otherwise.

@@ -223,8 +223,7 @@ void srv_hub_tick(srv_hub *h) {
       t->thinking_version = -1; /* no answer came: ask again */
       hub_schedule(h, t, !t->seats[t->game.round.turn].bot[0]);
     } else if (t->deadline_ms && now >= t->deadline_ms && t->thinking_version != t->version) {
-      t->deadline_ms = 0;
-      hub_schedule(h, t, true);
+      hub_turn_timed_out(h, t);
     }
   }
   hub_drop_lost(h);

@@ -78,11 +78,7 @@ static void abandon(srv_hub *h, hub_table *t) {
   memset(&game, 0, sizeof game);
   game.table = t->id;
   game.epoch = t->epoch;
-  game.nplayers = players_of(t);
-  for (int s = 0; s < players_of(t); s++) {
-    game.players[s] = t->seats[s].player;
-    snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
-  }
+  hub_game_players(t, &game);
   hub_rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hub_clock.h"
 #include "hub_limits.h"
 #include "hub_rematch.h"
 #include "hub_requests.h"
@@ -40,6 +41,8 @@ static int make_rematch(srv_hub *h, hub_table *old, hub_failure *why) {
   hub_table *t =
       hub_table_create(h, rematch_owner(h, old), old->rules_text, old->turn_seconds, old->invite[0] != 0, why);
   if (!t) return -1;
+  t->take_over = old->take_over;
+  hub_clock_setup(h, t, old->clock.bank_seconds, old->clock.on_timeout); /* saves the options */
   char tokens[GOITA_MAX_SEATS][SRV_TOKEN_SIZE];
   for (int s = 0; s < players_of(old); s++) {
     const hub_seat *was = &old->seats[s];

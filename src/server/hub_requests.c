@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_clock.h"
 #include "hub_invite.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
@@ -70,6 +71,8 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
     hub_send_failure(h, c->id, "create", &why);
     return;
   }
+  t->take_over = r->take_over;
+  hub_clock_setup(h, t, r->bank_seconds, r->on_timeout); /* saves the options */
   json_t *created = json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id);
   if (created && t->invite[0]) {
     c->invited = t->id; /* its creator may sit at a private table */
@@ -81,6 +84,13 @@ void hub_do_create(srv_hub *h, hub_client *c, const srv_request *r) {
 }
 
 void hub_do_sit(srv_hub *h, hub_client *c, const srv_request *r) {
+  hub_table *playing = hub_table_get(h, r->table);
+  if (playing && playing->status == SRV_PLAYING && playing->take_over && r->seat < players_of(playing) &&
+      hub_table_open_to(playing, c)) {
+    hub_failure why;
+    if (hub_take_over_seat(h, c, playing, r->seat, &why) != 0) hub_send_failure(h, c->id, "sit", &why);
+    return;
+  }
   hub_table *t = waiting_table(h, c, "sit", r->table, r->seat);
   if (!t) return;
   for (int s = 0; s < players_of(t); s++)

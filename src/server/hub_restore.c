@@ -8,6 +8,7 @@
 #include "hub_invite.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
+#include "hub_options.h"
 #include "hub_players.h"
 #include "hub_restore.h"
 #include "hub_route.h"
@@ -87,6 +88,11 @@ hub_table *hub_restore_table(srv_hub *h, const srv_table_row *row, char *err, si
       hub_table_free(t);
       return NULL;
     }
+  }
+  if (hub_options_restore(h, t) != 0) {
+    snprintf(err, errsize, "table %lld: %s", (long long)t->id, srv_store_error(h->store));
+    hub_table_free(t);
+    return NULL;
   }
   if (t->status == SRV_PLAYING) {
     goita_game_start(&t->game, &t->rules, t->seed, NULL);

@@ -23,6 +23,8 @@ typedef struct hub_seat {
   uint64_t client; /* the connection acting for the seat, 0 when none */
   int64_t gone_since_ms; /* a person's seat with no connection: since when (0 otherwise) */
   bool stand_in;         /* a computer player moves for its gone holder until they resume */
+  int64_t bank_ms;       /* its time bank left (hub_clock.c) */
+  int64_t left_player;   /* the person gone for good whose seat a spectator took over, 0 for none */
 } hub_seat;
 
 typedef struct hub_table {
@@ -40,6 +42,12 @@ typedef struct hub_table {
   int thinking_version;   /* version a think job is out for, -1 when none */
   int64_t think_asked_ms; /* when it was asked for: a job lost (out of memory) is asked again */
   int64_t deadline_ms;    /* of the turn timer, 0 when none runs */
+  struct {
+    int bank_seconds;        /* each person's time bank at the start, 0: none (hub_clock.c) */
+    int on_timeout;          /* what is played when a person's time runs out (srv_on_timeout) */
+    int64_t turn_started_ms; /* when the turn timer was armed */
+  } clock;
+  bool take_over; /* a spectator may take over the seat of a person gone for good (hub_do_sit) */
   int64_t next_round_ms;  /* when the next round is dealt, 0 when not waiting */
   int64_t save_retry_ms;  /* when to try again to save a finished game the storage refused */
   char previous_round[1024]; /* the last finished round in full, for spectators */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hub_chat.h"
+#include "hub_clock.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
 #include "hub_map.h"
@@ -137,12 +138,28 @@ void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
   h->io.think(h->io.ctx, &job);
 }
 
-/* Starts the turn timer when a person is to move. */
+/* Whether the seat to move is a person's with no stand-in: the one kind of turn that is timed. */
+static bool person_to_move(const hub_table *t) {
+  const hub_seat *s = &t->seats[t->game.round.turn];
+  return !s->bot[0] && !s->stand_in;
+}
+
+/* Starts the turn timer when a person is to move: the seat's bank and the byoyomi. */
 void hub_arm_timer(srv_hub *h, hub_table *t) {
   t->deadline_ms = 0;
-  if (t->status != SRV_PLAYING || round_over(t) || t->turn_seconds <= 0) return;
-  if (t->seats[t->game.round.turn].bot[0] || t->seats[t->game.round.turn].stand_in) return;
-  t->deadline_ms = h->io.now_ms(h->io.ctx) + (int64_t)t->turn_seconds * 1000;
+  if (t->status != SRV_PLAYING || round_over(t) || !person_to_move(t)) return;
+  const int64_t allowance = hub_clock_allowance_ms(t);
+  if (allowance < 0) return;
+  t->clock.turn_started_ms = h->io.now_ms(h->io.ctx);
+  t->deadline_ms = t->clock.turn_started_ms + allowance;
+}
+
+void hub_turn_timed_out(srv_hub *h, hub_table *t) {
+  t->deadline_ms = 0;
+  goita_move pass;
+  hub_failure why;
+  if (person_to_move(t) && hub_clock_ran_out(h, t, &pass) && hub_table_move(h, t, pass, &why) == 0) return;
+  hub_schedule(h, t, true);
 }
 
 /* The place of each side at the end (0 first): the winner first, then the others by their
@@ -157,8 +174,21 @@ static int side_rank(const hub_table *t, int side) {
 }
 
 /* Whether a seat's person has left the game: gone past the seat grace, with a computer standing
- * in, and not back by the game's end. */
-static bool left_game(const hub_seat *s) { return s->player && !s->bot[0] && s->stand_in; }
+ * in, and not back by the game's end; or gone for good, their seat taken over by a spectator. */
+static bool left_game(const hub_seat *s) { return s->left_player || (s->player && !s->bot[0] && s->stand_in); }
+
+/* The player a seat's game is rated for: the one who left it when a spectator took it over
+ * (they lose as leavers; the one who took it over is not rated), else its holder. */
+static int64_t rated_player(const hub_seat *s) { return s->left_player ? s->left_player : s->player; }
+
+void hub_game_players(const hub_table *t, srv_game_row *game) {
+  game->nplayers = players_of(t);
+  for (int s = 0; s < players_of(t); s++) {
+    game->players[s] = rated_player(&t->seats[s]);
+    const char *name = t->seats[s].left_player ? t->record.name[s] : t->seats[s].name; /* the name it started with */
+    snprintf(game->names[s], sizeof game->names[s], "%.*s", SRV_NAME_SIZE - 1, name);
+  }
+}
 
 /* Rates the game (ratings.c) into the game's row: each seat's player as stored now (another
  * table may have moved a computer level's rating since it sat down), written once per player.
@@ -170,9 +200,9 @@ void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game) {
   srv_rating_result results[GOITA_MAX_SEATS], lost[GOITA_MAX_SEATS];
   for (int s = 0; s < players_of(t); s++) {
     srv_player p;
-    const bool stored = srv_store_player_get(h->store, t->seats[s].player, &p) == 0;
+    const bool stored = srv_store_player_get(h->store, rated_player(&t->seats[s]), &p) == 0;
     const int side = goita_rules_side_of(&t->rules, s);
-    seats[s] = (srv_rating_seat){.entity = t->seats[s].player, .side = side, .rank = side_rank(t, side),
+    seats[s] = (srv_rating_seat){.entity = rated_player(&t->seats[s]), .side = side, .rank = side_rank(t, side),
                                  .rating = stored ? p.rating : t->seats[s].rating,
                                  .deviation = stored ? p.deviation : t->seats[s].deviation};
   }
@@ -246,11 +276,7 @@ static int save_game(srv_hub *h, hub_table *t) {
   memset(&game, 0, sizeof game);
   game.table = t->id;
   game.epoch = t->epoch;
-  game.nplayers = players_of(t);
-  for (int s = 0; s < players_of(t); s++) {
-    game.players[s] = t->seats[s].player;
-    snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
-  }
+  hub_game_players(t, &game);
   hub_rate_game(h, t, &game);
   game.score[0] = t->game.score[0];
   game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
@@ -258,6 +284,7 @@ static int save_game(srv_hub *h, hub_table *t) {
     t->status = SRV_OVER;
     t->game_id = game.id;
     for (int s = 0; s < players_of(t); s++) {
+      if (t->seats[s].left_player) continue; /* the rating of the one who left */
       t->seats[s].rating = game.ratings[s];
       t->seats[s].deviation = game.deviations[s];
     }
@@ -334,6 +361,8 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
     return hub_fail(why, SRV_ERR_ILLEGAL_MOVE, 0, "%s", gerr.message);
   }
+  const int mover = t->game.round.turn;
+  const bool timed = t->deadline_ms && person_to_move(t); /* (a computer's failed move is retried by a deadline too) */
   char text[16];
   goita_move_format(move, text, sizeof text);
   if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
@@ -342,6 +371,7 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   t->game = next;
   t->version++;
   h->moves++;
+  if (timed) hub_clock_moved(h, t, mover);
   if (round_over(t)) hub_round_finished(h, t, true);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);

@@ -35,12 +35,20 @@ int hub_table_save(srv_hub *h, hub_table *t);
  * timer ran out (stand_in). */
 void hub_schedule(srv_hub *h, hub_table *t, bool timed_out);
 
-/* Starts the turn timer when a person is to move. */
+/* Starts the turn timer when a person is to move: the seat's bank and the byoyomi. */
 void hub_arm_timer(srv_hub *h, hub_table *t);
+
+/* The turn timer of the seat to move ran out: a person's bank is emptied and the table's choice
+ * is played (hub_clock.h); anything else to move (a computer's retried move) is asked again. */
+void hub_turn_timed_out(srv_hub *h, hub_table *t);
 
 /* Writes a table's record as JSON and its rounds as history strings, one a line (both
  * malloc'd); returns 0, or -1 when out of memory. */
 int hub_record_texts(const hub_table *t, char **json, char **histories);
+
+/* Fills a game's row with its seats' players and names: a seat taken over by a spectator is
+ * the game of the person who left it, under the name they started with. */
+void hub_game_players(const hub_table *t, srv_game_row *game);
 
 /* Rates a game that ended, finished or abandoned, into its row; leavers lose (hub_table.c). */
 void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
@@ -88,6 +96,12 @@ void hub_take_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, const char
 /* Starts the game at a table whose seats are all filled: saved, dealt and announced. Returns 0,
  * or -1 with the reason in why (nothing changed). */
 int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why);
+
+/* A spectator takes over the seat of a person gone for good (a computer stands in for them) at
+ * a table created with take_over: the seat is theirs with a new token and the seat's bank, the
+ * stand-in gives way, and the game stays rated for the one who left (a loss, hub_rate_game).
+ * Returns 0, or -1 with the reason in why (nothing changed). */
+int hub_take_over_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, hub_failure *why);
 
 /* Makes a client a spectator of a table (its state and chat sent); request names the request
  * for an error. */

@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "hub_chat.h"
+#include "hub_clock.h"
 #include "hub_lifecycle.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
+#include "hub_options.h"
 #include "hub_players.h"
 #include "hub_send.h"
 #include "hub_table.h"
@@ -151,10 +153,39 @@ int hub_table_start(srv_hub *h, hub_table *t, hub_failure *why) {
     hub_client *cl = t->seats[s].client ? hub_client_get(h, t->seats[s].client) : NULL;
     if (cl && cl->table == t->id) cl->seat = s;
   }
+  hub_clock_start(t);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
   hub_lobby_touch(h, t);
   hub_schedule(h, t, false);
+  return 0;
+}
+
+int hub_take_over_seat(srv_hub *h, hub_client *c, hub_table *t, int seat, hub_failure *why) {
+  if (!t->take_over) return hub_fail(why, SRV_ERR_TABLE_STARTED, 0, "table %lld has started (its seats are not taken over)", (long long)t->id);
+  if (c->table != t->id || c->seat >= 0)
+    return hub_fail(why, SRV_ERR_NOT_AT_TABLE, 0, "only a spectator of table %lld may take over a seat", (long long)t->id);
+  for (int s = 0; s < players_of(t); s++)
+    if (t->seats[s].player == c->player && !t->seats[s].bot[0])
+      return hub_fail(why, SRV_ERR_ALREADY_SEATED, 0, "you sit at this table already, in seat %d", s + 1);
+  const hub_seat before = t->seats[seat];
+  if (before.bot[0] || !before.stand_in || before.client)
+    return hub_fail(why, SRV_ERR_SEAT_TAKEN, 0, "seat %d is taken: only a seat whose person is gone for good may be taken over", seat + 1);
+  char token[SRV_TOKEN_SIZE];
+  hub_unindex_seats(h, t); /* the gone person's token opens nothing any more */
+  hub_seat *s = &t->seats[seat];
+  hub_seat_person(h, s, c, token);
+  s->bank_ms = before.bank_ms;
+  s->left_player = before.left_player ? before.left_player : before.player; /* the first to leave it loses */
+  s->stand_in = true; /* until hub_take_seat stops it, its answer dropped */
+  if (hub_table_save(h, t) != 0 || hub_options_save(h, t) != 0) {
+    t->seats[seat] = before;
+    hub_index_seats(h, t);
+    return hub_fail_store(h, why, "not saved");
+  }
+  hub_index_seats(h, t);
+  hub_take_seat(h, c, t, seat, token);
+  hub_lobby_touch(h, t);
   return 0;
 }
 

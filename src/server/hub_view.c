@@ -15,6 +15,9 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
   info->turn_seconds = t->turn_seconds;
   info->seconds_left = t->deadline_ms ? (int)((t->deadline_ms - now + 999) / 1000) : -1;
   if (info->seconds_left < -1) info->seconds_left = 0;
+  info->bank_seconds = t->clock.bank_seconds;
+  info->on_timeout = t->clock.on_timeout;
+  info->take_over = t->take_over;
   info->players = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
     if (!t->seats[s].player) continue;
@@ -23,6 +26,7 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
     info->seats[s].rating = t->seats[s].rating;
     info->seats[s].connected = t->seats[s].bot[0] || t->seats[s].client != 0;
     info->seats[s].stand_in = t->seats[s].stand_in;
+    info->seats[s].bank_left = (int)((t->seats[s].bank_ms + 999) / 1000);
   }
   info->game_id = t->game_id;
   info->previous_round = spectator && t->previous_round[0] ? t->previous_round : NULL;

@@ -23,7 +23,10 @@ typedef enum field_kind {
   F_WAIT,
   F_CHAT,
   F_CURSOR,
-  F_LIMIT
+  F_LIMIT,
+  F_BANK,
+  F_ON_TIMEOUT,
+  F_TAKE_OVER
 } field_kind;
 
 typedef struct field_spec {
@@ -32,9 +35,12 @@ typedef struct field_spec {
   bool required;
 } field_spec;
 
+/* The most fields a request has (create's). */
+#define MAX_FIELDS 7
+
 typedef struct request_spec {
   const char *type;
-  field_spec fields[4];
+  field_spec fields[MAX_FIELDS];
 } request_spec;
 
 /* The fields column of the request table (requests.h), in the order of srv_request_type. */
@@ -146,6 +152,18 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
     req->sit_down = json_is_true(value);
     return 0;
+  case F_TAKE_OVER:
+    if (!json_is_boolean(value)) return bad(err, size, "field \"%s\": expected true or false", f->name);
+    req->take_over = json_is_true(value);
+    return 0;
+  case F_ON_TIMEOUT: {
+    const char *s = json_string_value(value);
+    if (!s || (strcmp(s, "pass") != 0 && strcmp(s, "computer") != 0))
+      return bad(err, size, "field \"%s\": expected \"pass\" (pass when allowed) or \"computer\" (the computer's move)",
+                 f->name);
+    req->on_timeout = strcmp(s, "pass") == 0 ? SRV_TIMEOUT_PASS : SRV_TIMEOUT_COMPUTER;
+    return 0;
+  }
   case F_INVITE:
   case F_CHAT:
   case F_NAME:
@@ -197,6 +215,9 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     if (f->kind == F_SECONDS) {
       if (v < 0 || v > 3600) return bad(err, size, "field \"%s\": expected 0 (off) to 3600 seconds", f->name);
       req->turn_seconds = (int)v;
+    } else if (f->kind == F_BANK) {
+      if (v < 0 || v > 3600) return bad(err, size, "field \"%s\": expected 0 (no bank) to 3600 seconds", f->name);
+      req->bank_seconds = (int)v;
     } else if (f->kind == F_CURSOR) {
       if (v < 0 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected an id (0: from the start)", f->name);
       req->cursor = (int64_t)v;
@@ -288,7 +309,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
   json_object_foreach(msg, key, value) {
     if (strcmp(key, "type") == 0) continue;
     const field_spec *f = NULL;
-    for (int i = 0; i < 4 && spec->fields[i].name && !f; i++)
+    for (int i = 0; i < MAX_FIELDS && spec->fields[i].name && !f; i++)
       if (strcmp(spec->fields[i].name, key) == 0) f = &spec->fields[i];
     if (!f) {
       snprintf(err, size, "%s: unknown field \"%.40s\"", spec->type, key);
@@ -296,7 +317,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
     }
     if (read_field(f, value, req, err, size) != 0) goto done;
   }
-  for (int i = 0; i < 4 && spec->fields[i].name; i++) {
+  for (int i = 0; i < MAX_FIELDS && spec->fields[i].name; i++) {
     if (spec->fields[i].required && !json_object_get(msg, spec->fields[i].name)) {
       snprintf(err, size, "%s: missing field \"%s\"", spec->type, spec->fields[i].name);
       goto done;
@@ -462,6 +483,9 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
   json_object_set_new(msg, "rules", json_string(t->rules));
   json_object_set_new(msg, "turn_seconds", json_integer(t->turn_seconds));
   if (t->seconds_left >= 0) json_object_set_new(msg, "seconds_left", json_integer(t->seconds_left));
+  if (t->bank_seconds > 0) json_object_set_new(msg, "bank_seconds", json_integer(t->bank_seconds));
+  if (t->on_timeout == SRV_TIMEOUT_PASS) json_object_set_new(msg, "on_timeout", json_string("pass"));
+  if (t->take_over) json_object_set_new(msg, "take_over", json_true());
   json_t *seats = json_array();
   for (int s = 0; s < t->players; s++) {
     if (!t->seats[s].name) {
@@ -472,6 +496,8 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
                                            "rating", (int)(t->seats[s].rating + 0.5), "connected",
                                            t->seats[s].connected));
     if (t->seats[s].stand_in) json_object_set_new(json_array_get(seats, (size_t)s), "stand_in", json_true());
+    if (t->bank_seconds > 0)
+      json_object_set_new(json_array_get(seats, (size_t)s), "bank_left", json_integer(t->seats[s].bank_left));
   }
   json_object_set_new(msg, "seats", seats);
   if (v) json_object_set_new(msg, "game", game_json(v));

@@ -57,6 +57,9 @@ typedef struct srv_request {
   char invite[SRV_TOKEN_SIZE];  /* join */
   int wait_seconds;             /* quick: -1 when not given */
   char text[SRV_CHAT_SIZE];     /* chat */
+  int bank_seconds;             /* create: each person's time bank, 0 for none */
+  int on_timeout;               /* create: srv_on_timeout */
+  bool take_over;               /* create: a spectator may take over a gone person's seat */
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
@@ -84,6 +87,9 @@ typedef struct srv_table_info {
   const char *rules;
   int turn_seconds;
   int seconds_left; /* of the turn timer, -1 when none runs */
+  int bank_seconds; /* each person's time bank at the start, 0: none */
+  int on_timeout;   /* srv_on_timeout */
+  bool take_over;   /* a spectator may take over a gone person's seat */
   int players;
   struct {
     const char *name; /* NULL: empty seat */
@@ -91,6 +97,7 @@ typedef struct srv_table_info {
     double rating;
     int connected;
     int stand_in; /* a computer player moves for the gone person until they resume */
+    int bank_left; /* seconds of its time bank left at the start of its turn (with a bank) */
   } seats[GOITA_MAX_SEATS];
   int64_t game_id;                /* once the game is over and saved */
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */

@@ -26,7 +26,8 @@
     ({"after", F_CURSOR, false}, {"limit", F_LIMIT, false}))                                                    \
   X(CREATE,       "create",       1, 1, 0, HERE,       hub_do_create,                                           \
     ({"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}, {"private", F_PRIVATE, false},               \
-     {"sit", F_SIT, false}))                                                                                    \
+     {"sit", F_SIT, false}, {"bank_seconds", F_BANK, false}, {"on_timeout", F_ON_TIMEOUT, false},               \
+     {"take_over", F_TAKE_OVER, false}))                                                                        \
   X(SIT,          "sit",          1, 1, 1, TABLE,      hub_do_sit,                                              \
     ({"table", F_TABLE, true}, {"seat", F_SEAT, true}))                                                         \
   X(RESUME,       "resume",       1, 0, 1, SEAT_TOKEN, hub_do_resume, ({"seat_token", F_TOKEN, true}))          \

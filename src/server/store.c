@@ -2,6 +2,7 @@
  * postgresql:// URI or a file path), and every other function goes to that store's own, its
  * outcome counted on the way back. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store_impl.h"
@@ -139,6 +140,15 @@ int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const cha
   return counted(s, down(s) ? -1 : s->ops->moves(s, table, fn, ctx));
 }
 
+int srv_store_table_options_save(srv_store *s, int64_t table, int64_t epoch, const srv_table_options_row *row) {
+  return counted(s, down(s) ? -1 : s->ops->table_options_save(s, table, epoch, row));
+}
+
+int srv_store_table_options_load(srv_store *s, int64_t table, srv_table_options_row *row, bool *found) {
+  *found = false;
+  return counted(s, down(s) ? -1 : s->ops->table_options_load(s, table, row, found));
+}
+
 int srv_store_game_finish(srv_store *s, srv_game_row *game, const char *record_json, const char *histories) {
   return counted(s, down(s) ? -1 : s->ops->save_game(s, game, record_json, histories, false));
 }
@@ -153,4 +163,23 @@ int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
 
 int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   return counted(s, down(s) ? -1 : s->ops->game_text(s, game, key, histories, text));
+}
+
+void srv_seat_numbers_format(const int64_t v[GOITA_MAX_SEATS], char *out, size_t size) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (int i = 0; i < GOITA_MAX_SEATS && len < size; i++) {
+    const int n = snprintf(out + len, size - len, "%s%lld", i ? " " : "", (long long)v[i]);
+    if (n < 0) break;
+    len += (size_t)n;
+  }
+}
+
+void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]) {
+  for (int i = 0; i < GOITA_MAX_SEATS; i++) {
+    char *end;
+    const long long n = text ? strtoll(text, &end, 10) : 0;
+    v[i] = text && end != text && n > 0 ? n : 0;
+    text = text && end != text ? end : NULL;
+  }
 }

@@ -149,6 +149,25 @@ int srv_store_table_end(srv_store *store, int64_t table, int64_t epoch, const ch
 /* Calls fn for every table not over, oldest first. */
 int srv_store_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_table_row *row), void *ctx);
 
+/* What a table was created with beside its rules, and what changes of it during its game
+ * (docs/SERVER.md "Time controls" and "Seats and reconnection"): each person's time bank, used
+ * up first, then the table's turn_seconds afresh at every move (byoyomi); what is played for a
+ * person whose time has run out; whether a spectator may take over the seat of a person gone
+ * for good, and who left each seat so taken (they lose as leavers, hub_rate_game). Stored
+ * beside the table (a table without a row has none of these), rewritten when one changes. */
+typedef enum srv_on_timeout { SRV_TIMEOUT_COMPUTER = 0, SRV_TIMEOUT_PASS = 1 } srv_on_timeout;
+typedef struct srv_table_options_row {
+  int bank_seconds;                    /* each seat's bank at the start, 0: none */
+  int on_timeout;                      /* srv_on_timeout */
+  bool take_over;                      /* a spectator may take a gone person's seat */
+  int64_t bank_ms[GOITA_MAX_SEATS];    /* each seat's bank left */
+  int64_t left_player[GOITA_MAX_SEATS]; /* the person who left a seat taken over, 0 for none */
+} srv_table_options_row;
+/* Saves a table's options row, in the epoch it is owned in. */
+int srv_store_table_options_save(srv_store *store, int64_t table, int64_t epoch, const srv_table_options_row *row);
+/* A table's options row; *found is false for a table saved without one. */
+int srv_store_table_options_load(srv_store *store, int64_t table, srv_table_options_row *row, bool *found);
+
 /* Moves: seq counts from 0 per table; text is the move as in history strings. A stored move is
  * never written over: the same move sent again at its number (its answer lost) is saved once,
  * another is refused. */

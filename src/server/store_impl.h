@@ -40,6 +40,8 @@ typedef struct srv_store_ops {
   int (*accounts)(srv_store *store,
                   void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                   void *ctx);
+  int (*table_options_save)(srv_store *store, int64_t table, int64_t epoch, const srv_table_options_row *row);
+  int (*table_options_load)(srv_store *store, int64_t table, srv_table_options_row *row, bool *found);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that
@@ -73,6 +75,11 @@ void srv_store_fail_all(srv_store *store, bool down);
  * has come yet: srv_store_fault_fired. */
 void srv_store_fail_call(srv_store *store, long n);
 bool srv_store_fault_fired(const srv_store *store);
+
+/* A number per seat as stored (table_options.bank_ms, left_player): space-separated; and read
+ * back (a missing, malformed or negative number is 0). */
+void srv_seat_numbers_format(const int64_t v[GOITA_MAX_SEATS], char *out, size_t size);
+void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]);
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {

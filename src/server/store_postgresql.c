@@ -638,6 +638,44 @@ static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, cons
   return fenced(s, "saving a move", table, epoch);
 }
 
+/* Saves a table's options row in the epoch the table is owned in (fenced as a move is). */
+static int pg_table_options_save(srv_store *s, int64_t table, int64_t epoch, const srv_table_options_row *row) {
+  char b[5][32], banks[GOITA_MAX_SEATS * 24], left[GOITA_MAX_SEATS * 24];
+  srv_seat_numbers_format(row->bank_ms, banks, sizeof banks);
+  srv_seat_numbers_format(row->left_player, left, sizeof left);
+  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node, num(b[2], row->bank_seconds),
+                          num(b[3], row->on_timeout), num(b[4], row->take_over), banks, left};
+  return owned_run(s, "saving a table's options",
+                   "WITH owner AS (SELECT id FROM tables WHERE " OWNED " FOR SHARE) "
+                   "INSERT INTO table_options (table_id, bank_seconds, on_timeout, take_over, bank_ms, left_player) "
+                   "SELECT id, $4::integer, $5::integer, $6::integer, $7::text, $8::text FROM owner "
+                   "ON CONFLICT (table_id) DO UPDATE SET bank_seconds = EXCLUDED.bank_seconds, "
+                   "on_timeout = EXCLUDED.on_timeout, take_over = EXCLUDED.take_over, bank_ms = EXCLUDED.bank_ms, "
+                   "left_player = EXCLUDED.left_player",
+                   8, params, table, epoch);
+}
+
+static int pg_table_options_load(srv_store *s, int64_t table, srv_table_options_row *row, bool *found) {
+  char b[32];
+  const char *params[] = {num(b, table)};
+  PGresult *r = query(s, "reading a table's options",
+                      "SELECT bank_seconds, on_timeout, take_over, bank_ms, left_player FROM table_options "
+                      "WHERE table_id = $1::bigint",
+                      1, params);
+  if (!r) return -1;
+  memset(row, 0, sizeof *row);
+  if (PQntuples(r) == 1) {
+    *found = true;
+    row->bank_seconds = (int)int_at(r, 0, 0);
+    row->on_timeout = (int)int_at(r, 0, 1);
+    row->take_over = int_at(r, 0, 2) != 0;
+    srv_seat_numbers_parse(PQgetvalue(r, 0, 3), row->bank_ms);
+    srv_seat_numbers_parse(PQgetvalue(r, 0, 4), row->left_player);
+  }
+  PQclear(r);
+  return 0;
+}
+
 static int pg_accounts(srv_store *s,
                        void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                        void *ctx) {
@@ -813,5 +851,5 @@ static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
-    pg_save_game,   pg_games,        pg_game_text,      pg_accounts,
+    pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
 };

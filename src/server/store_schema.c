@@ -148,6 +148,19 @@ const srv_migration srv_migrations[] = {
       "ALTER TABLE moves ADD COLUMN epoch BIGINT;"
       "ALTER TABLE nodes ADD COLUMN incarnation BIGINT NOT NULL DEFAULT 0;"
     },
+    /* 8 (time controls, seats taken over): what a table was created with beside its rules and
+     * what changes of it, one row per table that has any (srv_table_options_row); each seat's
+     * bank and the person who left it as numbers, space-separated */
+    {
+      "CREATE TABLE table_options ("
+      "  table_id INTEGER PRIMARY KEY REFERENCES tables(id), bank_seconds INTEGER NOT NULL,"
+      "  on_timeout INTEGER NOT NULL, take_over INTEGER NOT NULL, bank_ms TEXT NOT NULL,"
+      "  left_player TEXT NOT NULL);",
+      "CREATE TABLE table_options ("
+      "  table_id BIGINT PRIMARY KEY REFERENCES tables(id), bank_seconds INTEGER NOT NULL,"
+      "  on_timeout INTEGER NOT NULL, take_over INTEGER NOT NULL, bank_ms TEXT NOT NULL,"
+      "  left_player TEXT NOT NULL);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

@@ -491,6 +491,46 @@ static int lite_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const c
   return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the moves");
 }
 
+/* (A SQLite file is one server's: the row is written in its epoch 0, and the simulated cluster
+ * does not fence it: it only follows the moves and seats, which are fenced.) */
+static int lite_table_options_save(srv_store *s, int64_t table, int64_t epoch, const srv_table_options_row *row) {
+  (void)epoch;
+  char banks[GOITA_MAX_SEATS * 24], left[GOITA_MAX_SEATS * 24];
+  srv_seat_numbers_format(row->bank_ms, banks, sizeof banks);
+  srv_seat_numbers_format(row->left_player, left, sizeof left);
+  sqlite3_stmt *st = lite_prepare(s, "INSERT OR REPLACE INTO table_options "
+                                     "(table_id, bank_seconds, on_timeout, take_over, bank_ms, left_player) "
+                                     "VALUES (?, ?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, table);
+    sqlite3_bind_int(st, 2, row->bank_seconds);
+    sqlite3_bind_int(st, 3, row->on_timeout);
+    sqlite3_bind_int(st, 4, row->take_over);
+    sqlite3_bind_text(st, 5, banks, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, left, -1, SQLITE_TRANSIENT);
+  }
+  return lite_run(s, st, "saving a table's options");
+}
+
+static int lite_table_options_load(srv_store *s, int64_t table, srv_table_options_row *row, bool *found) {
+  sqlite3_stmt *st = lite_prepare(
+      s, "SELECT bank_seconds, on_timeout, take_over, bank_ms, left_player FROM table_options WHERE table_id = ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, table);
+  memset(row, 0, sizeof *row);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *found = true;
+    row->bank_seconds = sqlite3_column_int(st, 0);
+    row->on_timeout = sqlite3_column_int(st, 1);
+    row->take_over = sqlite3_column_int(st, 2) != 0;
+    srv_seat_numbers_parse((const char *)sqlite3_column_text(st, 3), row->bank_ms);
+    srv_seat_numbers_parse((const char *)sqlite3_column_text(st, 4), row->left_player);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a table's options");
+}
+
 /* Writes what a game did to seat i's player: its new rating and deviation, one more game, and
  * a history row. */
 static int write_rating(srv_store *s, const srv_game_row *g, int i, int64_t game) {
@@ -642,7 +682,7 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
-    lite_game_text,  lite_accounts,
+    lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -652,5 +692,5 @@ static const srv_store_ops simulated_ops = {
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
     lite_leaderboard, lite_rating_history, lite_table_create, sim_table_update, sim_table_end,
     sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
-    lite_game_text,  lite_accounts,
+    lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
 };

@@ -1,6 +1,8 @@
 // The table finished, in real headless Chromium against goita serve:
 // - a new table seats its creator, one button fills the empty seats with computer players, and
 //   the start message says the game can start once it can (not that seats must be filled);
+// - a table created with a time bank and a byoyomi shows the creator's clock, counting down at
+//   its turn;
 // - an online round ends with each player's biggest mistake in points lost, and its analysis a
 //   click away, analysed in the page's WebAssembly worker (desktop, English);
 // - the analysis speaks in points with labels, and shows no negative margin and no estimate of
@@ -35,6 +37,8 @@ async function seatedAndFilled(page) {
   await page.click('#name-form button');
   await page.waitForFunction(() => document.getElementById('me').textContent.startsWith('Mika'));
   await page.fill('#opt-target', '150');
+  await page.selectOption('#opt-timer', '30');
+  await page.selectOption('#opt-bank', '60');
   await page.click('#create-form button[type=submit]');
   await page.waitForFunction(() => document.getElementById('t-bottom').textContent.includes('Mika'), null, { timeout: 5000 })
     .catch(() => fail('creating a table did not seat its creator'));
@@ -52,6 +56,24 @@ async function seatedAndFilled(page) {
   if (await page.locator('#fill-computers').count()) fail('"fill with computers" is offered at a full table');
   await page.click('#seating button:has-text("Start")');
   await page.waitForFunction(() => /Round/.test(document.getElementById('center').textContent));
+  await clockCounts(page);
+}
+
+// The creator's clock at its turn: its bank (1:00 at most) and the byoyomi, counting down; the
+// computers have none.
+async function clockCounts(page) {
+  await page.waitForSelector('#t-bottom.turn', { timeout: 20000 }).catch(() => fail('the creator\'s turn did not come'));
+  const read = () => page.textContent('#t-bottom .clock.running').catch(() => '');
+  const first = await read();
+  const m = /^⏱ (\d+):(\d\d) \+ 30 s$/.exec(first);
+  if (!m || Number(m[1]) * 60 + Number(m[2]) > 60) fail(`the clock at the creator's turn reads "${first}"`);
+  await page.waitForFunction((before) => {
+    const node = document.querySelector('#t-bottom .clock.running');
+    return node && node.textContent !== before;
+  }, first, { timeout: 3000 }).catch(async () => fail(`the clock did not count down from "${first}": "${await read()}"`));
+  const later = /^⏱ (\d+):(\d\d)/.exec(await read());
+  if (!later || Number(later[1]) * 60 + Number(later[2]) >= Number(m[1]) * 60 + Number(m[2])) fail(`the clock went from "${first}" to "${await read()}"`);
+  if (await page.locator('#t-top .clock, #t-left .clock, #t-right .clock').count()) fail('a computer seat shows a clock');
 }
 
 // Plays rounds online until one with moves ends (a round can end at its deal: a teyaku, a
