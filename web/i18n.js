@@ -174,6 +174,10 @@ const SERVER_ERRORS_JA = {
   server_unavailable: 'この卓のサーバーが応答しません: {s} 秒後にもう一度どうぞ',
   too_many_tables: '開いている卓が多すぎます: どれかを遊ぶか離れてください',
   illegal_move: 'その手は打てません',
+  not_registered: '名前を登録した人だけができる操作です (ゲストやボットはできません)',
+  too_many_bots: 'ボットアカウントはこれ以上作れません: 今あるものを使ってください',
+  bot_unknown: 'その番号のボットアカウントはあなたのものではありません',
+  bot_revoked: 'このボットのトークンは取り消されたか、新しいものに替わりました',
 };
 
 // A server error ({code, error, retry_ms}) in the page's language, given the request it answers.

@@ -23,6 +23,7 @@ typedef struct hub_seat {
   uint64_t client; /* the connection acting for the seat, 0 when none */
   int64_t gone_since_ms; /* a person's seat with no connection: since when (0 otherwise) */
   bool stand_in;         /* a computer player moves for its gone holder until they resume */
+  bool bot_account;      /* a program's account sits here (docs/SERVER.md "Bots") */
 } hub_seat;
 
 typedef struct hub_table {
@@ -70,6 +71,7 @@ typedef struct hub_client {
   int64_t player; /* 0 until it has a player row (hub_client_player) */
   char guest[SRV_TOKEN_HASH_SIZE]; /* after a hello without a token: the new token's hash, until a row is made */
   char name[SRV_NAME_SIZE];
+  bool bot_account; /* said hello with a bot account's token (docs/SERVER.md "Bots") */
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */

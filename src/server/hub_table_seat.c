@@ -93,6 +93,7 @@ void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token
   srv_token_hash(token, seat->token);
   seat->player = c->player;
   snprintf(seat->name, sizeof seat->name, "%s", c->name);
+  seat->bot_account = c->bot_account;
   srv_player p;
   const bool known = srv_store_player_get(h->store, c->player, &p) == 0;
   seat->rating = known ? p.rating : SRV_RATING_START;

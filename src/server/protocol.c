@@ -439,6 +439,7 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
                                            "rating", (int)(t->seats[s].rating + 0.5), "connected",
                                            t->seats[s].connected));
     if (t->seats[s].stand_in) json_object_set_new(json_array_get(seats, (size_t)s), "stand_in", json_true());
+    if (t->seats[s].bot_account) json_object_set_new(json_array_get(seats, (size_t)s), "bot_account", json_true());
   }
   json_object_set_new(msg, "seats", seats);
   if (v) json_object_set_new(msg, "game", game_json(v));

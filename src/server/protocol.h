@@ -77,6 +77,7 @@ typedef struct srv_table_info {
     double rating;
     int connected;
     int stand_in; /* a computer player moves for the gone person until they resume */
+    bool bot_account; /* a program's account (docs/SERVER.md "Bots") */
   } seats[GOITA_MAX_SEATS];
   int64_t game_id;                /* once the game is over and saved */
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */
@@ -136,7 +137,11 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(NOT_QUEUED,       "not_queued",       0, "you are not in the quick-match queue")                           \
   X(QUEUE_MOVED,      "queue_moved",      0, "your place in the quick-match queue moved to another connection") \
   X(QUEUE_LOST,       "queue_lost",       0, "your place in the quick-match queue was given up (its server went away): ask again") \
-  X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying")
+  X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying") \
+  X(NOT_REGISTERED,   "not_registered",   0, "only a person who has claimed a name (not a guest, not a bot) may do this") \
+  X(TOO_MANY_BOTS,    "too_many_bots",    0, "you have the most bot accounts a person may have")               \
+  X(BOT_UNKNOWN,      "bot_unknown",      0, "you own no bot account with this number")                        \
+  X(BOT_REVOKED,      "bot_revoked",      0, "the bot's token was revoked or replaced: say hello again with a valid one")
 /* clang-format on */
 
 typedef enum srv_error {

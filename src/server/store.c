@@ -141,3 +141,23 @@ int srv_store_games(srv_store *s, int64_t before, srv_game_row *rows, int max, i
 int srv_store_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
   return counted(s, down(s) ? -1 : s->ops->game_text(s, game, key, histories, text));
 }
+
+int srv_store_bot_account_create(srv_store *s, int64_t owner, const char *name, const char *account,
+                                 const char *token_hash, srv_player *out) {
+  return counted(s, down(s) ? -1 : s->ops->bot_account_create(s, owner, name, account, token_hash, out));
+}
+
+int srv_store_bot_accounts(srv_store *s, int64_t owner, srv_player *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->bot_accounts(s, owner, rows, max, count));
+}
+
+int srv_store_bot_account_token(srv_store *s, int64_t owner, int64_t bot, const char *token_hash, bool *found) {
+  *found = false;
+  return counted(s, down(s) ? -1 : s->ops->bot_account_token(s, owner, bot, token_hash, found));
+}
+
+int srv_store_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->bot_leaderboard(s, rows, max, count));
+}

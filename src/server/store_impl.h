@@ -40,6 +40,11 @@ typedef struct srv_store_ops {
   int (*accounts)(srv_store *store,
                   void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                   void *ctx);
+  int (*bot_account_create)(srv_store *store, int64_t owner, const char *name, const char *account,
+                            const char *token_hash, srv_player *out);
+  int (*bot_accounts)(srv_store *store, int64_t owner, srv_player *rows, int max, int *count);
+  int (*bot_account_token)(srv_store *store, int64_t owner, int64_t bot, const char *token_hash, bool *found);
+  int (*bot_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

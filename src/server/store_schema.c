@@ -148,6 +148,18 @@ const srv_migration srv_migrations[] = {
       "ALTER TABLE moves ADD COLUMN epoch BIGINT;"
       "ALTER TABLE nodes ADD COLUMN incarnation BIGINT NOT NULL DEFAULT 0;"
     },
+    /* 8 (bot accounts, docs/SERVER.md "Bots"): which players are programs, and the person who
+     * made each; a bot's API token is one of its player_tokens */
+    {
+      "CREATE TABLE bot_accounts ("
+      "  player INTEGER PRIMARY KEY REFERENCES players(id), owner INTEGER NOT NULL REFERENCES players(id),"
+      "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+      "CREATE INDEX bot_accounts_owner ON bot_accounts(owner);",
+      "CREATE TABLE bot_accounts ("
+      "  player BIGINT PRIMARY KEY REFERENCES players(id), owner BIGINT NOT NULL REFERENCES players(id),"
+      "  created TEXT NOT NULL DEFAULT " PG_NOW ");"
+      "CREATE INDEX bot_accounts_owner ON bot_accounts(owner);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);
