@@ -87,6 +87,7 @@ function connect() {
     send({ type: 'list' });
     send({ type: 'games' });
     send({ type: 'leaderboard' });
+    send({ type: 'bot_leaderboard' });
     if (replayAsked()) { route(); return; } // a replay's address: the table waits in the lobby
     returnToTable();
     route();
@@ -133,6 +134,9 @@ function receive(msg) {
       break;
     case 'leaderboard':
       renderLeaders(msg.players);
+      break;
+    case 'bot_leaderboard':
+      renderBotLeaders(msg.players);
       break;
     case 'history':
       renderHistory(msg.player, msg.games);
@@ -240,7 +244,13 @@ function setMe(player) {
 // A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
 function displayName(seat, index) {
   if (!seat) return t('empty');
-  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : seat.name;
+  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : botMarked(seat.name, seat.bot_account);
+}
+
+// A bot account's name with its mark, so that a program is never taken for a person
+// (docs/SERVER.md "Bots").
+function botMarked(name, isBot) {
+  return isBot ? `${name} [${t('bot_tag')}]` : name;
 }
 
 // ---- pages ----
@@ -309,6 +319,7 @@ function applyLanguage() {
   renderTables();
   renderGames([], true);
   renderLeaders(leadersShown);
+  renderBotLeaders(botLeadersShown);
   if (historyShown) renderHistory(historyShown.player, historyShown.games);
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
@@ -350,7 +361,10 @@ function init() {
     $('chat-text').value = '';
   });
   $('refresh-games').addEventListener('click', () => send({ type: 'games' }));
-  $('refresh-leaders').addEventListener('click', () => send({ type: 'leaderboard' }));
+  $('refresh-leaders').addEventListener('click', () => {
+    send({ type: 'leaderboard' });
+    send({ type: 'bot_leaderboard' });
+  });
   const account = (type) => {
     const name = $('acct-name').value.trim();
     const password = $('acct-password').value;
