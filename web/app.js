@@ -256,7 +256,7 @@ function botMarked(name, isBot) {
 // ---- pages ----
 
 function show(page) {
-  for (const id of ['lobby', 'table', 'replay']) $(id).hidden = id !== page;
+  for (const id of ['lobby', 'table', 'replay', 'match']) $(id).hidden = id !== page;
 }
 
 // Whether the page's address asks for a replay.
@@ -276,10 +276,35 @@ function route() {
     openReplay(id, Number(query.get('round')) || 1, Number(query.get('move')) || 0, key);
     return;
   }
+  if (/^\d+$/.test(query.get('match') || '')) { openMatch(Number(query.get('match'))); return; }
   const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
   if (invite) { send({ type: 'join', invite: invite[1] }); return; } // 'joined' opens the table
   if (currentTable) { show('table'); return; }
   show('lobby');
+}
+
+// A duplicate match's page (docs/SERVER.md "Duplicate matches"): its result with the standard
+// error, and each game's seats, points and record, from /matches/ID.json.
+async function openMatch(id) {
+  show('match');
+  const res = await fetch(`matches/${id}.json`).catch(() => null);
+  const m = res && res.ok ? await res.json() : null;
+  if (!m) { $('match-title').textContent = t('match_missing', { n: id }); return; }
+  const a = botMarked(m.a.name, m.a.bot_account), b = botMarked(m.b.name, m.b.bot_account);
+  $('match-title').textContent = t('match_title', { n: m.id, name: m.name });
+  const r = m.result;
+  $('match-result').textContent = m.status === 'failed' ? t('match_failed', { why: m.why })
+    : r.deals ? t('match_result', { a, b, mean: r.mean.toFixed(1), se: r.stderr === undefined ? '?' : r.stderr.toFixed(1), deals: r.deals })
+    : t('match_none_yet', { a, b });
+  $('match-result').dataset.status = m.status;
+  const head = el('tr', {}, ...['match_deal', 'match_seats', 'match_points', 'match_record'].map((k) => el('th', { text: t(k) })));
+  const rows = m.games.map((g) => {
+    const seats = g.swapped ? `${b} · ${a}` : `${a} · ${b}`;
+    const points = g.swapped ? `${g.b} · ${g.a}` : `${g.a} · ${g.b}`;
+    return el('tr', {}, el('td', { text: String(g.deal) }), el('td', { text: seats }), el('td', { text: points }),
+      el('td', {}, el('a', { href: `?game=${g.game}`, text: t('game_no', { n: g.game }) })));
+  });
+  $('match-games').replaceChildren(head, ...rows);
 }
 
 // Shows a table, as its player or a spectator, remembered for a reload of this tab.
@@ -383,6 +408,7 @@ function init() {
   $('back').addEventListener('click', () => { send({ type: 'leave' }); leaveTable(); });
   // back from a replay by loading the page afresh: it reconnects and returns to a seat held
   $('replay-back').addEventListener('click', () => location.assign(location.pathname));
+  $('match-back').addEventListener('click', () => location.assign(location.pathname));
   initReplay();
   window.addEventListener('hashchange', route);
   if (location.hash !== '#offline' && location.hash !== '#tutorial') connect(); // offline play and the tutorial need no server

@@ -144,6 +144,8 @@ struct srv_hub {
   hub_map login_index; /* a registered player's id -> its hub_login_guard * (hub_players.c) */
   srv_throttle *address_tries; /* wrong passwords per client address (throttle.h, hub_players.c) */
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
+  struct hub_match **matches; /* duplicate matches being played, room for a few (hub_match.c) */
+  int nmatches;
   int nqueue, capqueue;
   /* Several servers with a bus (hub_bus.c, hub_lobby.c). */
   struct hub_remote_row *remote_rows; /* the listed tables of the other servers, in id order */

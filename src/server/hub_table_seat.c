@@ -18,6 +18,11 @@
 
 hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
                             hub_failure *why) {
+  return hub_table_create_seeded(h, owner, rules, turn_seconds, private_table, NULL, why);
+}
+
+hub_table *hub_table_create_seeded(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                                   const uint64_t *seed, hub_failure *why) {
   if (h->open_tables >= h->options.max_tables) {
     hub_fail(why, SRV_ERR_SERVER_BUSY, HUB_RETRY_FULL_MS, "the server has %d open tables, its most", h->open_tables);
     return NULL;
@@ -43,7 +48,10 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
     return NULL;
   }
   goita_rules_format(&t->rules, t->rules_text, sizeof t->rules_text);
-  h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
+  if (seed)
+    t->seed = *seed;
+  else
+    h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
   t->seed &= (UINT64_C(1) << 62) - 1; /* kept positive as an SQLite integer */
   t->turn_seconds = turn_seconds;
   t->status = SRV_WAITING;

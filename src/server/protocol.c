@@ -22,7 +22,10 @@ typedef enum field_kind {
   F_WAIT,
   F_CHAT,
   F_CURSOR,
-  F_LIMIT
+  F_LIMIT,
+  F_OPPONENT,
+  F_DEALS,
+  F_MATCH
 } field_kind;
 
 typedef struct field_spec {
@@ -31,9 +34,11 @@ typedef struct field_spec {
   bool required;
 } field_spec;
 
+#define MAX_FIELDS 5 /* a request's fields at most (match_create's) */
+
 typedef struct request_spec {
   const char *type;
-  field_spec fields[4];
+  field_spec fields[MAX_FIELDS];
 } request_spec;
 
 /* The fields column of the request table (requests.h), in the order of srv_request_type. */
@@ -211,6 +216,15 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_PLAYER) {
       if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
       req->player = (int64_t)v;
+    } else if (f->kind == F_OPPONENT) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
+      req->opponent = (int64_t)v;
+    } else if (f->kind == F_DEALS) {
+      if (v < 1 || v > SRV_MATCH_MAX_DEALS) return bad(err, size, "field \"%s\": expected 1 to 100 deals", f->name);
+      req->deals = (int)v;
+    } else if (f->kind == F_MATCH) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a match number", f->name);
+      req->match = (int64_t)v;
     } else {
       if (v < 0 || v >= GOITA_MAX_SEATS) return bad(err, size, "field \"%s\": expected a seat from 0 to 3", f->name);
       req->seat = (int)v;
@@ -259,7 +273,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
   json_object_foreach(msg, key, value) {
     if (strcmp(key, "type") == 0) continue;
     const field_spec *f = NULL;
-    for (int i = 0; i < 4 && spec->fields[i].name && !f; i++)
+    for (int i = 0; i < MAX_FIELDS && spec->fields[i].name && !f; i++)
       if (strcmp(spec->fields[i].name, key) == 0) f = &spec->fields[i];
     if (!f) {
       snprintf(err, size, "%s: unknown field \"%.40s\"", spec->type, key);
@@ -267,7 +281,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
     }
     if (read_field(f, value, req, err, size) != 0) goto done;
   }
-  for (int i = 0; i < 4 && spec->fields[i].name; i++) {
+  for (int i = 0; i < MAX_FIELDS && spec->fields[i].name; i++) {
     if (spec->fields[i].required && !json_object_get(msg, spec->fields[i].name)) {
       snprintf(err, size, "%s: missing field \"%s\"", spec->type, spec->fields[i].name);
       goto done;

@@ -32,6 +32,9 @@ typedef enum srv_request_type {
 /* A request type's name on the wire ("hello"), or NULL for one out of range. */
 const char *srv_request_name(int type);
 
+/* The most deals a duplicate match may have (each is played twice). */
+#define SRV_MATCH_MAX_DEALS 100
+
 /* A chat line: at most this many characters (Unicode code points), so at most four times as
  * many bytes of UTF-8. */
 #define SRV_CHAT_CHARS 200
@@ -57,6 +60,9 @@ typedef struct srv_request {
   char invite[SRV_TOKEN_SIZE];  /* join */
   int wait_seconds;             /* quick: -1 when not given */
   char text[SRV_CHAT_SIZE];     /* chat */
+  int64_t opponent;             /* match_create: the other bot account, 0 when a level plays */
+  int deals;                    /* match_create */
+  int64_t match;                /* match */
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
@@ -141,7 +147,9 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(NOT_REGISTERED,   "not_registered",   0, "only a person who has claimed a name (not a guest, not a bot) may do this") \
   X(TOO_MANY_BOTS,    "too_many_bots",    0, "you have the most bot accounts a person may have")               \
   X(BOT_UNKNOWN,      "bot_unknown",      0, "you own no bot account with this number")                        \
-  X(BOT_REVOKED,      "bot_revoked",      0, "the bot's token was revoked or replaced: say hello again with a valid one")
+  X(BOT_REVOKED,      "bot_revoked",      0, "the bot's token was revoked or replaced: say hello again with a valid one") \
+  X(MATCH_UNKNOWN,    "match_unknown",    0, "no duplicate match has this number")                             \
+  X(MATCH_INVALID,    "match_invalid",    0, "a match is between a bot account and another bot account or a level: the text says what is wrong")
 /* clang-format on */
 
 typedef enum srv_error {

@@ -57,7 +57,11 @@
   X(BOTS,         "bots",         1, 1, 0, HERE,       hub_do_bots, (NO_FIELDS))                                \
   X(BOT_TOKEN,    "bot_token",    1, 1, 0, HERE,       hub_do_bot_token, ({"bot", F_PLAYER, true}))             \
   X(BOT_REVOKE,   "bot_revoke",   1, 1, 0, HERE,       hub_do_bot_revoke, ({"bot", F_PLAYER, true}))            \
-  X(BOT_LEADERBOARD, "bot_leaderboard", 1, 0, 0, HERE, hub_do_bot_leaderboard, (NO_FIELDS))
+  X(BOT_LEADERBOARD, "bot_leaderboard", 1, 0, 0, HERE, hub_do_bot_leaderboard, (NO_FIELDS))                            \
+  X(MATCH_CREATE, "match_create", 1, 1, 0, HERE,       hub_do_match_create,                                     \
+    ({"name", F_NAME, true}, {"bot", F_PLAYER, true}, {"opponent", F_OPPONENT, false},                          \
+     {"level", F_LEVEL, false}, {"deals", F_DEALS, true}))                                                      \
+  X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

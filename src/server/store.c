@@ -161,3 +161,12 @@ int srv_store_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *coun
   *count = 0;
   return counted(s, down(s) ? -1 : s->ops->bot_leaderboard(s, rows, max, count));
 }
+
+int srv_store_match_save(srv_store *s, int64_t *id, const char *summary) {
+  return counted(s, down(s) ? -1 : s->ops->match_save(s, id, summary));
+}
+
+int srv_store_match_text(srv_store *s, int64_t id, char **summary) {
+  *summary = NULL;
+  return counted(s, down(s) ? -1 : s->ops->match_text(s, id, summary));
+}

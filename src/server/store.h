@@ -148,6 +148,13 @@ int srv_store_bot_account_token(srv_store *store, int64_t owner, int64_t bot, co
 /* As srv_store_leaderboard, but of the bot accounts only (srv_store_leaderboard leaves them out). */
 int srv_store_bot_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
 
+/* Duplicate matches between bots (docs/SERVER.md "Duplicate matches"), each kept as the JSON
+ * summary its page shows. Saves a summary: a new match when *id is 0 (then sets *id), else
+ * over match *id's. */
+int srv_store_match_save(srv_store *store, int64_t *id, const char *summary);
+/* A match's summary (malloc'd; NULL when there is no such match). */
+int srv_store_match_text(srv_store *store, int64_t id, char **summary);
+
 /* One game's change to one player's rating. */
 typedef struct srv_rating_row {
   int64_t game;

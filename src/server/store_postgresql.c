@@ -873,10 +873,32 @@ static int pg_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *coun
                       1, params, rows, max, count);
 }
 
+static int pg_match_save(srv_store *s, int64_t *id, const char *summary) {
+  char b[32];
+  if (*id) {
+    const char *params[] = {summary, num(b, *id)};
+    return run(s, "saving a match", "UPDATE matches SET summary = $1 WHERE id = $2", 2, params);
+  }
+  const char *params[] = {summary};
+  return insert_id(s, "saving a match", "INSERT INTO matches (summary) VALUES ($1) RETURNING id", 1, params, id);
+}
+
+static int pg_match_text(srv_store *s, int64_t id, char **summary) {
+  char b[32];
+  const char *params[] = {num(b, id)};
+  PGresult *r = query(s, "reading a match", "SELECT summary FROM matches WHERE id = $1", 1, params);
+  if (!r) return -1;
+  if (PQntuples(r) > 0) *summary = strdup(PQgetvalue(r, 0, 0));
+  const bool lost = PQntuples(r) > 0 && !*summary;
+  PQclear(r);
+  if (lost) snprintf(s->error, sizeof s->error, "out of memory");
+  return lost ? -1 : 0;
+}
+
 static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_bot_account_create, pg_bot_accounts,
-    pg_bot_account_token, pg_bot_leaderboard,
+    pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
 };

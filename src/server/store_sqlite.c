@@ -699,6 +699,31 @@ static int lite_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *co
   return some_players(s, st, rows, max, count, "reading the bot leaderboard");
 }
 
+static int lite_match_save(srv_store *s, int64_t *id, const char *summary) {
+  sqlite3_stmt *st = lite_prepare(s, *id ? "UPDATE matches SET summary = ? WHERE id = ?" : "INSERT INTO matches (summary) VALUES (?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, summary, -1, SQLITE_TRANSIENT);
+    if (*id) sqlite3_bind_int64(st, 2, *id);
+  }
+  if (lite_run(s, st, "saving a match") != 0) return -1;
+  if (!*id) *id = sqlite3_last_insert_rowid(DB(s));
+  return 0;
+}
+
+static int lite_match_text(srv_store *s, int64_t id, char **summary) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT summary FROM matches WHERE id = ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, id);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) *summary = strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !*summary) {
+    snprintf(s->error, sizeof s->error, "out of memory");
+    return -1;
+  }
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a match");
+}
+
 static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                             bool *found) {
   (void)kind;
@@ -715,7 +740,7 @@ static const srv_store_ops sqlite_ops = {
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
     lite_game_text,  lite_accounts,    lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
-    lite_bot_leaderboard,
+    lite_bot_leaderboard, lite_match_save, lite_match_text,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -726,5 +751,5 @@ static const srv_store_ops simulated_ops = {
     lite_leaderboard, lite_rating_history, lite_table_create, sim_table_update, sim_table_end,
     sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
     lite_game_text,  lite_accounts,    lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
-    lite_bot_leaderboard,
+    lite_bot_leaderboard, lite_match_save, lite_match_text,
 };

@@ -5,7 +5,11 @@
 //   browser, where the seat reads as a bot's ("[bot]");
 // - the person fills the other seats with computers, starts, and plays the game to its end
 //   against the bot, which answers every decision it is asked; the bot's client ends after
-//   its one game (--games 1), and the game went to the bots' leaderboard, not the people's.
+//   its one game (--games 1), and the game went to the bots' leaderboard, not the people's;
+// - a duplicate match of two bots, each run by goita bot (one with a level, one with an engine
+//   speaking docs/PROTOCOL.md), on 2 seeded deals each played twice with the seats swapped, is
+//   played to its end and published at /matches/ID.json with each game's points and the mean
+//   difference per round with its standard error, which the browser shows at ?match=ID.
 // Usage: node bot.js URL PATH_TO_GOITA
 'use strict';
 const path = require('path');
@@ -16,15 +20,14 @@ const { act } = require('./ui');
 
 const [url, goita] = process.argv.slice(2);
 const wsUrl = url.replace(/^http/, 'ws');
-let botProcess = null;
 const fail = (why) => {
   console.error('e2e bot: ' + why);
-  if (botProcess) botProcess.kill();
+  for (const child of running) child.kill();
   process.exit(1);
 };
 
 // A registered person's new bot account: its id and token.
-async function makeBot() {
+async function makeOwner() {
   const owner = new Client(wsUrl, 'owner');
   await owner.open(5000);
   await owner.request({ type: 'hello', name: 'Owner' }, 'welcome');
@@ -32,22 +35,71 @@ async function makeBot() {
   const claimed = owner.wait((m) => (m.type === 'player' && m.player.registered) || m.type === 'error', 'the claimed name');
   owner.send({ type: 'register', name: 'Owner', password: 'an owner of bots 7' });
   if ((await claimed).type === 'error') fail(`register: ${owner.errors.join('; ')}`);
-  const created = await owner.request({ type: 'bot_create', name: 'Robo' }, 'bot_created');
+  return owner;
+}
+
+async function makeBot(owner, name) {
+  const created = await owner.request({ type: 'bot_create', name }, 'bot_created');
   if (!created.bot.bot_account || !/^[0-9a-f]{32}$/.test(created.token)) fail(`bot_created: ${JSON.stringify(created)}`);
   return { owner, id: created.bot.id, token: created.token };
 }
 
-// Starts goita bot; resolves with its exit code and output when it ends.
-function runBot(token) {
+// Starts goita bot for games games, with a level or (engine) `goita engine` playing it behind
+// the line protocol; resolves with its exit code and output when it ends.
+const running = new Set();
+function runBot(token, games, level = 'rules', engine = false) {
   let out = '';
-  botProcess = spawn(goita, ['bot', '--server', wsUrl, '--token', token, '--player', 'rules', '--games', '1']);
-  botProcess.stdout.on('data', (d) => { out += d; });
-  botProcess.stderr.on('data', (d) => { out += d; });
-  return new Promise((resolve) => botProcess.on('exit', (code) => { botProcess = null; resolve({ code, out }); }));
+  const player = engine ? ['--engine', `${goita} engine --player ${level}`] : ['--player', level];
+  const child = spawn(goita, ['bot', '--server', wsUrl, '--token', token, ...player, '--games', String(games)]);
+  running.add(child);
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  return new Promise((resolve) => child.on('exit', (code) => { running.delete(child); resolve({ code, out }); }));
+}
+
+async function getJson(address) {
+  const res = await fetch(address);
+  return res.status === 200 ? res.json() : null;
+}
+
+// Two bots' duplicate match, 2 deals x 2 games, to its end; returns its summary.
+async function duplicateMatch(owner, first) {
+  const second = await makeBot(owner, 'Robo Two');
+  const ended = [runBot(first.token, 4, 'random'), runBot(second.token, 4, 'rules', true)];
+  const created = await owner.request({ type: 'match_create', name: 'Robo v Robo Two', bot: first.id, opponent: second.id, deals: 2 }, 'match_created');
+  let summary = null;
+  for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+    summary = await getJson(`${url}matches/${created.match}.json`);
+    if (summary && summary.status !== 'playing') break;
+    if (Date.now() - start > 30000) fail(`the match did not end: ${JSON.stringify(summary)}`);
+  }
+  if (summary.status !== 'over') fail(`the match ended ${summary.status}: ${summary.why}`);
+  for (const r of await Promise.all(ended)) if (r.code !== 0 || !/played 4 games/.test(r.out)) fail(`a match bot ended with ${r.code}: ${r.out}`);
+  const games = summary.games;
+  if (games.length !== 4 || games.map((g) => `${g.deal}${g.swapped}`).join() !== '1false,1true,2false,2true') fail(`the games: ${JSON.stringify(games)}`);
+  if (summary.a.player !== first.id || summary.b.player !== second.id || !summary.a.bot_account) fail(`the sides: ${JSON.stringify(summary)}`);
+  // every game is one scored round: exactly one side scored
+  for (const g of games) if ((g.a > 0) === (g.b > 0)) fail(`a game's points: ${JSON.stringify(g)}`);
+  const diffs = [0, 1].map((d) => ((games[2 * d].a - games[2 * d].b) + (games[2 * d + 1].a - games[2 * d + 1].b)) / 2);
+  const mean = (diffs[0] + diffs[1]) / 2;
+  const stderr = Math.abs(diffs[0] - diffs[1]) / 2; // sd of two values over sqrt 2
+  if (summary.result.deals !== 2 || Math.abs(summary.result.mean - mean) > 1e-9 || Math.abs(summary.result.stderr - stderr) > 1e-9) {
+    fail(`the result ${JSON.stringify(summary.result)} is not mean ${mean} ± ${stderr}`);
+  }
+  // each deal dealt at both its tables, with the seats swapped: the records say so; the deals
+  // differ, and the summary shows each deal's seed once both its games are played
+  const records = await Promise.all(games.map((g) => getJson(`${url}records/${g.game}.json`)));
+  if (records.some((r) => !r)) fail('a match game has no public record');
+  const seeds = records.map((r) => r.seed);
+  if (seeds[0] !== seeds[1] || seeds[2] !== seeds[3] || seeds[0] === seeds[2]) fail(`the deals' seeds: ${seeds.join(', ')}`);
+  if (games.some((g, i) => g.seed !== seeds[i])) fail(`the summary's seeds: ${JSON.stringify(games)} against ${seeds}`);
+  const order = records.map((r) => r.players.map((p) => p.name).join(' v '));
+  if (order.join() !== 'Robo v Robo Two,Robo Two v Robo,Robo v Robo Two,Robo Two v Robo') fail(`the seats: ${order.join(', ')}`);
+  return summary;
 }
 
 async function main() {
-  const bot = await makeBot();
+  const bot = await makeBot(await makeOwner(), 'Robo');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })).newPage();
   page.on('pageerror', (e) => fail(e.message));
@@ -62,7 +114,7 @@ async function main() {
   await page.waitForFunction(() => document.getElementById('t-bottom').textContent.includes('Mika'), null, { timeout: 5000 })
     .catch(() => fail('creating a table did not seat its creator'));
 
-  const ended = runBot(bot.token);
+  const ended = runBot(bot.token, 1);
   await page.waitForFunction(() => ['t-top', 't-left', 't-right'].some((id) => document.getElementById(id).textContent.includes('Robo [bot]')),
     null, { timeout: 10000 }).catch(async () => fail(`the bot did not sit, marked as a bot: ${await page.textContent('#table')}`));
   await page.click('#fill-computers');
@@ -85,8 +137,19 @@ async function main() {
   const bots = await bot.owner.request({ type: 'bot_leaderboard' }, 'bot_leaderboard');
   if (people.players.some((p) => p.id === bot.id)) fail('the bot is on the people\'s leaderboard');
   if (!bots.players.some((p) => p.id === bot.id && p.games === 1 && p.bot_account)) fail(`the bots' leaderboard: ${JSON.stringify(bots.players)}`);
+
+  const summary = await duplicateMatch(bot.owner, bot);
+  // its page in the browser
+  await page.goto(`${url}?match=${summary.id}`);
+  await page.waitForFunction(() => document.getElementById('match-result').dataset.status, null, { timeout: 5000 })
+    .catch(async () => fail(`the match page shows nothing: ${await page.textContent('#match')}`));
+  const shown = await page.textContent('#match-result');
+  const expected = `Robo [bot] against Robo Two [bot]: ${summary.result.mean.toFixed(1)} ± ${summary.result.stderr.toFixed(1)} points per round`;
+  if (!shown.startsWith(expected)) fail(`the match page says "${shown}", not "${expected}..."`);
+  if ((await page.locator('#match-games tr').count()) !== 5) fail('the match page does not list its 4 games');
   bot.owner.close();
   await browser.close();
+  console.log(`match ${summary.id}: ${summary.result.mean} ± ${summary.result.stderr} points per round`);
 }
 
 main().catch((e) => fail(e.stack || String(e)));
