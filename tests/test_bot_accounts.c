@@ -18,7 +18,7 @@
 
 /* The last message of each kind one fake client was sent. */
 typedef struct client_log {
-  json_t *last, *error, *welcome, *player, *state, *lobby;
+  json_t *last, *error, *welcome, *player, *state, *lobby, *match;
 } client_log;
 
 static struct {
@@ -49,12 +49,27 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   if (strcmp(type, "player") == 0) keep(&c->player, msg);
   if (strcmp(type, "state") == 0) keep(&c->state, msg);
   if (strcmp(type, "tables") == 0) keep(&c->lobby, msg);
+  if (strcmp(type, "match") == 0) keep(&c->match, msg);
   json_decref(msg);
 }
 
+/* Computer players' turns, answered after the call (the first legal move). */
+static srv_think_job jobs[16];
+static int njobs;
+
 static void fake_think(void *ctx, const srv_think_job *job) {
   (void)ctx;
-  (void)job;
+  cr_assert_lt(njobs, 16);
+  jobs[njobs++] = *job;
+}
+
+static void run_jobs(void) {
+  while (njobs > 0) {
+    const srv_think_job job = jobs[--njobs];
+    goita_move moves[GOITA_MAX_LEGAL];
+    cr_assert_gt(goita_view_legal_moves(&job.view, moves), 0);
+    srv_hub_bot_move(w.hub, job.table, job.version, moves[0]);
+  }
 }
 
 static void fake_random(void *ctx, void *buf, size_t len) {
@@ -84,6 +99,7 @@ static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now
 
 static void setup(void) {
   memset(&w, 0, sizeof w);
+  njobs = 0;
   w.now = 1000000;
   w.random_word = 11;
   snprintf(w.db, sizeof w.db, "/tmp/goita-test-bot-accounts-%d.db", getpid());
@@ -107,6 +123,7 @@ static void teardown(void) {
     json_decref(c->player);
     json_decref(c->state);
     json_decref(c->lobby);
+    json_decref(c->match);
   }
   char path[96];
   unlink(w.db);
@@ -347,4 +364,88 @@ Test(bot_accounts, bots_are_rated_on_a_list_of_their_own) {
   cr_assert_eq(json_array_size(bots), 1);
   cr_assert_eq(json_integer_value(json_object_get(json_array_get(bots, 0), "id")), bot);
   cr_assert(json_is_true(json_object_get(json_array_get(bots, 0), "bot_account")));
+}
+
+Test(bot_accounts, match_requests_that_make_no_match_are_refused) {
+  registered_person(1, "Aki");
+  char token[SRV_TOKEN_SIZE];
+  const json_int_t bot = make_bot(1, "Robo", token);
+  const json_int_t aki = person_id(1);
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"deals\":2}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "match_invalid", "a match with no opponent was made");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"opponent\":%lld,\"level\":\"rules\",\"deals\":2}",
+      (long long)bot, (long long)bot);
+  cr_assert_str_eq(error_code(1), "match_invalid", "a match with two opponents was made");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"opponent\":%lld,\"deals\":2}", (long long)bot,
+      (long long)bot);
+  cr_assert_str_eq(error_code(1), "match_invalid", "a bot was matched against itself");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"level\":\"rules\",\"deals\":2}", (long long)aki);
+  cr_assert_str_eq(error_code(1), "match_invalid", "a person was entered as a bot");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"level\":\"rules\",\"deals\":0}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "bad_request");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"level\":\"rules\",\"deals\":101}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "bad_request");
+  say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"level\":\"grandmaster\",\"deals\":1}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "bad_request");
+  hello_with(2, token);
+  say(2, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"level\":\"rules\",\"deals\":1}", (long long)bot);
+  cr_assert_str_eq(error_code(2), "not_registered", "a bot made a match");
+  say(1, "{\"type\":\"match\",\"match\":99}");
+  cr_assert_str_eq(error_code(1), "match_unknown");
+}
+
+/* A bot against a level, 3 deals: the bot's connection is seated at each game, answers with
+ * the first legal move, and the summary ends with every game and a result that follows from
+ * their points. */
+Test(bot_accounts, a_match_against_a_level_is_played_to_its_end) {
+  registered_person(1, "Aki");
+  char token[SRV_TOKEN_SIZE];
+  const json_int_t bot = make_bot(1, "Robo", token);
+  hello_with(2, token);
+  say(1, "{\"type\":\"match_create\",\"name\":\"Robo v rules\",\"bot\":%lld,\"level\":\"rules\",\"deals\":3}",
+      (long long)bot);
+  cr_assert_str_eq(last_type(1), "match_created", "%s", error_code(1));
+  const json_int_t match = json_integer_value(json_object_get(w.clients[1].last, "match"));
+  json_t *summary = NULL;
+  char answered[1024] = "";
+  json_int_t left = 0; /* the last table the bot left */
+  for (int step = 0; step < 5000; step++) {
+    w.now += 100;
+    srv_hub_tick(w.hub);
+    run_jobs();
+    json_t *state = w.clients[2].state;
+    json_t *game = json_object_get(state, "game");
+    const char *history = json_string_value(json_object_get(game, "history"));
+    if (json_array_size(json_object_get(game, "legal")) && history && strcmp(history, answered) != 0) {
+      snprintf(answered, sizeof answered, "%s", history);
+      say(2, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)json_integer_value(json_object_get(state, "table")),
+          json_string_value(json_array_get(json_object_get(game, "legal"), 0)));
+      run_jobs();
+    }
+    const char *status = json_string_value(json_object_get(state, "status"));
+    if (status && strcmp(status, "over") == 0 && json_integer_value(json_object_get(state, "table")) != left) {
+      left = json_integer_value(json_object_get(state, "table"));
+      say(2, "{\"type\":\"leave\"}");
+    }
+    if (step % 10) continue; /* once a second: the match page's requests cost as any */
+    say(1, "{\"type\":\"match\",\"match\":%lld}", (long long)match);
+    cr_assert_str_eq(error_code(1), "");
+    summary = json_object_get(w.clients[1].match, "match");
+    if (strcmp(json_string_value(json_object_get(summary, "status")), "playing") != 0) break;
+  }
+  cr_assert_str_eq(json_string_value(json_object_get(summary, "status")), "over", "%s", json_dumps(summary, 0));
+  json_t *games = json_object_get(summary, "games");
+  cr_assert_eq(json_array_size(games), 6);
+  double sum = 0;
+  for (size_t g = 0; g < 6; g++) {
+    json_t *row = json_array_get(games, g);
+    const json_int_t a = json_integer_value(json_object_get(row, "a")), b = json_integer_value(json_object_get(row, "b"));
+    cr_assert((a > 0) != (b > 0), "game %zu: one scored round, %lld to %lld", g, (long long)a, (long long)b);
+    cr_assert_eq(json_is_true(json_object_get(row, "swapped")), g % 2 == 1);
+    sum += (double)(a - b) / 2;
+  }
+  json_t *result = json_object_get(summary, "result");
+  cr_assert_eq(json_integer_value(json_object_get(result, "deals")), 3);
+  cr_assert_float_eq(json_real_value(json_object_get(result, "mean")), sum / 3, 1e-9);
+  cr_assert(json_is_real(json_object_get(result, "stderr")));
 }
