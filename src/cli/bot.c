@@ -358,7 +358,8 @@ int cmd_bot(int argc, char **argv) {
       .name = "bot",
       .about = "Plays on a goita server as a bot account: says hello with the bot's token, sits at a free seat\n"
                "of a waiting table (the one --table names, or the first a person waits at in the lobby) and\n"
-               "answers every decision with the level's move, or the engine's. It sees only its seat's view.\n",
+               "answers every decision with the level's move, or the engine's. It sees only its seat's view.\n"
+               "It also plays the games of the duplicate matches it is entered in: the server seats it.\n",
       .notes = "A registered person makes the bot account and its token over the WebSocket (bot_create,\n"
                "docs/SERVER.md \"Bots\"). SPEC as for goita watch (docs/PLAYERS.md).\n",
       .examples = "goita bot --server ws://localhost:8080/ --token T\n"
