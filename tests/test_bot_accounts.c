@@ -449,3 +449,50 @@ Test(bot_accounts, a_match_against_a_level_is_played_to_its_end) {
   cr_assert_float_eq(json_real_value(json_object_get(result, "mean")), sum / 3, 1e-9);
   cr_assert(json_is_real(json_object_get(result, "stderr")));
 }
+
+/* A person challenges a bot connected here: the bot is told the table and a seat, may decline
+ * (the challenger is told) or sit there, although the table is private; a bot away or busy
+ * cannot be challenged, and nobody else can decline for it or sit at the table. */
+Test(bot_accounts, a_bot_is_challenged_and_declines_or_accepts) {
+  registered_person(1, "Aki");
+  char token[SRV_TOKEN_SIZE];
+  const json_int_t bot = make_bot(1, "Robo", token);
+  say(1, "{\"type\":\"challenge\",\"bot\":%lld}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "bot_busy", "a bot not connected was challenged");
+  hello_with(2, token);
+
+  say(1, "{\"type\":\"challenge\",\"bot\":%lld,\"rules\":\"players=2\"}", (long long)bot);
+  cr_assert_str_eq(error_code(1), "", "%s", error_code(1));
+  cr_assert_str_eq(last_type(2), "challenge");
+  json_t *challenge = json_incref(w.clients[2].last);
+  const json_int_t first = json_integer_value(json_object_get(challenge, "table"));
+  cr_assert_str_eq(json_string_value(json_object_get(challenge, "from")), "Aki");
+  cr_assert_eq(json_integer_value(json_object_get(challenge, "seat")), 1);
+  json_decref(challenge);
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].state, "table")), first, "the challenger does not sit there");
+
+  srv_hub_connect(w.hub, 3);
+  say(3, "{\"type\":\"hello\",\"name\":\"Stranger\"}");
+  say(3, "{\"type\":\"challenge_decline\",\"table\":%lld}", (long long)first);
+  cr_assert_str_eq(error_code(3), "not_challenged", "a stranger declined for the bot");
+  say(3, "{\"type\":\"sit\",\"table\":%lld,\"seat\":1}", (long long)first);
+  cr_assert_str_eq(error_code(3), "table_private", "a stranger sat at a challenge");
+
+  say(2, "{\"type\":\"challenge_decline\",\"table\":%lld}", (long long)first);
+  cr_assert_str_eq(last_type(1), "challenge_declined");
+  cr_assert_str_eq(json_string_value(json_object_get(w.clients[1].last, "bot")), "Robo");
+  say(2, "{\"type\":\"challenge_decline\",\"table\":%lld}", (long long)first);
+  cr_assert_str_eq(error_code(2), "not_challenged", "a challenge was declined twice");
+
+  say(1, "{\"type\":\"leave\"}");
+  say(1, "{\"type\":\"challenge\",\"bot\":%lld,\"rules\":\"players=2\"}", (long long)bot);
+  const json_int_t second = json_integer_value(json_object_get(w.clients[2].last, "table"));
+  cr_assert_neq(second, first);
+  say(2, "{\"type\":\"sit\",\"table\":%lld,\"seat\":1}", (long long)second);
+  cr_assert_str_eq(error_code(2), "", "the challenged bot could not sit: %s", error_code(2));
+  json_t *seat1 = json_array_get(json_object_get(w.clients[1].state, "seats"), 1);
+  cr_assert(json_is_true(json_object_get(seat1, "bot_account")), "the bot does not sit at the challenge");
+  registered_person(4, "Ben");
+  say(4, "{\"type\":\"challenge\",\"bot\":%lld}", (long long)bot);
+  cr_assert_str_eq(error_code(4), "bot_busy", "a bot at a table was challenged");
+}

@@ -188,6 +188,8 @@ const SERVER_ERRORS_JA = {
   bot_revoked: 'このボットのトークンは取り消されたか、新しいものに替わりました',
   match_unknown: 'その番号の対戦はありません',
   match_invalid: '対戦はボットアカウントと、別のボットアカウントかコンピュータのレベルとの間で組みます',
+  bot_busy: 'そのボットは接続していないか、ほかの卓で対局中です: あとで挑戦してください',
+  not_challenged: 'その卓であなたへの挑戦は待っていません',
 };
 
 // A server error ({code, error, retry_ms}) in the page's language, given the request it answers.

@@ -215,6 +215,17 @@ static void on_message(bot_client *b, const char *text, size_t len) {
     for (size_t i = 0; i < json_array_size(rows); i++) consider(b, json_array_get(rows, i));
   } else if (strcmp(type, "lobby") == 0) {
     consider(b, json_object_get(msg, "table"));
+  } else if (strcmp(type, "challenge") == 0) { /* accepted when free, else declined */
+    const json_int_t table = json_integer_value(json_object_get(msg, "table"));
+    printf("goita bot: challenged by %s at table %lld\n", json_string_value(json_object_get(msg, "from")), (long long)table);
+    fflush(stdout);
+    if (b->table || b->asked) {
+      send_json(b, json_pack("{s:s, s:I}", "type", "challenge_decline", "table", table));
+    } else {
+      b->asked = true;
+      b->table = table;
+      send_json(b, json_pack("{s:s, s:I, s:O}", "type", "sit", "table", table, "seat", json_object_get(msg, "seat")));
+    }
   } else if (strcmp(type, "seated") == 0) {
     b->asked = false;
     b->table = json_integer_value(json_object_get(msg, "table"));
@@ -359,7 +370,7 @@ int cmd_bot(int argc, char **argv) {
       .about = "Plays on a goita server as a bot account: says hello with the bot's token, sits at a free seat\n"
                "of a waiting table (the one --table names, or the first a person waits at in the lobby) and\n"
                "answers every decision with the level's move, or the engine's. It sees only its seat's view.\n"
-               "It also plays the games of the duplicate matches it is entered in: the server seats it.\n",
+               "It accepts people's challenges while free, and plays the duplicate matches it is entered in.\n",
       .notes = "A registered person makes the bot account and its token over the WebSocket (bot_create,\n"
                "docs/SERVER.md \"Bots\"). SPEC as for goita watch (docs/PLAYERS.md).\n",
       .examples = "goita bot --server ws://localhost:8080/ --token T\n"

@@ -58,4 +58,8 @@ void hub_do_bot_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_match_create(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_match(srv_hub *h, hub_client *c, const srv_request *r);
 
+/* Challenges to bots (hub_challenge.c, docs/SERVER.md "Bots"). */
+void hub_do_challenge(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_challenge_decline(srv_hub *h, hub_client *c, const srv_request *r);
+
 #endif

@@ -75,7 +75,7 @@ typedef struct hub_client {
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
-  int64_t invited;     /* the private table it gave the invite code of (or created) */
+  int64_t invited;     /* the private table it gave the invite code of (or created, or a bot was challenged to) */
   int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
   /* A register or login waiting for its password job (hub_players.c): what it will finish. */
   int password_pending;                /* 0, or the srv_password_kind of the job out */

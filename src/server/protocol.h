@@ -149,7 +149,9 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(BOT_UNKNOWN,      "bot_unknown",      0, "you own no bot account with this number")                        \
   X(BOT_REVOKED,      "bot_revoked",      0, "the bot's token was revoked or replaced: say hello again with a valid one") \
   X(MATCH_UNKNOWN,    "match_unknown",    0, "no duplicate match has this number")                             \
-  X(MATCH_INVALID,    "match_invalid",    0, "a match is between a bot account and another bot account or a level: the text says what is wrong")
+  X(MATCH_INVALID,    "match_invalid",    0, "a match is between a bot account and another bot account or a level: the text says what is wrong") \
+  X(BOT_BUSY,         "bot_busy",         0, "the bot is not connected here, or plays at another table: challenge it later") \
+  X(NOT_CHALLENGED,   "not_challenged",   0, "no challenge to you waits at that table")
 /* clang-format on */
 
 typedef enum srv_error {

@@ -61,7 +61,10 @@
   X(MATCH_CREATE, "match_create", 1, 1, 0, HERE,       hub_do_match_create,                                     \
     ({"name", F_NAME, true}, {"bot", F_PLAYER, true}, {"opponent", F_OPPONENT, false},                          \
      {"level", F_LEVEL, false}, {"deals", F_DEALS, true}))                                                      \
-  X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))
+  X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))                              \
+  X(CHALLENGE,    "challenge",    1, 1, 0, HERE,       hub_do_challenge,                                        \
+    ({"bot", F_PLAYER, true}, {"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}))                    \
+  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

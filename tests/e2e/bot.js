@@ -9,7 +9,8 @@
 // - a duplicate match of two bots, each run by goita bot (one with a level, one with an engine
 //   speaking docs/PROTOCOL.md), on 2 seeded deals each played twice with the seats swapped, is
 //   played to its end and published at /matches/ID.json with each game's points and the mean
-//   difference per round with its standard error, which the browser shows at ?match=ID.
+//   difference per round with its standard error, which the browser shows at ?match=ID;
+// - before it, the person challenges one of the bots, which accepts, and they play a game.
 // Usage: node bot.js URL PATH_TO_GOITA
 'use strict';
 const path = require('path');
@@ -62,10 +63,28 @@ async function getJson(address) {
   return res.status === 200 ? res.json() : null;
 }
 
+// The owner challenges a bot run by goita bot, which accepts: a two-player game played to its end.
+async function challenge(owner, bot) {
+  await new Promise((r) => setTimeout(r, 300)); // goita bot has said hello
+  const sent = await owner.request({ type: 'challenge', bot: bot.id, rules: 'players=2,target=1' }, 'challenge_sent');
+  owner.table = sent.table;
+  await owner.wait((m) => m.type === 'state' && m.table === sent.table && m.seats[1] && m.seats[1].bot_account, 'the bot accepting', 5000);
+  owner.send({ type: 'start', table: sent.table });
+  for (const start = Date.now(); !(owner.state.table === sent.table && owner.state.status === 'over');) {
+    if (Date.now() - start > 20000) fail('the challenge game did not end');
+    const legal = owner.legal();
+    const moved = owner.wait((m) => m.type === 'state', 'the next state');
+    if (legal.length && owner.state.status === 'playing') owner.send({ type: 'move', table: sent.table, move: legal[0] });
+    await moved;
+  }
+  owner.send({ type: 'leave' });
+}
+
 // Two bots' duplicate match, 2 deals x 2 games, to its end; returns its summary.
 async function duplicateMatch(owner, first) {
   const second = await makeBot(owner, 'Robo Two');
-  const ended = [runBot(first.token, 4, 'random'), runBot(second.token, 4, 'rules', true)];
+  const ended = [runBot(first.token, 5, 'random'), runBot(second.token, 4, 'rules', true)];
+  await challenge(owner, first);
   const created = await owner.request({ type: 'match_create', name: 'Robo v Robo Two', bot: first.id, opponent: second.id, deals: 2 }, 'match_created');
   let summary = null;
   for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
@@ -74,7 +93,9 @@ async function duplicateMatch(owner, first) {
     if (Date.now() - start > 30000) fail(`the match did not end: ${JSON.stringify(summary)}`);
   }
   if (summary.status !== 'over') fail(`the match ended ${summary.status}: ${summary.why}`);
-  for (const r of await Promise.all(ended)) if (r.code !== 0 || !/played 4 games/.test(r.out)) fail(`a match bot ended with ${r.code}: ${r.out}`);
+  const [firstRun, secondRun] = await Promise.all(ended);
+  if (firstRun.code !== 0 || !/challenged by Owner/.test(firstRun.out) || !/played 5 games/.test(firstRun.out)) fail(`the challenged bot ended with ${firstRun.code}: ${firstRun.out}`);
+  if (secondRun.code !== 0 || !/played 4 games/.test(secondRun.out)) fail(`a match bot ended with ${secondRun.code}: ${secondRun.out}`);
   const games = summary.games;
   if (games.length !== 4 || games.map((g) => `${g.deal}${g.swapped}`).join() !== '1false,1true,2false,2true') fail(`the games: ${JSON.stringify(games)}`);
   if (summary.a.player !== first.id || summary.b.player !== second.id || !summary.a.bot_account) fail(`the sides: ${JSON.stringify(summary)}`);
