@@ -140,6 +140,68 @@ Test(store, players_are_found_by_token_and_account) {
   cr_expect_str_eq(srv_store_error(w.store), "no player 9999");
 }
 
+/* Bot accounts in either store: made with a token, marked, listed by owner, their tokens
+ * replaced or revoked only by their owner, and kept off the people's leaderboard; a duplicate
+ * match's summary saved, saved over and read back. */
+Test(store, bot_accounts_and_matches) {
+  srv_player owner, bot, other, q;
+  bool found = false;
+  cr_assert_eq(srv_store_player_create(w.store, "Aki", "hash-owner", &owner), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_player_register(w.store, owner.id, "Aki", "aki", "$argon2id$x"), 0);
+  cr_assert_eq(srv_store_bot_account_create(w.store, owner.id, "Robo", "robo", "hash-bot-1", &bot), 0, "%s",
+               srv_store_error(w.store));
+  cr_expect(bot.bot_account && bot.registered);
+  cr_expect_str_eq(bot.name, "Robo");
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-bot-1", &q, &found), 0);
+  cr_expect(found && q.id == bot.id && q.bot_account);
+  cr_assert_eq(srv_store_player_get(w.store, owner.id, &q), 0);
+  cr_expect(!q.bot_account, "a person marked as a bot");
+  char password[SRV_PASSWORD_HASH_SIZE];
+  cr_assert_eq(srv_store_account(w.store, "robo", &q, password, &found), 0);
+  cr_expect(found && q.id == bot.id, "the bot's name is not claimed");
+  cr_expect_str_eq(password, "", "a bot has a password");
+  cr_assert_eq(srv_store_bot_account_create(w.store, owner.id, "Other", "robo", "hash-bot-9", &other), -1,
+               "a bot account took a claimed name");
+
+  srv_player rows[4];
+  int n = 0;
+  cr_assert_eq(srv_store_bot_accounts(w.store, owner.id, rows, 4, &n), 0);
+  cr_expect(n == 1 && rows[0].id == bot.id);
+  cr_assert_eq(srv_store_bot_accounts(w.store, bot.id, rows, 4, &n), 0);
+  cr_expect_eq(n, 0);
+
+  cr_assert_eq(srv_store_bot_account_token(w.store, bot.id, bot.id, "hash-bot-2", &found), 0);
+  cr_expect(!found, "a bot renewed a token as its own owner");
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-bot-1", &q, &found), 0);
+  cr_expect(found, "a refused renewal revoked the token");
+  cr_assert_eq(srv_store_bot_account_token(w.store, owner.id, bot.id, "hash-bot-2", &found), 0);
+  cr_expect(found);
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-bot-1", &q, &found), 0);
+  cr_expect(!found, "the replaced token still works");
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-bot-2", &q, &found), 0);
+  cr_expect(found && q.id == bot.id);
+  cr_assert_eq(srv_store_bot_account_token(w.store, owner.id, bot.id, NULL, &found), 0);
+  cr_assert_eq(srv_store_player_by_token(w.store, "hash-bot-2", &q, &found), 0);
+  cr_expect(!found, "the revoked token still works");
+
+  raw("UPDATE players SET games = 1");
+  cr_assert_eq(srv_store_leaderboard(w.store, rows, 4, &n), 0);
+  cr_expect(n == 1 && rows[0].id == owner.id, "the people's leaderboard: %d rows", n);
+  cr_assert_eq(srv_store_bot_leaderboard(w.store, rows, 4, &n), 0);
+  cr_expect(n == 1 && rows[0].id == bot.id, "the bots' leaderboard: %d rows", n);
+
+  int64_t match = 0;
+  char *text = NULL;
+  cr_assert_eq(srv_store_match_save(w.store, &match, "{\"status\":\"playing\"}"), 0, "%s", srv_store_error(w.store));
+  cr_expect_gt(match, 0);
+  cr_assert_eq(srv_store_match_save(w.store, &match, "{\"status\":\"over\"}"), 0);
+  cr_assert_eq(srv_store_match_text(w.store, match, &text), 0);
+  cr_expect_str_eq(text, "{\"status\":\"over\"}");
+  free(text);
+  cr_assert_eq(srv_store_match_text(w.store, match + 1, &text), 0);
+  cr_expect_null(text);
+}
+
 Test(store, a_computer_level_has_one_player) {
   srv_player a, b;
   cr_assert_eq(srv_store_bot_player(w.store, "expert", &a), 0, "%s", srv_store_error(w.store));

@@ -87,6 +87,7 @@ function connect() {
     send({ type: 'list' });
     send({ type: 'games' });
     send({ type: 'leaderboard' });
+    send({ type: 'bot_leaderboard' });
     if (replayAsked()) { route(); return; } // a replay's address: the table waits in the lobby
     returnToTable();
     route();
@@ -133,6 +134,9 @@ function receive(msg) {
       break;
     case 'leaderboard':
       renderLeaders(msg.players);
+      break;
+    case 'bot_leaderboard':
+      renderBotLeaders(msg.players);
       break;
     case 'history':
       renderHistory(msg.player, msg.games);
@@ -240,13 +244,19 @@ function setMe(player) {
 // A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
 function displayName(seat, index) {
   if (!seat) return t('empty');
-  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : seat.name;
+  return seat.bot ? `${t('computer')} ${index + 1} · ${t('level_' + seat.bot)}` : botMarked(seat.name, seat.bot_account);
+}
+
+// A bot account's name with its mark, so that a program is never taken for a person
+// (docs/SERVER.md "Bots").
+function botMarked(name, isBot) {
+  return isBot ? `${name} [${t('bot_tag')}]` : name;
 }
 
 // ---- pages ----
 
 function show(page) {
-  for (const id of ['lobby', 'table', 'replay']) $(id).hidden = id !== page;
+  for (const id of ['lobby', 'table', 'replay', 'match']) $(id).hidden = id !== page;
 }
 
 // Whether the page's address asks for a replay.
@@ -266,10 +276,35 @@ function route() {
     openReplay(id, Number(query.get('round')) || 1, Number(query.get('move')) || 0, key);
     return;
   }
+  if (/^\d+$/.test(query.get('match') || '')) { openMatch(Number(query.get('match'))); return; }
   const invite = location.hash.match(/^#invite\/([0-9a-f]{32})$/);
   if (invite) { send({ type: 'join', invite: invite[1] }); return; } // 'joined' opens the table
   if (currentTable) { show('table'); return; }
   show('lobby');
+}
+
+// A duplicate match's page (docs/SERVER.md "Duplicate matches"): its result with the standard
+// error, and each game's seats, points and record, from /matches/ID.json.
+async function openMatch(id) {
+  show('match');
+  const res = await fetch(`matches/${id}.json`).catch(() => null);
+  const m = res && res.ok ? await res.json() : null;
+  if (!m) { $('match-title').textContent = t('match_missing', { n: id }); return; }
+  const a = botMarked(m.a.name, m.a.bot_account), b = botMarked(m.b.name, m.b.bot_account);
+  $('match-title').textContent = t('match_title', { n: m.id, name: m.name });
+  const r = m.result;
+  $('match-result').textContent = m.status === 'failed' ? t('match_failed', { why: m.why })
+    : r.deals ? t('match_result', { a, b, mean: r.mean.toFixed(1), se: r.stderr === undefined ? '?' : r.stderr.toFixed(1), deals: r.deals })
+    : t('match_none_yet', { a, b });
+  $('match-result').dataset.status = m.status;
+  const head = el('tr', {}, ...['match_deal', 'match_seats', 'match_points', 'match_record'].map((k) => el('th', { text: t(k) })));
+  const rows = m.games.map((g) => {
+    const seats = g.swapped ? `${b} · ${a}` : `${a} · ${b}`;
+    const points = g.swapped ? `${g.b} · ${g.a}` : `${g.a} · ${g.b}`;
+    return el('tr', {}, el('td', { text: String(g.deal) }), el('td', { text: seats }), el('td', { text: points }),
+      el('td', {}, el('a', { href: `?game=${g.game}`, text: t('game_no', { n: g.game }) })));
+  });
+  $('match-games').replaceChildren(head, ...rows);
 }
 
 // Shows a table, as its player or a spectator, remembered for a reload of this tab.
@@ -309,6 +344,7 @@ function applyLanguage() {
   renderTables();
   renderGames([], true);
   renderLeaders(leadersShown);
+  renderBotLeaders(botLeadersShown);
   if (historyShown) renderHistory(historyShown.player, historyShown.games);
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
@@ -353,7 +389,10 @@ function init() {
     $('chat-text').value = '';
   });
   $('refresh-games').addEventListener('click', () => send({ type: 'games' }));
-  $('refresh-leaders').addEventListener('click', () => send({ type: 'leaderboard' }));
+  $('refresh-leaders').addEventListener('click', () => {
+    send({ type: 'leaderboard' });
+    send({ type: 'bot_leaderboard' });
+  });
   const account = (type) => {
     const name = $('acct-name').value.trim();
     const password = $('acct-password').value;
@@ -372,6 +411,7 @@ function init() {
   $('back').addEventListener('click', () => { send({ type: 'leave' }); leaveTable(); });
   // back from a replay by loading the page afresh: it reconnects and returns to a seat held
   $('replay-back').addEventListener('click', () => location.assign(location.pathname));
+  $('match-back').addEventListener('click', () => location.assign(location.pathname));
   initReplay();
   window.addEventListener('hashchange', route);
   if (location.hash !== '#offline' && location.hash !== '#tutorial') connect(); // offline play and the tutorial need no server

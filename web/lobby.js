@@ -9,27 +9,34 @@ const lobbyTables = new Map();
 let lobbyTotal = 0, lobbyNext = null, gamesNext = null, lobbyRender = 0;
 let gamesShown = [];      // the finished games listed, every page so far
 let leadersShown = [];    // the leaderboard's players
+let botLeadersShown = []; // the bot accounts' leaderboard
 let historyShown = null;  // the rating history open under it
 let quickTimer = null;
 
-// The leaderboard: each player's rating, a click away from its rating history.
-function renderLeaders(players) {
-  leadersShown = players;
-  const box = $('leaders');
+// The leaderboard: each player's rating, a click away from its rating history. Bot accounts
+// have a list of their own (renderBotLeaders), drawn the same way.
+function renderLeaders(players, box = $('leaders')) {
+  if (box.id === 'leaders') leadersShown = players;
   box.replaceChildren();
   for (const p of players) {
-    const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : p.name;
+    const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : botMarked(p.name, p.bot_account);
     box.append(el('li', { class: p.bot ? 'computer' : undefined },
       el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); send({ type: 'history', player: p.id }); } } }),
       ` ${t('rating')}${p.rating} ±${p.deviation} · ${t('games_count', { n: p.games })}`));
   }
 }
 
+function renderBotLeaders(players) {
+  botLeadersShown = players;
+  $('bot-leaders-box').hidden = !players.length;
+  renderLeaders(players, $('bot-leaders'));
+}
+
 // A player's rating history: each game (a link to its replay), its date, the rating's change.
 function renderHistory(player, games) {
   historyShown = { player, games };
   const box = $('history');
-  const name = player.bot ? `${t('computer')} · ${t('level_' + player.bot)}` : player.name;
+  const name = player.bot ? `${t('computer')} · ${t('level_' + player.bot)}` : botMarked(player.name, player.bot_account);
   const list = el('ol', {});
   for (const g of games) {
     const change = Math.round(g.rating_after - g.rating_before);

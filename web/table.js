@@ -7,7 +7,8 @@ let rematchTimer = null;
 // One chat line, built of text nodes only: whatever was typed shows as typed.
 function addChat(line) {
   const log = $('chat-log');
-  const who = line.seat >= 0 ? `${line.from} (${line.seat + 1})` : `${line.from} (${t('spectator')})`;
+  const from = botMarked(line.from, line.bot_account);
+  const who = line.seat >= 0 ? `${from} (${line.seat + 1})` : `${from} (${t('spectator')})`;
   log.append(el('li', {}, el('span', { class: 'from', text: who }), line.text));
   while (log.children.length > 50) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;

@@ -18,6 +18,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
+int cmd_bot(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_solo(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

@@ -25,6 +25,7 @@ static const cli_entry commands[] = {
     {"match", cmd_match, "one player's team against another's on paired deals; one JSON line"},
     {"engine", cmd_engine, "a computer player behind the line protocol of docs/PROTOCOL.md"},
     {"bench", cmd_bench, "measure on one core: random playouts, or the solver on fixed positions"},
+    {"bot", cmd_bot, "play on a goita server as a bot account, with a level or an engine (docs/SERVER.md)"},
     {"serve", cmd_serve, "online play: the game server and its web client (docs/SERVER.md)"},
     {"rules", cmd_rules, "list the rule options of --rules OPTS, with values and defaults"},
     {"version", cmd_version, "print the version"},

@@ -11,6 +11,7 @@
 #include "hub_limits.h"
 #include "hub_lobby.h"
 #include "hub_map.h"
+#include "hub_match.h"
 #include "hub_own.h"
 #include "hub_players.h"
 #include "hub_quick.h"
@@ -77,6 +78,7 @@ hub_table *hub_table_get(srv_hub *h, int64_t id) {
 void srv_hub_free(srv_hub *h) {
   if (!h) return;
   for (int i = 0; i < h->ntables; i++) hub_table_free(h->tables[i]);
+  hub_matches_free(h);
   for (size_t i = 0; i < h->player_index.cap; i++)
     if (h->player_index.entries[i].used) free((hub_player *)(uintptr_t)h->player_index.entries[i].value);
   hub_map_free(&h->table_index);
@@ -202,6 +204,7 @@ void srv_hub_tick(srv_hub *h) {
   hub_lease_tick(h, now);
   hub_quick_tick(h);
   hub_rematch_tick(h);
+  hub_match_tick(h); /* before the loop below lets a finished match table go */
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];
     if (t->lost) continue;

@@ -15,6 +15,7 @@
 typedef struct chat_line {
   int seat; /* -1: a spectator */
   char name[SRV_NAME_SIZE];
+  bool bot_account; /* said by a program's account: shown as a bot's */
   char *text;
 } chat_line;
 
@@ -33,7 +34,7 @@ void hub_chat_free(hub_table *t) {
 
 /* Keeps a line for those who come later, dropping the oldest past CHAT_LINES. Returns -1 when
  * out of memory. */
-static int keep_line(hub_table *t, int seat, const char *name, const char *text) {
+static int keep_line(hub_table *t, int seat, const char *name, bool bot_account, const char *text) {
   if (!t->chat && !(t->chat = calloc(1, sizeof *t->chat))) return -1;
   char *copy = strdup(text);
   if (!copy) return -1;
@@ -48,6 +49,7 @@ static int keep_line(hub_table *t, int seat, const char *name, const char *text)
   }
   line->seat = seat;
   snprintf(line->name, sizeof line->name, "%s", name);
+  line->bot_account = bot_account;
   line->text = copy;
   return 0;
 }
@@ -79,12 +81,13 @@ void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r) {
                          h->options.chat_burst, h->options.chat_interval_ms / 1000.0);
     return;
   }
-  if (keep_line(t, c->seat, c->name, r->text) != 0) {
+  if (keep_line(t, c->seat, c->name, c->bot_account, r->text) != 0) {
     hub_send_error_retry(h, c->id, "chat", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return;
   }
   json_t *msg = json_pack("{s:s, s:I, s:s, s:i, s:s}", "type", "chat", "table", (json_int_t)t->id, "from", c->name,
                           "seat", c->seat, "text", r->text);
+  if (msg && c->bot_account) json_object_set_new(msg, "bot_account", json_true());
   char *text = srv_json_text(msg, JSON_COMPACT);
   json_decref(msg);
   if (!text) return;
@@ -101,8 +104,9 @@ void hub_chat_history(srv_hub *h, const hub_table *t, uint64_t client) {
   json_t *lines = json_array();
   for (int i = 0; i < t->chat->count; i++) {
     const chat_line *line = &t->chat->lines[(t->chat->first + i) % CHAT_LINES];
-    json_array_append_new(lines,
-                          json_pack("{s:s, s:i, s:s}", "from", line->name, "seat", line->seat, "text", line->text));
+    json_t *row = json_pack("{s:s, s:i, s:s}", "from", line->name, "seat", line->seat, "text", line->text);
+    if (row && line->bot_account) json_object_set_new(row, "bot_account", json_true());
+    json_array_append_new(lines, row);
   }
   hub_send_json(h, client,
                 json_pack("{s:s, s:I, s:o}", "type", "chat_history", "table", (json_int_t)t->id, "lines", lines));

@@ -24,10 +24,12 @@ static void add_rules_names(json_t *row, const goita_rules *rules) {
 /* One table as the lobby shows it. */
 static json_t *table_row(const hub_table *t) {
   json_t *seats = json_array();
-  for (int s = 0; s < players_of(t); s++)
-    json_array_append_new(seats, t->seats[s].player
-                                     ? json_pack("{s:s, s:s}", "name", t->seats[s].name, "bot", t->seats[s].bot)
-                                     : json_null());
+  for (int s = 0; s < players_of(t); s++) {
+    json_t *seat =
+        t->seats[s].player ? json_pack("{s:s, s:s}", "name", t->seats[s].name, "bot", t->seats[s].bot) : json_null();
+    if (t->seats[s].bot_account) json_object_set_new(seat, "bot_account", json_true());
+    json_array_append_new(seats, seat);
+  }
   json_t *row = json_pack("{s:I, s:s, s:s, s:i, s:o, s:i}", "id", (json_int_t)t->id, "status",
                           t->status == SRV_PLAYING ? "playing" : "waiting", "rules", t->rules_text, "turn_seconds",
                           t->turn_seconds, "seats", seats, "watchers", t->nwatchers);

@@ -32,8 +32,7 @@ static const char dummy_hash[] =
 #define HISTORY_ROWS 20
 #define LEADERBOARD_ROWS 50
 
-/* Copies a name without the spaces around it. */
-static void trim_name(const char *name, char out[SRV_NAME_SIZE]) {
+void hub_trim_name(const char *name, char out[SRV_NAME_SIZE]) {
   while (*name == ' ') name++;
   size_t n = strlen(name);
   while (n > 0 && name[n - 1] == ' ') n--;
@@ -45,7 +44,7 @@ static void trim_name(const char *name, char out[SRV_NAME_SIZE]) {
 /* The key an account was stored under before names had keys (names.h): trimmed, with ASCII
  * letters in lowercase. */
 static void legacy_account_of(const char *name, char out[SRV_NAME_SIZE]) {
-  trim_name(name, out);
+  hub_trim_name(name, out);
   for (char *p = out; *p; p++)
     if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
 }
@@ -118,9 +117,7 @@ void hub_accounts_rekey(srv_hub *h) {
   free(l.rows);
 }
 
-/* Checks a name a person asks for: not a computer's, not claimed by another player. Returns
- * false after sending the request an error. */
-static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self) {
+bool hub_name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self) {
   const char *why = srv_name_reserved(name);
   if (why) {
     hub_send_error(h, c->id, request, SRV_ERR_NAME_RESERVED, "the name \"%s\" is %s: choose another", name, why);
@@ -148,11 +145,12 @@ static bool name_allowed(srv_hub *h, hub_client *c, const char *request, const c
   return true;
 }
 
-static json_t *player_json(const srv_player *p) {
+json_t *hub_player_json(const srv_player *p) {
   json_t *o = json_pack("{s:I, s:s, s:i, s:i, s:i, s:b}", "id", (json_int_t)p->id, "name", p->name, "rating",
                         (int)(p->rating + 0.5), "deviation", (int)(p->deviation + 0.5), "games", p->games, "registered",
                         p->registered);
   if (o && p->bot[0]) json_object_set_new(o, "bot", json_string(p->bot));
+  if (o && p->bot_account) json_object_set_new(o, "bot_account", json_true());
   return o;
 }
 
@@ -194,14 +192,14 @@ static json_t *choices_json(void) {
 }
 
 static void send_welcome(srv_hub *h, hub_client *c, const srv_player *p, const char *token) {
-  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:s, s:o}", "type", "welcome", "player", player_json(p), "player_token",
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:s, s:o}", "type", "welcome", "player", hub_player_json(p), "player_token",
                                     token, "choices", choices_json()));
 }
 
 void hub_send_player(srv_hub *h, uint64_t client, int64_t player) {
   srv_player p;
   if (srv_store_player_get(h->store, player, &p) != 0) return;
-  hub_send_json(h, client, json_pack("{s:s, s:o}", "type", "player", "player", player_json(&p)));
+  hub_send_json(h, client, json_pack("{s:s, s:o}", "type", "player", "player", hub_player_json(&p)));
 }
 
 bool hub_client_player(srv_hub *h, hub_client *c, const char *request) {
@@ -252,8 +250,9 @@ static void guest_name(srv_hub *h, char out[SRV_NAME_SIZE]) {
 
 /* A guest: known by its token, saved only when it does something that needs a row. */
 static void hello_guest(srv_hub *h, hub_client *c, const char *name, const char *token) {
-  if (name[0] && !name_allowed(h, c, "hello", name, 0)) return;
+  if (name[0] && !hub_name_allowed(h, c, "hello", name, 0)) return;
   c->player = 0;
+  c->bot_account = false;
   srv_token_hash(token, c->guest);
   if (name[0])
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -283,7 +282,7 @@ static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const c
     return;
   }
   if (name[0] && !p.registered && strcmp(name, p.name) != 0) {
-    if (!name_allowed(h, c, "hello", name, p.id)) return;
+    if (!hub_name_allowed(h, c, "hello", name, p.id)) return;
     if (srv_store_player_rename(h->store, p.id, name) != 0) {
       hub_send_error_retry(h, c->id, "hello", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
                            srv_store_error(h->store));
@@ -293,13 +292,14 @@ static void hello_again(srv_hub *h, hub_client *c, const srv_request *r, const c
   }
   c->player = p.id;
   c->guest[0] = '\0';
+  c->bot_account = p.bot_account;
   snprintf(c->name, sizeof c->name, "%s", p.name);
   send_welcome(h, c, &p, r->token);
 }
 
 void hub_do_hello(srv_hub *h, hub_client *c, const srv_request *r) {
   char name[SRV_NAME_SIZE];
-  trim_name(r->name, name);
+  hub_trim_name(r->name, name);
   if (r->token[0]) {
     hello_again(h, c, r, name);
     return;
@@ -349,8 +349,8 @@ void hub_do_register(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   char name[SRV_NAME_SIZE], account[SRV_NAME_KEY_SIZE];
-  trim_name(r->name, name);
-  if (!name_allowed(h, c, "register", name, p.id) || srv_name_key(name, account) != 0) return;
+  hub_trim_name(r->name, name);
+  if (!hub_name_allowed(h, c, "register", name, p.id) || srv_name_key(name, account) != 0) return;
   if (srv_password_common(r->password)) {
     hub_send_error(h, c->id, "register", SRV_ERR_PASSWORD_COMMON,
                    "this password is one of the most common ones, which are tried first: choose another");
@@ -369,7 +369,7 @@ static void register_hashed(srv_hub *h, hub_client *c, const srv_password_answer
     hub_send_error_retry(h, c->id, "register", SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return;
   }
-  if (!name_allowed(h, c, "register", c->pending_name, c->pending_player)) return;
+  if (!hub_name_allowed(h, c, "register", c->pending_name, c->pending_player)) return;
   if (srv_store_player_register(h->store, c->pending_player, c->pending_name, c->pending_account, a->hash) != 0) {
     hub_send_error_retry(h, c->id, "register", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
                          srv_store_error(h->store));
@@ -513,6 +513,7 @@ static void login_checked(srv_hub *h, hub_client *c, const srv_password_answer *
   }
   c->player = p.id;
   c->guest[0] = '\0';
+  c->bot_account = false;
   snprintf(c->name, sizeof c->name, "%s", p.name);
   send_welcome(h, c, &p, token);
 }
@@ -538,7 +539,7 @@ void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   json_t *list = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(list, player_json(&rows[i]));
+  for (int i = 0; i < n; i++) json_array_append_new(list, hub_player_json(&rows[i]));
   hub_send_json(h, c->id, json_pack("{s:s, s:o}", "type", "leaderboard", "players", list));
 }
 
@@ -561,5 +562,5 @@ void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
                                           rows[i].time, "rating_before", rows[i].rating_before, "rating_after",
                                           rows[i].rating_after, "deviation_before", rows[i].deviation_before,
                                           "deviation_after", rows[i].deviation_after));
-  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", "history", "player", player_json(&p), "games", list));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", "history", "player", hub_player_json(&p), "games", list));
 }

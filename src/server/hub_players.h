@@ -16,6 +16,17 @@ int hub_login_throttle_new(srv_hub *h);
  * (and telling it with a `player` message). Returns false after sending the request an error. */
 bool hub_client_player(srv_hub *h, hub_client *c, const char *request);
 
+/* Copies a name without the spaces around it. */
+void hub_trim_name(const char *name, char out[SRV_NAME_SIZE]);
+
+/* Checks a name a person asks for (self: the player asking, 0 for none): not a computer's, not
+ * claimed by another player. Returns false after sending the request an error. */
+bool hub_name_allowed(srv_hub *h, hub_client *c, const char *request, const char *name, int64_t self);
+
+/* A player as clients see it: {"id","name","rating","deviation","games","registered"}, with
+ * "bot" (a computer's level) or "bot_account": true (a program's account) when so. */
+json_t *hub_player_json(const srv_player *p);
+
 /* Sends a client its player as stored now: {"type":"player","player":{...}}. */
 void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
 

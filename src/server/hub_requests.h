@@ -47,4 +47,19 @@ void hub_do_rematch(srv_hub *h, hub_client *c, const srv_request *r);
 
 void hub_do_chat(srv_hub *h, hub_client *c, const srv_request *r);
 
+/* Bot accounts (hub_bot_accounts.c, docs/SERVER.md "Bots"). */
+void hub_do_bot_create(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_bots(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_bot_token(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_bot_revoke(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_bot_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Duplicate matches (hub_match.c, docs/SERVER.md "Duplicate matches"). */
+void hub_do_match_create(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_match(srv_hub *h, hub_client *c, const srv_request *r);
+
+/* Challenges to bots (hub_challenge.c, docs/SERVER.md "Bots"). */
+void hub_do_challenge(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_challenge_decline(srv_hub *h, hub_client *c, const srv_request *r);
+
 #endif

@@ -47,6 +47,7 @@ static int seat_from_store(srv_hub *h, hub_seat *seat, int index, const srv_seat
   if (srv_store_player_get(h->store, row->player, &p) != 0) return -1;
   snprintf(seat->name, sizeof seat->name, "%s", p.name);
   snprintf(seat->bot, sizeof seat->bot, "%s", p.bot);
+  seat->bot_account = p.bot_account;
   if (seat->bot[0]) hub_bot_seat_name(seat, index);
   seat->rating = p.rating;
   seat->deviation = p.deviation;

@@ -25,6 +25,7 @@ typedef struct hub_seat {
   bool stand_in;         /* a computer player moves for its gone holder until they resume */
   int64_t bank_ms;       /* its time bank left (hub_clock.c) */
   int64_t left_player;   /* the person gone for good whose seat a spectator took over, 0 for none */
+  bool bot_account;      /* a program's account sits here (docs/SERVER.md "Bots") */
 } hub_seat;
 
 typedef struct hub_table {
@@ -78,10 +79,11 @@ typedef struct hub_client {
   int64_t player; /* 0 until it has a player row (hub_client_player) */
   char guest[SRV_TOKEN_HASH_SIZE]; /* after a hello without a token: the new token's hash, until a row is made */
   char name[SRV_NAME_SIZE];
+  bool bot_account; /* said hello with a bot account's token (docs/SERVER.md "Bots") */
   bool lobby;     /* gets the table list when it changes */
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
-  int64_t invited;     /* the private table it gave the invite code of (or created) */
+  int64_t invited;     /* the private table it gave the invite code of (or created, or a bot was challenged to) */
   int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
   /* A register or login waiting for its password job (hub_players.c): what it will finish. */
   int password_pending;                /* 0, or the srv_password_kind of the job out */
@@ -150,6 +152,8 @@ struct srv_hub {
   hub_map login_index; /* a registered player's id -> its hub_login_guard * (hub_players.c) */
   srv_throttle *address_tries; /* wrong passwords per client address (throttle.h, hub_players.c) */
   struct hub_quick *queue; /* players waiting for a quick match, oldest first (hub_quick.c) */
+  struct hub_match **matches; /* duplicate matches being played, room for a few (hub_match.c) */
+  int nmatches;
   int nqueue, capqueue;
   /* Several servers with a bus (hub_bus.c, hub_lobby.c). */
   struct hub_remote_row *remote_rows; /* the listed tables of the other servers, in id order */

@@ -79,6 +79,10 @@ void hub_detach(srv_hub *h, hub_client *c);
  * none) who must have room for it (hub_table_room). Returns it, or NULL with the reason in why. */
 hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
                             hub_failure *why);
+/* hub_table_create with the seed of its deals given (its 62 low bits; NULL: a random one), so
+ * that a duplicate match deals the same hands at its two tables (hub_match.c). */
+hub_table *hub_table_create_seeded(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                                   const uint64_t *seed, hub_failure *why);
 
 /* Puts a client's player in a seat (not saved, no client bound) with a new seat token: the
  * seat keeps its hash, token receives the token itself for the `seated` reply. */

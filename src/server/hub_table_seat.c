@@ -20,6 +20,11 @@
 
 hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
                             hub_failure *why) {
+  return hub_table_create_seeded(h, owner, rules, turn_seconds, private_table, NULL, why);
+}
+
+hub_table *hub_table_create_seeded(srv_hub *h, int64_t owner, const char *rules, int turn_seconds, bool private_table,
+                                   const uint64_t *seed, hub_failure *why) {
   if (h->open_tables >= h->options.max_tables) {
     hub_fail(why, SRV_ERR_SERVER_BUSY, HUB_RETRY_FULL_MS, "the server has %d open tables, its most", h->open_tables);
     return NULL;
@@ -45,7 +50,10 @@ hub_table *hub_table_create(srv_hub *h, int64_t owner, const char *rules, int tu
     return NULL;
   }
   goita_rules_format(&t->rules, t->rules_text, sizeof t->rules_text);
-  h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
+  if (seed)
+    t->seed = *seed;
+  else
+    h->io.random(h->io.ctx, &t->seed, sizeof t->seed);
   t->seed &= (UINT64_C(1) << 62) - 1; /* kept positive as an SQLite integer */
   t->turn_seconds = turn_seconds;
   t->status = SRV_WAITING;
@@ -95,6 +103,7 @@ void hub_seat_person(srv_hub *h, hub_seat *seat, const hub_client *c, char token
   srv_token_hash(token, seat->token);
   seat->player = c->player;
   snprintf(seat->name, sizeof seat->name, "%s", c->name);
+  seat->bot_account = c->bot_account;
   srv_player p;
   const bool known = srv_store_player_get(h->store, c->player, &p) == 0;
   seat->rating = known ? p.rating : SRV_RATING_START;

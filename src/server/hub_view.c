@@ -27,6 +27,7 @@ static void table_info(const hub_table *t, srv_table_info *info, bool spectator,
     info->seats[s].connected = t->seats[s].bot[0] || t->seats[s].client != 0;
     info->seats[s].stand_in = t->seats[s].stand_in;
     info->seats[s].bank_left = (int)((t->seats[s].bank_ms + 999) / 1000);
+    info->seats[s].bot_account = t->seats[s].bot_account;
   }
   info->game_id = t->game_id;
   info->previous_round = spectator && t->previous_round[0] ? t->previous_round : NULL;

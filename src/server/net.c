@@ -463,7 +463,23 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
   return start_body(wsi, d, HTTP_STATUS_OK, histories ? "text/plain; charset=utf-8" : "application/json", disposition);
 }
 
-/* /healthz and /metrics for the operators (net_metrics.c), or a record download. */
+/* A duplicate match's page (docs/SERVER.md "Duplicate matches"): /matches/ID.json, its summary
+ * as saved after each game. */
+static int start_match(server *s, struct lws *wsi, download *d, const char *path) {
+  long long id = 0;
+  char ext[8] = "";
+  if (sscanf(path, "/%lld.%7s", &id, ext) != 2 || id <= 0 || strcmp(ext, "json") != 0) {
+    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "use /matches/ID.json");
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+  }
+  if (srv_store_match_text(s->store, id, &d->body) != 0 || !d->body) {
+    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such match");
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+  }
+  return start_body(wsi, d, HTTP_STATUS_OK, "application/json", NULL);
+}
+
+/* /healthz and /metrics for the operators (net_metrics.c), a match's page or a record download. */
 static int start_reply(server *s, struct lws *wsi, download *d, const char *path) {
   char uri[64] = "";
   lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
@@ -475,6 +491,8 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
     srv_bots_stats bots;
     srv_bots_stats_get(s->bots, &bots);
     d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus, &bots);
+  } else if (strncmp(uri, "/matches/", 9) == 0) {
+    return start_match(s, wsi, d, path);
   } else
     return start_download(s, wsi, d, path);
   if (!d->body) return -1;
@@ -658,7 +676,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   lws_set_log_level(LLL_ERR, NULL);
-  static struct lws_http_mount records_mount, site_mount, health_mount, metrics_mount;
+  static struct lws_http_mount records_mount, site_mount, health_mount, metrics_mount, matches_mount;
   memset(&records_mount, 0, sizeof records_mount);
   records_mount.mountpoint = "/records";
   records_mount.mountpoint_len = (unsigned char)strlen("/records");
@@ -671,8 +689,12 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   health_mount.mountpoint_len = (unsigned char)strlen("/healthz");
   metrics_mount.mountpoint = "/metrics";
   metrics_mount.mountpoint_len = (unsigned char)strlen("/metrics");
+  matches_mount = records_mount;
+  matches_mount.mountpoint = "/matches";
+  matches_mount.mountpoint_len = (unsigned char)strlen("/matches");
   health_mount.mount_next = &metrics_mount;
-  metrics_mount.mount_next = &records_mount;
+  metrics_mount.mount_next = &matches_mount;
+  matches_mount.mount_next = &records_mount;
   memset(&site_mount, 0, sizeof site_mount);
   site_mount.mount_next = &health_mount;
   site_mount.mountpoint = "/";

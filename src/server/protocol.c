@@ -26,7 +26,10 @@ typedef enum field_kind {
   F_LIMIT,
   F_BANK,
   F_ON_TIMEOUT,
-  F_TAKE_OVER
+  F_TAKE_OVER,
+  F_OPPONENT,
+  F_DEALS,
+  F_MATCH
 } field_kind;
 
 typedef struct field_spec {
@@ -233,6 +236,15 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_PLAYER) {
       if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
       req->player = (int64_t)v;
+    } else if (f->kind == F_OPPONENT) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a player number", f->name);
+      req->opponent = (int64_t)v;
+    } else if (f->kind == F_DEALS) {
+      if (v < 1 || v > SRV_MATCH_MAX_DEALS) return bad(err, size, "field \"%s\": expected 1 to 100 deals", f->name);
+      req->deals = (int)v;
+    } else if (f->kind == F_MATCH) {
+      if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a match number", f->name);
+      req->match = (int64_t)v;
     } else {
       if (v < 0 || v >= GOITA_MAX_SEATS) return bad(err, size, "field \"%s\": expected a seat from 0 to 3", f->name);
       req->seat = (int)v;
@@ -498,6 +510,7 @@ char *srv_message_state(const srv_table_info *t, int seat, const goita_view *v) 
     if (t->seats[s].stand_in) json_object_set_new(json_array_get(seats, (size_t)s), "stand_in", json_true());
     if (t->bank_seconds > 0)
       json_object_set_new(json_array_get(seats, (size_t)s), "bank_left", json_integer(t->seats[s].bank_left));
+    if (t->seats[s].bot_account) json_object_set_new(json_array_get(seats, (size_t)s), "bot_account", json_true());
   }
   json_object_set_new(msg, "seats", seats);
   if (v) json_object_set_new(msg, "game", game_json(v));

@@ -32,6 +32,9 @@ typedef enum srv_request_type {
 /* A request type's name on the wire ("hello"), or NULL for one out of range. */
 const char *srv_request_name(int type);
 
+/* The most deals a duplicate match may have (each is played twice). */
+#define SRV_MATCH_MAX_DEALS 100
+
 /* A chat line: at most this many characters (Unicode code points), so at most four times as
  * many bytes of UTF-8. */
 #define SRV_CHAT_CHARS 200
@@ -60,6 +63,9 @@ typedef struct srv_request {
   int bank_seconds;             /* create: each person's time bank, 0 for none */
   int on_timeout;               /* create: srv_on_timeout */
   bool take_over;               /* create: a spectator may take over a gone person's seat */
+  int64_t opponent;             /* match_create: the other bot account, 0 when a level plays */
+  int deals;                    /* match_create */
+  int64_t match;                /* match */
 } srv_request;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
@@ -98,6 +104,7 @@ typedef struct srv_table_info {
     int connected;
     int stand_in; /* a computer player moves for the gone person until they resume */
     int bank_left; /* seconds of its time bank left at the start of its turn (with a bank) */
+    bool bot_account; /* a program's account (docs/SERVER.md "Bots") */
   } seats[GOITA_MAX_SEATS];
   int64_t game_id;                /* once the game is over and saved */
   const char *previous_round;     /* for spectators: the last finished round in full, or NULL */
@@ -159,7 +166,15 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(QUEUE_LOST,       "queue_lost",       0, "your place in the quick-match queue was given up (its server went away): ask again") \
   X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying") \
   X(DRAW_NOT_OFFERED, "draw_not_offered", 0, "your opponent has no draw offer standing to answer") \
-  X(MESSAGE_LOST,     "message_lost",     0, "the server ran out of memory for a message to you: resume or watch to see the table again")
+  X(MESSAGE_LOST,     "message_lost",     0, "the server ran out of memory for a message to you: resume or watch to see the table again") \
+  X(NOT_REGISTERED,   "not_registered",   0, "only a person who has claimed a name (not a guest, not a bot) may do this") \
+  X(TOO_MANY_BOTS,    "too_many_bots",    0, "you have the most bot accounts a person may have")               \
+  X(BOT_UNKNOWN,      "bot_unknown",      0, "you own no bot account with this number")                        \
+  X(BOT_REVOKED,      "bot_revoked",      0, "the bot's token was revoked or replaced: say hello again with a valid one") \
+  X(MATCH_UNKNOWN,    "match_unknown",    0, "no duplicate match has this number")                             \
+  X(MATCH_INVALID,    "match_invalid",    0, "a match is between a bot account and another bot account or a level: the text says what is wrong") \
+  X(BOT_BUSY,         "bot_busy",         0, "the bot is not connected here, or plays at another table: challenge it later") \
+  X(NOT_CHALLENGED,   "not_challenged",   0, "no challenge to you waits at that table")
 /* clang-format on */
 
 typedef enum srv_error {

@@ -53,7 +53,19 @@
   X(QUICK_CANCEL, "quick_cancel", 1, 0, 0, MATCHMAKER, hub_do_quick_cancel, (NO_FIELDS))                        \
   X(REMATCH,      "rematch",      1, 0, 0, TABLE,      hub_do_rematch, ({"table", F_TABLE, true}))              \
   X(CHAT,         "chat",         0, 1, 0, TABLE,      hub_do_chat,                                             \
-    ({"table", F_TABLE, true}, {"text", F_CHAT, true}))
+    ({"table", F_TABLE, true}, {"text", F_CHAT, true}))                                                   \
+  X(BOT_CREATE,   "bot_create",   1, 1, 0, HERE,       hub_do_bot_create, ({"name", F_NAME, true}))             \
+  X(BOTS,         "bots",         1, 1, 0, HERE,       hub_do_bots, (NO_FIELDS))                                \
+  X(BOT_TOKEN,    "bot_token",    1, 1, 0, HERE,       hub_do_bot_token, ({"bot", F_PLAYER, true}))             \
+  X(BOT_REVOKE,   "bot_revoke",   1, 1, 0, HERE,       hub_do_bot_revoke, ({"bot", F_PLAYER, true}))            \
+  X(BOT_LEADERBOARD, "bot_leaderboard", 1, 0, 0, HERE, hub_do_bot_leaderboard, (NO_FIELDS))                            \
+  X(MATCH_CREATE, "match_create", 1, 1, 0, HERE,       hub_do_match_create,                                     \
+    ({"name", F_NAME, true}, {"bot", F_PLAYER, true}, {"opponent", F_OPPONENT, false},                          \
+     {"level", F_LEVEL, false}, {"deals", F_DEALS, true}))                                                      \
+  X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))                              \
+  X(CHALLENGE,    "challenge",    1, 1, 0, HERE,       hub_do_challenge,                                        \
+    ({"bot", F_PLAYER, true}, {"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}))                    \
+  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

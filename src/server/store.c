@@ -183,3 +183,32 @@ void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]) {
     text = text && end != text ? end : NULL;
   }
 }
+
+int srv_store_bot_account_create(srv_store *s, int64_t owner, const char *name, const char *account,
+                                 const char *token_hash, srv_player *out) {
+  return counted(s, down(s) ? -1 : s->ops->bot_account_create(s, owner, name, account, token_hash, out));
+}
+
+int srv_store_bot_accounts(srv_store *s, int64_t owner, srv_player *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->bot_accounts(s, owner, rows, max, count));
+}
+
+int srv_store_bot_account_token(srv_store *s, int64_t owner, int64_t bot, const char *token_hash, bool *found) {
+  *found = false;
+  return counted(s, down(s) ? -1 : s->ops->bot_account_token(s, owner, bot, token_hash, found));
+}
+
+int srv_store_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->bot_leaderboard(s, rows, max, count));
+}
+
+int srv_store_match_save(srv_store *s, int64_t *id, const char *summary) {
+  return counted(s, down(s) ? -1 : s->ops->match_save(s, id, summary));
+}
+
+int srv_store_match_text(srv_store *s, int64_t id, char **summary) {
+  *summary = NULL;
+  return counted(s, down(s) ? -1 : s->ops->match_text(s, id, summary));
+}

@@ -34,7 +34,8 @@ typedef struct srv_player {
   char bot[SRV_LEVEL_SIZE]; /* a computer player's level; "" for a person */
   double rating, deviation; /* ratings.h */
   int games;
-  bool registered; /* has claimed its name with a password */
+  bool registered; /* has claimed its name with a password (or is a bot account) */
+  bool bot_account; /* a program's account made by a person (docs/SERVER.md "Bots") */
 } srv_player;
 
 typedef struct srv_seat_row {
@@ -131,6 +132,28 @@ int srv_store_accounts(srv_store *store,
                        void *ctx);
 /* The best rated players who have played, best first: at most max, their number in *count. */
 int srv_store_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
+
+/* Bot accounts (docs/SERVER.md "Bots"): players that are programs, each made by a registered
+ * person, its owner, and known by API tokens stored only as hashes among the player tokens.
+ * Creates one with its name claimed (account, as srv_store_player_register, with no password)
+ * and its first token. */
+int srv_store_bot_account_create(srv_store *store, int64_t owner, const char *name, const char *account,
+                                 const char *token_hash, srv_player *out);
+/* An owner's bot accounts in the order made: at most max, their number in *count. */
+int srv_store_bot_accounts(srv_store *store, int64_t owner, srv_player *rows, int max, int *count);
+/* Forgets every token of an owner's bot account and, unless token_hash is NULL, gives it that
+ * one instead (a new token revokes the old; NULL revokes all). *found is false, and nothing
+ * changes, when the owner has no such bot. */
+int srv_store_bot_account_token(srv_store *store, int64_t owner, int64_t bot, const char *token_hash, bool *found);
+/* As srv_store_leaderboard, but of the bot accounts only (srv_store_leaderboard leaves them out). */
+int srv_store_bot_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
+
+/* Duplicate matches between bots (docs/SERVER.md "Duplicate matches"), each kept as the JSON
+ * summary its page shows. Saves a summary: a new match when *id is 0 (then sets *id), else
+ * over match *id's. */
+int srv_store_match_save(srv_store *store, int64_t *id, const char *summary);
+/* A match's summary (malloc'd; NULL when there is no such match). */
+int srv_store_match_text(srv_store *store, int64_t id, char **summary);
 
 /* One game's change to one player's rating. */
 typedef struct srv_rating_row {

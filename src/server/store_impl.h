@@ -42,6 +42,13 @@ typedef struct srv_store_ops {
                   void *ctx);
   int (*table_options_save)(srv_store *store, int64_t table, int64_t epoch, const srv_table_options_row *row);
   int (*table_options_load)(srv_store *store, int64_t table, srv_table_options_row *row, bool *found);
+  int (*bot_account_create)(srv_store *store, int64_t owner, const char *name, const char *account,
+                            const char *token_hash, srv_player *out);
+  int (*bot_accounts)(srv_store *store, int64_t owner, srv_player *rows, int max, int *count);
+  int (*bot_account_token)(srv_store *store, int64_t owner, int64_t bot, const char *token_hash, bool *found);
+  int (*bot_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
+  int (*match_save)(srv_store *store, int64_t *id, const char *summary);
+  int (*match_text)(srv_store *store, int64_t id, char **summary);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

@@ -181,7 +181,9 @@ static int pg_limit_bytes(srv_store *s, long long bytes) {
   return -1;
 }
 
-#define PLAYER_COLUMNS "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account"
+#define PLAYER_COLUMNS                                                                                                 \
+  "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account,"                                                    \
+  " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.player = p.id)"
 
 /* Fills a player from a row of PLAYER_COLUMNS. */
 static void read_player(const PGresult *r, int row, srv_player *p) {
@@ -192,6 +194,7 @@ static void read_player(const PGresult *r, int row, srv_player *p) {
   p->games = (int)int_at(r, row, 4);
   p->deviation = real_at(r, row, 5);
   p->registered = !PQgetisnull(r, row, 6);
+  p->bot_account = PQgetvalue(r, row, 7)[0] == 't';
 }
 
 /* Runs a query for at most one player. */
@@ -267,7 +270,7 @@ static int pg_account(srv_store *s, const char *account, srv_player *out, char p
   *found = PQntuples(r) > 0;
   if (*found) {
     read_player(r, 0, out);
-    text_at(r, 0, 7, password_hash, SRV_PASSWORD_HASH_SIZE);
+    text_at(r, 0, 8, password_hash, SRV_PASSWORD_HASH_SIZE);
   }
   PQclear(r);
   return 0;
@@ -285,7 +288,8 @@ static int pg_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   char b[32];
   const char *params[] = {num(b, max)};
   PGresult *r = query(s, "reading the leaderboard",
-                      "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT $1",
+                      "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0"
+                      " AND p.id NOT IN (SELECT player FROM bot_accounts) ORDER BY p.rating DESC, p.id LIMIT $1",
                       1, params);
   if (!r) return -1;
   for (int i = 0; i < PQntuples(r) && *count < max; i++) read_player(r, i, &rows[(*count)++]);
@@ -847,9 +851,92 @@ static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *tabl
   return 0;
 }
 
+/* Reads the players a query gives, at most max. */
+static int some_players(srv_store *s, const char *what, const char *sql, int n, const char *const *params,
+                        srv_player *rows, int max, int *count) {
+  PGresult *r = query(s, what, sql, n, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r) && *count < max; i++) read_player(r, i, &rows[(*count)++]);
+  PQclear(r);
+  return 0;
+}
+
+static int pg_bot_account_create(srv_store *s, int64_t owner, const char *name, const char *account,
+                                 const char *token_hash, srv_player *out) {
+  if (begin(s) != 0) return -1;
+  const char *params[] = {name, account};
+  int64_t id = 0;
+  int status = insert_id(s, "saving a bot account", "INSERT INTO players (name, account) VALUES ($1, $2) RETURNING id",
+                         2, params, &id);
+  char b[32], o[32];
+  const char *link[] = {num(b, id), num(o, owner)};
+  if (status == 0)
+    status = run(s, "saving a bot account", "INSERT INTO bot_accounts (player, owner) VALUES ($1, $2)", 2, link);
+  if (status == 0) status = add_token(s, id, token_hash);
+  if (end(s, status) != 0) return -1;
+  return pg_player_get(s, id, out);
+}
+
+static int pg_bot_accounts(srv_store *s, int64_t owner, srv_player *rows, int max, int *count) {
+  char b[32];
+  const char *params[] = {num(b, owner)};
+  return some_players(s, "reading bot accounts",
+                      "SELECT " PLAYER_COLUMNS " FROM bot_accounts b JOIN players p ON p.id = b.player"
+                      " WHERE b.owner = $1 ORDER BY p.id",
+                      1, params, rows, max, count);
+}
+
+static int pg_bot_account_token(srv_store *s, int64_t owner, int64_t bot, const char *token_hash, bool *found) {
+  if (begin(s) != 0) return -1;
+  char b[32], o[32];
+  const char *params[] = {num(b, bot), num(o, owner)};
+  /* FOR UPDATE: two renewals at once end with one token, not both */
+  PGresult *r = query(s, "reading a bot account", "SELECT 1 FROM bot_accounts WHERE player = $1 AND owner = $2 FOR UPDATE",
+                      2, params);
+  if (!r) return end(s, -1);
+  *found = PQntuples(r) > 0;
+  PQclear(r);
+  int status = 0;
+  if (*found) status = run(s, "revoking a bot's tokens", "DELETE FROM player_tokens WHERE player = $1", 1, params);
+  if (status == 0 && *found && token_hash) status = add_token(s, bot, token_hash);
+  return end(s, status);
+}
+
+static int pg_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  char b[32];
+  const char *params[] = {num(b, max)};
+  return some_players(s, "reading the bot leaderboard",
+                      "SELECT " PLAYER_COLUMNS " FROM bot_accounts b JOIN players p ON p.id = b.player"
+                      " WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT $1",
+                      1, params, rows, max, count);
+}
+
+static int pg_match_save(srv_store *s, int64_t *id, const char *summary) {
+  char b[32];
+  if (*id) {
+    const char *params[] = {summary, num(b, *id)};
+    return run(s, "saving a match", "UPDATE matches SET summary = $1 WHERE id = $2", 2, params);
+  }
+  const char *params[] = {summary};
+  return insert_id(s, "saving a match", "INSERT INTO matches (summary) VALUES ($1) RETURNING id", 1, params, id);
+}
+
+static int pg_match_text(srv_store *s, int64_t id, char **summary) {
+  char b[32];
+  const char *params[] = {num(b, id)};
+  PGresult *r = query(s, "reading a match", "SELECT summary FROM matches WHERE id = $1", 1, params);
+  if (!r) return -1;
+  if (PQntuples(r) > 0) *summary = strdup(PQgetvalue(r, 0, 0));
+  const bool lost = PQntuples(r) > 0 && !*summary;
+  PQclear(r);
+  if (lost) snprintf(s->error, sizeof s->error, "out of memory");
+  return lost ? -1 : 0;
+}
+
 static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
+    pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
 };

@@ -180,9 +180,12 @@ static void read_player(sqlite3_stmt *st, srv_player *p) {
   p->games = sqlite3_column_int(st, 4);
   p->deviation = sqlite3_column_double(st, 5);
   p->registered = sqlite3_column_type(st, 6) != SQLITE_NULL;
+  p->bot_account = sqlite3_column_int(st, 7) != 0;
 }
 
-#define PLAYER_COLUMNS "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account"
+#define PLAYER_COLUMNS                                                                                                 \
+  "p.id, p.name, p.bot, p.rating, p.games, p.deviation, p.account,"                                                    \
+  " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.player = p.id)"
 
 /* Runs a query for at most one player. */
 static int one_player(srv_store *s, sqlite3_stmt *st, srv_player *out, bool *found) {
@@ -275,7 +278,7 @@ static int lite_account(srv_store *s, const char *account, srv_player *out, char
   *found = rc == SQLITE_ROW;
   if (*found) {
     read_player(st, out);
-    lite_copy_text(password_hash, SRV_PASSWORD_HASH_SIZE, sqlite3_column_text(st, 7));
+    lite_copy_text(password_hash, SRV_PASSWORD_HASH_SIZE, sqlite3_column_text(st, 8));
   }
   sqlite3_finalize(st);
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading an account");
@@ -296,7 +299,8 @@ static int lite_player_register(srv_store *s, int64_t id, const char *name, cons
 static int lite_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st =
-      lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
+      lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.games > 0"
+                      " AND p.id NOT IN (SELECT player FROM bot_accounts) ORDER BY p.rating DESC, p.id LIMIT ?");
   if (!st) return -1;
   sqlite3_bind_int(st, 1, max);
   int rc;
@@ -667,6 +671,99 @@ static int lite_game_text(srv_store *s, int64_t game, const char *key, bool hist
 }
 
 /* One server owns every table: no other server to find. */
+/* Reads the players a bound statement gives, at most max. */
+static int some_players(srv_store *s, sqlite3_stmt *st, srv_player *rows, int max, int *count, const char *what) {
+  if (!st) return -1;
+  int rc;
+  while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) read_player(st, &rows[(*count)++]);
+  if (*count == max) rc = SQLITE_DONE;
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, what);
+}
+
+static int lite_bot_account_create(srv_store *s, int64_t owner, const char *name, const char *account,
+                                   const char *token_hash, srv_player *out) {
+  if (lite_begin(s) != 0) return -1;
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO players (name, account) VALUES (?, ?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, account, -1, SQLITE_TRANSIENT);
+  }
+  int status = lite_run(s, st, "saving a bot account");
+  const int64_t id = sqlite3_last_insert_rowid(DB(s));
+  if (status == 0) {
+    st = lite_prepare(s, "INSERT INTO bot_accounts (player, owner) VALUES (?, ?)");
+    if (st) {
+      sqlite3_bind_int64(st, 1, id);
+      sqlite3_bind_int64(st, 2, owner);
+    }
+    status = lite_run(s, st, "saving a bot account");
+  }
+  if (status == 0) status = add_token(s, id, token_hash);
+  if (lite_end(s, status) != 0) return -1;
+  return lite_player_get(s, id, out);
+}
+
+static int lite_bot_accounts(srv_store *s, int64_t owner, srv_player *rows, int max, int *count) {
+  sqlite3_stmt *st = lite_prepare(
+      s, "SELECT " PLAYER_COLUMNS " FROM bot_accounts b JOIN players p ON p.id = b.player WHERE b.owner = ? ORDER BY p.id");
+  if (st) sqlite3_bind_int64(st, 1, owner);
+  return some_players(s, st, rows, max, count, "reading bot accounts");
+}
+
+static int lite_bot_account_token(srv_store *s, int64_t owner, int64_t bot, const char *token_hash, bool *found) {
+  if (lite_begin(s) != 0) return -1;
+  sqlite3_stmt *st = lite_prepare(s, "SELECT 1 FROM bot_accounts WHERE player = ? AND owner = ?");
+  int status = -1;
+  if (st) {
+    sqlite3_bind_int64(st, 1, bot);
+    sqlite3_bind_int64(st, 2, owner);
+    const int rc = sqlite3_step(st);
+    *found = rc == SQLITE_ROW;
+    status = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a bot account");
+    sqlite3_finalize(st);
+  }
+  if (status == 0 && *found) {
+    st = lite_prepare(s, "DELETE FROM player_tokens WHERE player = ?");
+    if (st) sqlite3_bind_int64(st, 1, bot);
+    status = lite_run(s, st, "revoking a bot's tokens");
+    if (status == 0 && token_hash) status = add_token(s, bot, token_hash);
+  }
+  return lite_end(s, status);
+}
+
+static int lite_bot_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " PLAYER_COLUMNS " FROM bot_accounts b JOIN players p ON p.id = b.player"
+                                     " WHERE p.games > 0 ORDER BY p.rating DESC, p.id LIMIT ?");
+  if (st) sqlite3_bind_int(st, 1, max);
+  return some_players(s, st, rows, max, count, "reading the bot leaderboard");
+}
+
+static int lite_match_save(srv_store *s, int64_t *id, const char *summary) {
+  sqlite3_stmt *st = lite_prepare(s, *id ? "UPDATE matches SET summary = ? WHERE id = ?" : "INSERT INTO matches (summary) VALUES (?)");
+  if (st) {
+    sqlite3_bind_text(st, 1, summary, -1, SQLITE_TRANSIENT);
+    if (*id) sqlite3_bind_int64(st, 2, *id);
+  }
+  if (lite_run(s, st, "saving a match") != 0) return -1;
+  if (!*id) *id = sqlite3_last_insert_rowid(DB(s));
+  return 0;
+}
+
+static int lite_match_text(srv_store *s, int64_t id, char **summary) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT summary FROM matches WHERE id = ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, id);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) *summary = strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !*summary) {
+    snprintf(s->error, sizeof s->error, "out of memory");
+    return -1;
+  }
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a match");
+}
+
 static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                             bool *found) {
   (void)kind;
@@ -683,6 +780,8 @@ static const srv_store_ops sqlite_ops = {
     lite_leaderboard, lite_rating_history, lite_table_create, lite_table_update, lite_table_end,
     lite_tables_open, lite_move_add,   lite_moves,           save_game,          lite_games,
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
+    lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
+    lite_bot_leaderboard, lite_match_save, lite_match_text,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -693,4 +792,6 @@ static const srv_store_ops simulated_ops = {
     lite_leaderboard, lite_rating_history, lite_table_create, sim_table_update, sim_table_end,
     sim_tables_open, sim_move_add,   lite_moves,           sim_save_game,          lite_games,
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
+    lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
+    lite_bot_leaderboard, lite_match_save, lite_match_text,
 };
