@@ -203,7 +203,7 @@ static void run_passwords(void) {
   w.npasswords = 0;
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL};
 
 /* Opens the hub with w.options: tests that are not about limits run with none. */
 static void open_hub(int round_pause_ms) {

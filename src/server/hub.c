@@ -174,10 +174,14 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
   if (!t || t->version != version || t->thinking_version != version) return; /* late: the game moved on */
   t->thinking_version = -1;
   hub_failure why;
-  if (hub_table_move(h, t, move, &why) != 0) {
-    /* a computer player's move that fails (storage full) is asked for again on the next tick */
-    t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000;
-  }
+  if (hub_table_move(h, t, move, &why, 0) != 0) hub_table_bot_retry(h, t);
+  hub_drop_lost(h);
+}
+
+void srv_hub_move_saved(srv_hub *h, const srv_move_write *w) {
+  hub_table *t = hub_table_get(h, w->table);
+  if (!t || !t->saving || t->version != w->seq || t->epoch != w->epoch) return; /* the table was let go */
+  hub_table_move_saved(h, t, w->status, w->error);
   hub_drop_lost(h);
 }
 

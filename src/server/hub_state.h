@@ -63,6 +63,11 @@ typedef struct hub_table {
    * (hub_drop_lost) once no caller holds it. */
   int64_t epoch;
   bool lost;
+  /* A move sent to be saved (hub_table_move) and played once it is (hub_table_move_saved):
+   * nothing else is played at the table meanwhile, and nobody sees it before it is durable. */
+  bool saving;
+  goita_move saving_move;
+  uint64_t saving_client; /* who played it, told when it is refused; 0 for a computer player */
 } hub_table;
 
 typedef struct hub_client {

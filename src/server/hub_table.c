@@ -121,7 +121,7 @@ void hub_unindex_seats(srv_hub *h, const hub_table *t) {
 /* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
  * timer ran out (stand_in). */
 void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
-  if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version) return;
+  if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version || t->saving) return;
   const int seat = t->game.round.turn;
   const hub_seat *s = &t->seats[seat];
   if (!s->bot[0] && !s->stand_in && !timed_out) return;
@@ -302,7 +302,8 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live) {
 
 /* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
  * -1 with the reason in why. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) {
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why, uint64_t client) {
+  if (t->saving) return hub_fail(why, SRV_ERR_MOVE_PENDING, 0, "the table's last move is still being saved");
   if (t->status != SRV_PLAYING) {
     return hub_fail(why, SRV_ERR_NOT_PLAYING, 0, "the game is not being played");
   }
@@ -314,19 +315,44 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
     return hub_fail(why, SRV_ERR_ILLEGAL_MOVE, 0, "%s", gerr.message);
   }
-  char text[16];
-  goita_move_format(move, text, sizeof text);
-  if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
-    return hub_fail_store(h, why, "the move was not saved, so it was not played");
+  srv_move_write w = {.table = t->id, .epoch = t->epoch, .seq = t->version};
+  goita_move_format(move, w.text, sizeof w.text);
+  t->saving = true;
+  t->saving_move = move;
+  t->saving_client = client;
+  if (h->io.save_move) {
+    if (h->io.save_move(h->io.ctx, &w) == 0) return 0;
+    t->saving = false;
+    return hub_fail(why, SRV_ERR_SERVER_BUSY, 1000, "the move was not saved, so it was not played: out of memory");
   }
-  t->game = next;
+  w.status = srv_store_move_add(h->store, w.table, w.epoch, w.seq, w.text);
+  hub_table_move_saved(h, t, w.status, w.status != 0 ? srv_store_error(h->store) : "");
+  return 0;
+}
+
+void hub_table_bot_retry(srv_hub *h, hub_table *t) { t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000; }
+
+void hub_table_move_saved(srv_hub *h, hub_table *t, int status, const char *error) {
+  t->saving = false;
+  if (status != 0) {
+    if (status == SRV_STORE_FENCED) hub_table_lost(h, t, error);
+    hub_failure why;
+    hub_fail(&why, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "the move was not saved, so it was not played: %s",
+             error);
+    if (t->saving_client)
+      hub_send_failure(h, t->saving_client, "move", &why);
+    else
+      hub_table_bot_retry(h, t);
+    return;
+  }
+  /* the game has not changed since the move was checked: nothing is played while it is saved */
+  goita_game_apply(&t->game, t->saving_move, NULL);
   t->version++;
   h->moves++;
   if (round_over(t)) hub_round_finished(h, t, true);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
   hub_schedule(h, t, false);
-  return 0;
 }
 
 void hub_record_names(hub_table *t) {

@@ -59,9 +59,18 @@ void hub_deal_next(srv_hub *h, hub_table *t, bool live);
  * that follow deal it. */
 void hub_round_finished(srv_hub *h, hub_table *t, bool live);
 
-/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in why. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why);
+/* Plays a move at a table: checked on a copy and sent to be saved (io.save_move, or the
+ * store at once); hub_table_move_saved applies and announces it once it is saved. Returns 0
+ * (sent), or -1 with the reason in why (refused; nothing changed). client is the player's
+ * connection, told if saving fails; 0 for a computer player. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why, uint64_t client);
+/* The outcome of saving the table's move (status as srv_store_move_add's, error its text):
+ * saved, the move is played, announced and the next turn asked for; refused, the player is told
+ * (a computer player is asked again, hub_table_bot_retry) and a fenced table is lost. */
+void hub_table_move_saved(srv_hub *h, hub_table *t, int status, const char *error);
+/* A computer player's move that could not be played (storage full) is asked for again on the
+ * next tick after a second. */
+void hub_table_bot_retry(srv_hub *h, hub_table *t);
 
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);

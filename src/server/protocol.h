@@ -136,7 +136,8 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(NOT_QUEUED,       "not_queued",       0, "you are not in the quick-match queue")                           \
   X(QUEUE_MOVED,      "queue_moved",      0, "your place in the quick-match queue moved to another connection") \
   X(QUEUE_LOST,       "queue_lost",       0, "your place in the quick-match queue was given up (its server went away): ask again") \
-  X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying")
+  X(GAME_NOT_SAVED,   "game_not_saved",   0, "the finished game is not saved yet: the server keeps trying") \
+  X(MOVE_PENDING,     "move_pending",     0, "the table's last move is still being saved: the new state follows")
 /* clang-format on */
 
 typedef enum srv_error {

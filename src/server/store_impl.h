@@ -40,6 +40,9 @@ typedef struct srv_store_ops {
   int (*accounts)(srv_store *store,
                   void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                   void *ctx);
+  /* NULL: srv_store_moves_add saves the moves one by one (the simulated cluster's store). */
+  int (*moves_add)(srv_store *store, srv_move_write *moves, int n);
+  int (*open_again)(const srv_store *store, srv_store **again);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

@@ -19,6 +19,7 @@ typedef struct pg_store {
   int lease_ms;
   long long incarnation; /* of that name, taken by srv_store_node: a newer one replaced this server */
   bool once;   /* the statement under way is not sent again on a new connection */
+  char *conninfo; /* what it was opened with, for srv_store_open_again */
 } pg_store;
 
 #define PG(s) ((pg_store *)(s))
@@ -158,6 +159,11 @@ int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
   srv_store *s = &pg->base;
   s->ops = &pg_ops;
   *out = s; /* also on failure, for the error text; close it */
+  pg->conninfo = strdup(conninfo);
+  if (!pg->conninfo) {
+    snprintf(s->error, sizeof s->error, "connecting: out of memory");
+    return -1;
+  }
   /* a database that does not answer is given up after 5 s unless the URI says otherwise, so
    * that a reconnection attempt cannot hold the server's loop for long */
   const char *const keys[] = {"connect_timeout", "dbname", NULL};
@@ -171,7 +177,17 @@ int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
 /* Closes the connection and frees the store. */
 static void pg_close(srv_store *s) {
   PQfinish(PG(s)->conn);
+  free(PG(s)->conninfo);
   free(s);
+}
+
+/* A second connection as the same server: its writes are fenced by the same name and epochs. */
+static int pg_open_again(const srv_store *s, srv_store **again) {
+  if (srv_store_open_postgresql(again, PG(s)->conninfo) != 0) return -1;
+  snprintf(PG(*again)->node, sizeof PG(*again)->node, "%s", PG(s)->node);
+  PG(*again)->lease_ms = PG(s)->lease_ms;
+  PG(*again)->incarnation = PG(s)->incarnation;
+  return 0;
 }
 
 /* The size of a PostgreSQL database is the server's business (its disk, its quotas). */
@@ -638,6 +654,19 @@ static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, cons
   return fenced(s, "saving a move", table, epoch);
 }
 
+/* Saves the moves of many tables in one transaction: one commit, one flush of the WAL. A move
+ * fenced is only not written (its statement changes no row), so the others still commit. */
+static int pg_moves_add(srv_store *s, srv_move_write *moves, int n) {
+  if (begin(s) != 0) return -1;
+  int status = 0;
+  for (int i = 0; i < n && status == 0; i++) {
+    moves[i].status = pg_move_add(s, moves[i].table, moves[i].epoch, moves[i].seq, moves[i].text);
+    if (moves[i].status == SRV_STORE_FENCED) snprintf(moves[i].error, sizeof moves[i].error, "%s", s->error);
+    if (moves[i].status == -1) status = -1;
+  }
+  return end(s, status);
+}
+
 static int pg_accounts(srv_store *s,
                        void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                        void *ctx) {
@@ -719,53 +748,44 @@ static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, 
   return 0;
 }
 
-/* Fills a game's players from the rows of its game_players. */
-static void read_game_players(const PGresult *p, srv_game_row *row) {
-  for (int j = 0; j < PQntuples(p); j++) {
-    const int i = (int)int_at(p, j, 0);
-    if (i < 0 || i >= GOITA_MAX_SEATS) continue;
-    row->players[i] = int_at(p, j, 1);
-    text_at(p, j, 2, row->names[i], sizeof row->names[i]);
-    row->ratings[i] = real_at(p, j, 3);
-    if (i + 1 > row->nplayers) row->nplayers = i + 1;
-  }
-}
-
+/* The games of a page with their players, in one query: a row per seat (one with no seat for
+ * a game without players), newest game first. $1 is the id the page starts below, $2 its size. */
 static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
   char b[2][32];
   const char *params[] = {num(b[0], before > 0 ? before : INT64_MAX), num(b[1], max)};
   PGresult *r = query(s, "reading the games",
-                      "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
+                      "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, g.rules, g.ended, "
+                      "p.seat, p.player, p.name, p.rating_after FROM "
+                      "(SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
                       "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 AND t.invite IS NULL "
-                      "ORDER BY g.id DESC LIMIT $2",
+                      "ORDER BY g.id DESC LIMIT $2) g "
+                      "LEFT JOIN game_players p ON p.game = g.id ORDER BY g.id DESC, p.seat",
                       2, params);
   if (!r) return -1;
-  int status = 0;
-  for (int i = 0; i < PQntuples(r) && *count < max && status == 0; i++) {
-    srv_game_row *row = &rows[*count];
-    memset(row, 0, sizeof *row);
-    row->id = int_at(r, i, 0);
-    row->table = int_at(r, i, 1);
-    text_at(r, i, 2, row->finished, sizeof row->finished);
-    row->score[0] = (int)int_at(r, i, 3);
-    row->score[1] = (int)int_at(r, i, 4);
-    text_at(r, i, 5, row->rules, sizeof row->rules);
-    text_at(r, i, 6, row->ended, sizeof row->ended);
-    const char *game[] = {PQgetvalue(r, i, 0)};
-    PGresult *p = query(s, "reading the games",
-                        "SELECT seat, player, name, rating_after FROM game_players WHERE game = $1 ORDER BY seat", 1,
-                        game);
-    if (!p) {
-      status = -1;
-      break;
+  srv_game_row *row = NULL;
+  for (int i = 0; i < PQntuples(r); i++) {
+    if (!row || row->id != int_at(r, i, 0)) {
+      if (*count == max) break;
+      row = &rows[(*count)++];
+      memset(row, 0, sizeof *row);
+      row->id = int_at(r, i, 0);
+      row->table = int_at(r, i, 1);
+      text_at(r, i, 2, row->finished, sizeof row->finished);
+      row->score[0] = (int)int_at(r, i, 3);
+      row->score[1] = (int)int_at(r, i, 4);
+      text_at(r, i, 5, row->rules, sizeof row->rules);
+      text_at(r, i, 6, row->ended, sizeof row->ended);
     }
-    read_game_players(p, row);
-    PQclear(p);
-    (*count)++;
+    const int seat = PQgetisnull(r, i, 7) ? -1 : (int)int_at(r, i, 7);
+    if (seat < 0 || seat >= GOITA_MAX_SEATS) continue;
+    row->players[seat] = int_at(r, i, 8);
+    text_at(r, i, 9, row->names[seat], sizeof row->names[seat]);
+    row->ratings[seat] = real_at(r, i, 10);
+    if (seat + 1 > row->nplayers) row->nplayers = seat + 1;
   }
   PQclear(r);
-  return status;
+  return 0;
 }
 
 static int pg_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
@@ -814,4 +834,5 @@ static const srv_store_ops pg_ops = {
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,
+    pg_moves_add,   pg_open_again,
 };
