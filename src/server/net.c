@@ -244,6 +244,7 @@ static void collect_saved_moves(server *s) {
   int n;
   while ((n = srv_store_async_collect(s->saver, saved, 64)) > 0)
     for (int i = 0; i < n; i++) {
+      srv_health_db_writer(&s->health, saved[i].status != -1, wall_now());
       const long moves = srv_hub_moves(s->hub);
       srv_hub_move_saved(s->hub, &saved[i]);
       if (srv_hub_moves(s->hub) != moves)

@@ -654,16 +654,71 @@ static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, cons
   return fenced(s, "saving a move", table, epoch);
 }
 
-/* Saves the moves of many tables in one transaction: one commit, one flush of the WAL. A move
- * fenced is only not written (its statement changes no row), so the others still commit. */
+/* A PostgreSQL array literal of n texts or numbers, each element quoted (a move's text has
+ * no quote or backslash, but the array does not rely on it); malloc'd, NULL when out of memory. */
+static char *array_literal(const srv_move_write *moves, int n, int field) {
+  const size_t each = sizeof moves->text * 2 + 32;
+  char *out = malloc((size_t)n * each + 3), *at = out;
+  if (!out) return NULL;
+  *at++ = '{';
+  for (int i = 0; i < n; i++) {
+    if (i) *at++ = ',';
+    *at++ = '"';
+    char value[32];
+    const char *text = field == 0 ? (snprintf(value, sizeof value, "%lld", (long long)moves[i].table), value)
+                       : field == 1 ? (snprintf(value, sizeof value, "%lld", (long long)moves[i].epoch), value)
+                       : field == 2 ? (snprintf(value, sizeof value, "%d", moves[i].seq), value)
+                                    : moves[i].text;
+    for (; *text; text++) {
+      if (*text == '"' || *text == '\\') *at++ = '\\';
+      *at++ = *text;
+    }
+    *at++ = '"';
+  }
+  *at++ = '}';
+  *at = '\0';
+  return out;
+}
+
+/* Saves the moves of many tables in one transaction: one statement for them all (one round
+ * trip, each table's row locked FOR SHARE as pg_move_add does), one commit, one flush of the
+ * WAL. A move that statement did not write (fenced, or stored already by an attempt whose
+ * answer was lost) is looked at again by pg_move_add in the same transaction, so each gets the
+ * outcome a move saved alone would; a fenced move is only not written, the others commit. */
 static int pg_moves_add(srv_store *s, srv_move_write *moves, int n) {
-  if (begin(s) != 0) return -1;
-  int status = 0;
+  char *arrays[4] = {NULL, NULL, NULL, NULL};
+  for (int f = 0; f < 4; f++)
+    if (!(arrays[f] = array_literal(moves, n, f))) {
+      for (int g = 0; g < f; g++) free(arrays[g]);
+      snprintf(s->error, sizeof s->error, "saving the moves: out of memory");
+      return -1;
+    }
+  int status = begin(s);
+  const char *params[] = {arrays[0], arrays[1], arrays[2], arrays[3], PG(s)->node};
+  PGresult *r = status != 0 ? NULL
+                            : query(s, "saving the moves",
+                                    "WITH m AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], "
+                                    "$4::text[]) AS m(table_id, epoch, seq, move)), "
+                                    "owner AS (SELECT t.id, m.epoch FROM tables t JOIN m ON t.id = m.table_id "
+                                    "WHERE t.status != 2 AND ($5::text = '' OR (t.node = $5::text AND t.epoch = m.epoch)) "
+                                    "FOR SHARE OF t) "
+                                    "INSERT INTO moves (table_id, seq, move, node, epoch) "
+                                    "SELECT m.table_id, m.seq, m.move, NULLIF($5::text, ''), m.epoch "
+                                    "FROM m JOIN owner ON owner.id = m.table_id AND owner.epoch = m.epoch "
+                                    "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq",
+                                    5, params);
+  for (int f = 0; f < 4; f++) free(arrays[f]);
+  if (status == 0 && !r) status = -1;
   for (int i = 0; i < n && status == 0; i++) {
+    bool written = false;
+    for (int k = 0; k < PQntuples(r) && !written; k++)
+      written = int_at(r, k, 0) == moves[i].table && int_at(r, k, 1) == moves[i].seq;
+    if (written) continue;
     moves[i].status = pg_move_add(s, moves[i].table, moves[i].epoch, moves[i].seq, moves[i].text);
     if (moves[i].status == SRV_STORE_FENCED) snprintf(moves[i].error, sizeof moves[i].error, "%s", s->error);
     if (moves[i].status == -1) status = -1;
   }
+  PQclear(r);
   return end(s, status);
 }
 
