@@ -228,8 +228,20 @@ static void save_moves(void) {
   for (int i = 0; i < n; i++) srv_hub_move_saved(w.hub, &w.saves[i]);
 }
 
+/* A finished game, as the store thread saves it, answered from inside the call. */
+static int fake_save_game(void *ctx, const srv_game_write *game) {
+  (void)ctx;
+  srv_game_write g = *game;
+  g.status = srv_store_game_finish(w.store, &g.game, g.record_json, g.histories);
+  snprintf(g.error, sizeof g.error, "%s", g.status != 0 ? srv_store_error(w.store) : "");
+  srv_hub_game_saved(w.hub, &g);
+  free(g.record_json);
+  free(g.histories);
+  return 0;
+}
+
 static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL,
-                              fake_save_move};
+                              fake_save_move, fake_save_game};
 
 /* Opens the hub with w.options: tests that are not about limits run with none. */
 static void open_hub(int round_pause_ms) {

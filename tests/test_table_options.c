@@ -69,7 +69,7 @@ static int64_t fake_now(void *ctx) {
   return w.now;
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, NULL, NULL, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, NULL, NULL, NULL, NULL, NULL};
 
 static void setup(void) {
   memset(&w, 0, sizeof w);

@@ -178,6 +178,13 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
   hub_drop_lost(h);
 }
 
+void srv_hub_game_saved(srv_hub *h, const srv_game_write *g) {
+  hub_table *t = hub_table_get(h, g->game.table);
+  if (!t || !t->saving || t->epoch != g->game.epoch || t->status != SRV_PLAYING) return; /* the table was let go */
+  hub_table_game_saved(h, t, g->status, g->error, &g->game, true);
+  hub_drop_lost(h);
+}
+
 void srv_hub_move_saved(srv_hub *h, const srv_move_write *w) {
   hub_table *t = hub_table_get(h, w->table);
   if (!t || !t->saving || t->version != w->seq || t->epoch != w->epoch) return; /* the table was let go */

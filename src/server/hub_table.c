@@ -230,45 +230,62 @@ int hub_record_texts(const hub_table *t, char **json, char **histories) {
   return 0;
 }
 
-/* The game is over: the record, its history strings and the new ratings are saved together. */
+/* The game is over: the record, its history strings and the new ratings are sent to be saved
+ * together (io.save_game, or the store at once); hub_table_game_saved ends the table once they
+ * are. */
 void hub_finish_game(srv_hub *h, hub_table *t) {
   char now[GOITA_RECORD_TIME_SIZE];
   hub_utc_now(now);
   snprintf(t->record.finished, sizeof t->record.finished, "%s", now);
-  char *json = NULL, *histories = NULL;
-  if (hub_record_texts(t, &json, &histories) != 0) return;
-  srv_game_row game;
-  memset(&game, 0, sizeof game);
-  game.table = t->id;
-  game.epoch = t->epoch;
-  game.nplayers = players_of(t);
+  srv_game_write g;
+  memset(&g, 0, sizeof g);
+  if (hub_record_texts(t, &g.record_json, &g.histories) != 0) return;
+  g.game.table = t->id;
+  g.game.epoch = t->epoch;
+  g.game.nplayers = players_of(t);
   for (int s = 0; s < players_of(t); s++) {
-    game.players[s] = t->seats[s].player;
-    snprintf(game.names[s], sizeof game.names[s], "%s", t->seats[s].name);
+    g.game.players[s] = t->seats[s].player;
+    snprintf(g.game.names[s], sizeof g.game.names[s], "%s", t->seats[s].name);
   }
-  hub_rate_game(h, t, &game);
-  game.score[0] = t->game.score[0];
-  game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
+  hub_rate_game(h, t, &g.game);
+  g.game.score[0] = t->game.score[0];
+  g.game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
   t->save_retry_ms = 0;
-  if (hub_owned(h, t, srv_store_game_finish(h->store, &game, json, histories)) == 0) {
+  if (h->io.save_game) {
+    t->saving = true; /* nothing happens at the table until the game is saved */
+    if (h->io.save_game(h->io.ctx, &g) == 0) return;
+    t->saving = false;
+    hub_table_game_saved(h, t, -1, "out of memory", &g.game, false);
+    return;
+  }
+  const int status = srv_store_game_finish(h->store, &g.game, g.record_json, g.histories);
+  free(g.record_json);
+  free(g.histories);
+  hub_table_game_saved(h, t, status, status != 0 ? srv_store_error(h->store) : "", &g.game, false);
+}
+
+void hub_table_game_saved(srv_hub *h, hub_table *t, int status, const char *error, const srv_game_row *game,
+                          bool announce) {
+  t->saving = false;
+  if (status == SRV_STORE_FENCED) hub_table_lost(h, t, error);
+  if (status == 0) {
     t->status = SRV_OVER;
-    t->game_id = game.id;
+    t->game_id = game->id;
     for (int s = 0; s < players_of(t); s++) {
-      t->seats[s].rating = game.ratings[s];
-      t->seats[s].deviation = game.deviations[s];
+      t->seats[s].rating = game->ratings[s];
+      t->seats[s].deviation = game->deviations[s];
     }
     hub_count_open(h, t, -1);
     hub_lobby_touch(h, t);
-    hub_announce_ratings(h, &game);
+    hub_announce_ratings(h, game);
+    if (announce) hub_broadcast_state(h, t);
   }
-  free(json);
-  free(histories);
   if (t->status == SRV_OVER || t->lost) return;
   /* Not saved (a full disk): the players are told, and the hub tries again every few seconds;
    * every move is already saved, so a restart would finish the game too. */
   t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
   char text[512];
-  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", srv_store_error(h->store));
+  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", error);
   char *msg = srv_message_error(NULL, SRV_ERR_GAME_NOT_SAVED, 0, text);
   for (int s = 0; s < players_of(t) && msg; s++)
     if (t->seats[s].client) hub_send_raw(h, t->seats[s].client, msg, strlen(msg));

@@ -48,8 +48,15 @@ void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
 /* Tells every connection of a rated player of the game its new rating. */
 void hub_announce_ratings(srv_hub *h, const srv_game_row *game);
 
-/* The game is over: the record, its history strings and the new ratings are saved together. */
+/* The game is over: the record, its history strings and the new ratings are sent to be saved
+ * together (io.save_game, or the store at once). */
 void hub_finish_game(srv_hub *h, hub_table *t);
+/* The outcome of saving the table's finished game (status as srv_store_game_finish's, error its
+ * text): saved, the table is over, the players' new ratings told and, when announce is set,
+ * its state broadcast (a caller that broadcasts next does not set it); refused, the players are
+ * told and it is tried again in 5 s, or the table is lost when fenced. */
+void hub_table_game_saved(srv_hub *h, hub_table *t, int status, const char *error, const srv_game_row *game,
+                          bool announce);
 
 /* Deals the next round; one that ends at the deal (teyaku, 5 pawns twice) is finished at once. */
 void hub_deal_next(srv_hub *h, hub_table *t, bool live);

@@ -190,6 +190,14 @@ static int hub_save_move(void *ctx, const srv_move_write *move) {
   return srv_store_async_submit(s->saver, &timed);
 }
 
+static int hub_save_game(void *ctx, const srv_game_write *game) {
+  server *s = ctx;
+  if (srv_store_async_submit_game(s->saver, game) == 0) return 0;
+  free(game->record_json);
+  free(game->histories);
+  return -1;
+}
+
 static void hub_random(void *ctx, void *buf, size_t len) {
   (void)ctx;
   unsigned char *p = buf;
@@ -250,6 +258,13 @@ static void collect_saved_moves(server *s) {
       if (srv_hub_moves(s->hub) != moves)
         srv_metrics_move(&s->metrics, (double)(lws_now_usecs() - saved[i].asked_us) / 1e6);
     }
+  srv_game_write game;
+  while (srv_store_async_collect_game(s->saver, &game)) {
+    srv_health_db_writer(&s->health, game.status != -1, wall_now());
+    srv_hub_game_saved(s->hub, &game);
+    free(game.record_json);
+    free(game.histories);
+  }
 }
 
 /* The hub's publish callback: the bus, or nothing once it is closed (at the end). */
@@ -749,7 +764,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (o->bus) hub.node = o->node ? o->node : "goita";
   srv_log_node(o->node);
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
-                         hub_log_line, hub_save_move};
+                         hub_log_line, hub_save_move, hub_save_game};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);

@@ -193,6 +193,15 @@ typedef struct srv_game_row {
   int64_t epoch;                   /* the table's ownership epoch (srv_table_row) */
 } srv_game_row;
 
+/* A finished or abandoned game to save away from the hub's thread (hub.h io.save_game), as
+ * srv_store_game_finish or srv_store_game_abandon saves it, and what became of it. */
+typedef struct srv_game_write {
+  srv_game_row game;             /* game.id is set once saved */
+  char *record_json, *histories; /* malloc'd, owned by the write: freed by whoever takes its outcome */
+  bool abandoned;
+  int status;      /* out: as srv_store_game_finish returns it */
+  char error[256]; /* out: the error text when status is not 0 */
+} srv_game_write;
 /* A finished game: its record (JSON) and history strings, the players' new ratings with their
  * history rows, and the table closed, all in one transaction, in the table's epoch
  * (game->epoch); a table that is over already is refused as fenced. Sets game->id. */
