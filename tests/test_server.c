@@ -73,6 +73,8 @@ static struct {
   srv_move_write saves[MAX_JOBS]; /* held moves to save (fake_save_move) */
   int nsaves;
   bool hold_saves;
+  srv_game_write held_game; /* a finished game held by fake_save_game (hold_saves), until given back */
+  bool game_held;
   int64_t counted_table;           /* think jobs for this table are counted per seat */
   int seat_jobs[GOITA_MAX_SEATS];
 } w;
@@ -228,9 +230,16 @@ static void save_moves(void) {
   for (int i = 0; i < n; i++) srv_hub_move_saved(w.hub, &w.saves[i]);
 }
 
-/* A finished game, as the store thread saves it, answered from inside the call. */
+/* A finished game, as the store thread saves it: saved and answered from inside the call, or
+ * held when w.hold_saves is set (save_held_game does the rest). */
 static int fake_save_game(void *ctx, const srv_game_write *game) {
   (void)ctx;
+  if (w.hold_saves) {
+    cr_assert(!w.game_held, "a second game was sent while one was held");
+    w.held_game = *game;
+    w.game_held = true;
+    return 0;
+  }
   srv_game_write g = *game;
   g.status = srv_store_game_finish(w.store, &g.game, g.record_json, g.histories);
   snprintf(g.error, sizeof g.error, "%s", g.status != 0 ? srv_store_error(w.store) : "");
@@ -238,6 +247,14 @@ static int fake_save_game(void *ctx, const srv_game_write *game) {
   free(g.record_json);
   free(g.histories);
   return 0;
+}
+
+/* Saves the held game and gives its outcome to the hub. */
+static void save_held_game(void) {
+  cr_assert(w.game_held);
+  w.game_held = false;
+  w.hold_saves = false;
+  fake_save_game(NULL, &w.held_game);
 }
 
 static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL,
@@ -980,6 +997,40 @@ Test(server, a_move_is_announced_only_once_saved) {
   free(settled);
   free(again);
   w.hold_saves = false;
+}
+
+/* A finished game is saved away from the hub too: the table is over, for everyone, only once
+ * its game is saved, and nothing happens at the table meanwhile. */
+Test(server, a_game_is_over_only_once_saved) {
+  connect_client(1, "Ann");
+  const uint64_t one[1] = {1};
+  const int table = table_with("target=50", 0, one, 1, "random");
+  w.hold_saves = true;
+  for (int steps = 0; steps < 5000 && !w.game_held; steps++) {
+    run_jobs();
+    if (w.nsaves) save_moves(); /* the moves are saved at once, the game is held */
+    if (!play_if_turn(1) && w.njobs == 0 && !w.nsaves) {
+      w.now += 10000; /* a paused round: the next one is dealt */
+      srv_hub_tick(w.hub);
+    }
+    if (w.nsaves) save_moves();
+  }
+  cr_assert(w.game_held, "the game never ended");
+  cr_assert_str_eq(status_of(1), "playing", "the table was over before its game was saved");
+  int count = 0;
+  srv_game_row rows[1];
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 1, &count), 0);
+  cr_assert_eq(count, 0);
+  w.now += 60000; /* the lifecycle waits for it: no abandon, no retry */
+  srv_hub_tick(w.hub);
+  cr_assert(w.game_held && w.nsaves == 0, "something was saved while the game was being saved");
+  cr_assert_str_eq(status_of(1), "playing");
+  save_held_game();
+  cr_assert_str_eq(status_of(1), "over", "the table was not over once its game was saved");
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 1, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_assert_eq(rows[0].table, table);
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].last_state, "game_id")), rows[0].id);
 }
 
 /* A full disk: a move is refused with the storage's reason and not played, or a finished game
