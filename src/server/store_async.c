@@ -55,13 +55,15 @@ static void *writer_main(void *arg) {
     /* a game is queued only once its table's last move is saved: games and moves need no order */
     while (a->games_saved < a->ngames) save_game(a);
     a->writing = a->n - a->saved < BATCH_MAX ? a->n - a->saved : BATCH_MAX;
-    memcpy(a->batch, &a->items[a->saved], (size_t)a->writing * sizeof *a->batch);
-    pthread_mutex_unlock(&a->lock);
-    srv_store_moves_add(a->writer, a->batch, a->writing);
-    pthread_mutex_lock(&a->lock);
-    memcpy(&a->items[a->saved], a->batch, (size_t)a->writing * sizeof *a->batch);
-    a->saved += a->writing;
-    a->writing = 0;
+    if (a->writing > 0) { /* (none when only games were queued) */
+      memcpy(a->batch, &a->items[a->saved], (size_t)a->writing * sizeof *a->batch);
+      pthread_mutex_unlock(&a->lock);
+      srv_store_moves_add(a->writer, a->batch, a->writing);
+      pthread_mutex_lock(&a->lock);
+      memcpy(&a->items[a->saved], a->batch, (size_t)a->writing * sizeof *a->batch);
+      a->saved += a->writing;
+      a->writing = 0;
+    }
     a->failures = srv_store_failures(a->writer);
     pthread_mutex_unlock(&a->lock);
     a->wake(a->ctx);
@@ -146,10 +148,12 @@ bool srv_store_async_collect_game(srv_store_async *a, srv_game_write *out) {
 int srv_store_async_collect(srv_store_async *a, srv_move_write *out, int max) {
   pthread_mutex_lock(&a->lock);
   const int n = a->saved < max ? a->saved : max;
-  memcpy(out, a->items, (size_t)n * sizeof *out);
-  memmove(a->items, &a->items[n], (size_t)(a->n - n) * sizeof *a->items);
-  a->n -= n;
-  a->saved -= n;
+  if (n > 0) { /* (items is NULL before the first move) */
+    memcpy(out, a->items, (size_t)n * sizeof *out);
+    memmove(a->items, &a->items[n], (size_t)(a->n - n) * sizeof *a->items);
+    a->n -= n;
+    a->saved -= n;
+  }
   pthread_mutex_unlock(&a->lock);
   return n;
 }
