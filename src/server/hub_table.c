@@ -317,8 +317,8 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live) {
   }
 }
 
-/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in why. */
+/* Plays a move at a table (hub_table.h): checked on a copy and sent to be saved; applied and
+ * announced by hub_table_move_saved once it is. */
 int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why, uint64_t client) {
   if (t->saving) return hub_fail(why, SRV_ERR_MOVE_PENDING, 0, "the table's last move is still being saved");
   if (t->status != SRV_PLAYING) {

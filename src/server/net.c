@@ -16,15 +16,15 @@
 #include <unistd.h>
 
 #include "bots.h"
-#include "store_async.h"
 #include "bus.h"
 #include "log.h"
 #include "net_handshake.h"
 #include "net_health.h"
-#include "net_metrics.h"
 #include "net_listen.h"
+#include "net_metrics.h"
 #include "protocol.h"
 #include "serve.h"
+#include "store_async.h"
 
 #define TICK_MS 100
 /* A connection whose messages are refused for going over its rate is closed when the refused
@@ -64,7 +64,7 @@ typedef struct server {
   srv_store *store;
   srv_hub *hub;
   srv_bots *bots;
-  srv_store_async *saver; /* the store thread: every move is saved there */
+  srv_store_async *saver; /* the store thread: every move and finished game is saved there */
   srv_bus *bus; /* NULL without --bus */
   srv_listener *listener;
   srv_net_limits limits;
