@@ -180,7 +180,7 @@ static void run_passwords(void) {
   }
   w.nheld = 0;
 }
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL};
 
 static void setup(void) {
   memset(&w, 0, sizeof w);

@@ -95,7 +95,7 @@ static void fake_password(void *ctx, const srv_password_job *job) {
   srv_hub_password_done(w.hub, &answer);
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL};
 
 static void setup(void) {
   memset(&w, 0, sizeof w);

@@ -131,6 +131,25 @@ Test(health, a_failed_call_is_looked_at_before_the_interval) {
   cr_expect_eq(page(&h, text, sizeof text), 503, "read at once after a failed call");
 }
 
+/* The store thread's calls go over a connection of their own: one answered says the database
+ * is back at once, one failed has the database read at the next look. */
+Test(health, the_store_threads_calls_count_as_the_servers_own) {
+  srv_health h;
+  srv_health_init(&h, false, WALL);
+  raw("ALTER TABLE games RENAME TO games_away");
+  srv_health_db_check(&h, w.store, 0, WALL);
+  char text[1024];
+  cr_assert_eq(page(&h, text, sizeof text), 503);
+  raw("ALTER TABLE games_away RENAME TO games");
+  srv_health_db_writer(&h, true, WALL + 1); /* a batch of moves saved */
+  cr_expect_eq(page(&h, text, sizeof text), 200, "a saved batch did not say the database is back");
+  srv_health_db_check(&h, w.store, 1, WALL + 2);
+  raw("ALTER TABLE games RENAME TO games_away");
+  srv_health_db_writer(&h, false, WALL + 3); /* a batch that failed */
+  srv_health_db_check(&h, w.store, 2, WALL + 4);
+  cr_expect_eq(page(&h, text, sizeof text), 503, "a failed batch was not looked at before the interval");
+}
+
 Test(health, the_bus_line_follows_its_connection_and_leaves_the_status) {
   srv_health h;
   srv_health_init(&h, true, WALL);

@@ -70,6 +70,11 @@ static struct {
   long messages, scanned;
   bool scan;
   srv_hub_options options;
+  srv_move_write saves[MAX_JOBS]; /* held moves to save (fake_save_move) */
+  int nsaves;
+  bool hold_saves;
+  srv_game_write held_game; /* a finished game held by fake_save_game (hold_saves), until given back */
+  bool game_held;
   int64_t counted_table;           /* think jobs for this table are counted per seat */
   int seat_jobs[GOITA_MAX_SEATS];
 } w;
@@ -203,7 +208,57 @@ static void run_passwords(void) {
   w.npasswords = 0;
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL};
+/* Moves to save, as the store thread saves them (srv_store_moves_add, answered through
+ * srv_hub_move_saved), at once from inside the call, or held until save_moves when
+ * w.hold_saves is set. */
+static int fake_save_move(void *ctx, const srv_move_write *move) {
+  (void)ctx;
+  cr_assert_lt(w.nsaves, MAX_JOBS);
+  w.saves[w.nsaves++] = *move;
+  if (w.hold_saves) return 0;
+  srv_store_moves_add(w.store, w.saves, w.nsaves);
+  w.nsaves = 0;
+  srv_hub_move_saved(w.hub, &w.saves[0]);
+  return 0;
+}
+
+/* Saves the held moves together in one transaction and hands their outcomes to the hub. */
+static void save_moves(void) {
+  srv_store_moves_add(w.store, w.saves, w.nsaves);
+  const int n = w.nsaves;
+  w.nsaves = 0;
+  for (int i = 0; i < n; i++) srv_hub_move_saved(w.hub, &w.saves[i]);
+}
+
+/* A finished game, as the store thread saves it: saved and answered from inside the call, or
+ * held when w.hold_saves is set (save_held_game does the rest). */
+static int fake_save_game(void *ctx, const srv_game_write *game) {
+  (void)ctx;
+  if (w.hold_saves) {
+    cr_assert(!w.game_held, "a second game was sent while one was held");
+    w.held_game = *game;
+    w.game_held = true;
+    return 0;
+  }
+  srv_game_write g = *game;
+  g.status = srv_store_game_finish(w.store, &g.game, g.record_json, g.histories);
+  snprintf(g.error, sizeof g.error, "%s", g.status != 0 ? srv_store_error(w.store) : "");
+  srv_hub_game_saved(w.hub, &g);
+  free(g.record_json);
+  free(g.histories);
+  return 0;
+}
+
+/* Saves the held game and gives its outcome to the hub. */
+static void save_held_game(void) {
+  cr_assert(w.game_held);
+  w.game_held = false;
+  w.hold_saves = false;
+  fake_save_game(NULL, &w.held_game);
+}
+
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL,
+                              fake_save_move, fake_save_game};
 
 /* Opens the hub with w.options: tests that are not about limits run with none. */
 static void open_hub(int round_pause_ms) {
@@ -859,6 +914,123 @@ Test(server, turn_timer_moves_for_an_absent_player) {
   cr_assert_str_neq(after, before, "the stand-in's move was not played");
   free(before);
   free(after);
+}
+
+/* Keeps the first move a table's stored moves give. */
+static void collect_first_move(void *ctx, const char *text) {
+  char *first = ctx;
+  if (!*first) snprintf(first, 64, "%s", text);
+}
+
+/* The index of the client of `ids` whose turn it is (it has legal moves). */
+static int mover_of(const uint64_t *ids, int n) {
+  for (int i = 0; i < n; i++)
+    if (json_array_size(json_object_get(json_object_get(w.clients[ids[i]].last_state, "game"), "legal"))) return i;
+  cr_assert_fail("nobody is to move");
+  return -1;
+}
+
+/* Moves are saved away from the hub (the store thread): nobody sees a move before it is saved,
+ * nothing else is played at the table meanwhile, a move the storage refuses is not played and
+ * its player is told why, and the moves of several tables are saved in one transaction. */
+Test(server, a_move_is_announced_only_once_saved) {
+  const uint64_t four[4] = {1, 2, 3, 4}, others[4] = {5, 6, 7, 8};
+  for (uint64_t id = 1; id <= 8; id++) connect_client(id, "Player");
+  const int table = table_with("", 0, four, 4, "random"), other = table_with("", 0, others, 4, "random");
+  w.hold_saves = true;
+  const uint64_t mover = four[mover_of(four, 4)], other_mover = others[mover_of(others, 4)];
+  char *before[5];
+  for (int i = 1; i <= 4; i++) before[i] = game_text((uint64_t)i);
+  const char *move = json_string_value(json_array_get(json_object_get(json_object_get(w.clients[mover].last_state, "game"), "legal"), 0));
+  char text[16];
+  snprintf(text, sizeof text, "%s", move);
+  say(mover, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, text);
+  cr_assert_eq(w.clients[mover].errors, 0, "%s", w.clients[mover].last_error);
+  cr_assert_eq(w.nsaves, 1, "the move was not sent to be saved");
+  for (int i = 1; i <= 4; i++) {
+    char *now = game_text((uint64_t)i);
+    cr_assert_str_eq(now, before[i], "seat %d saw a move not saved yet", i);
+    free(now);
+  }
+  say(mover, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, text);
+  cr_assert_str_eq(w.clients[mover].last_code, "move_pending", "%s", w.clients[mover].last_error);
+  cr_assert_eq(w.nsaves, 1, "a second move was sent while the first was being saved");
+  /* the storage refuses it: not played, its player told why */
+  const int errors = w.clients[mover].errors;
+  w.saves[0].status = -1;
+  snprintf(w.saves[0].error, sizeof w.saves[0].error, "saving a move: database or disk is full");
+  srv_hub_move_saved(w.hub, &w.saves[0]);
+  w.nsaves = 0;
+  cr_assert_eq(w.clients[mover].errors, errors + 1, "the player was not told");
+  cr_assert_str_eq(w.clients[mover].last_code, "storage_failed");
+  cr_assert(strstr(w.clients[mover].last_error, "not saved, so it was not played: saving a move: database or disk is full"),
+            "%s", w.clients[mover].last_error);
+  for (int i = 1; i <= 4; i++) {
+    char *now = game_text((uint64_t)i);
+    cr_assert_str_eq(now, before[i], "a refused move changed seat %d's table", i);
+    free(now);
+  }
+  /* played again, with a move at the other table: both saved together, then both announced */
+  say(mover, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, text);
+  const char *other_move = json_string_value(json_array_get(json_object_get(json_object_get(w.clients[other_mover].last_state, "game"), "legal"), 0));
+  say(other_mover, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", other, other_move);
+  cr_assert_eq(w.nsaves, 2);
+  save_moves();
+  cr_assert_eq(w.clients[mover].errors, errors + 1, "%s", w.clients[mover].last_error);
+  for (int i = 1; i <= 4; i++) {
+    char *now = game_text((uint64_t)i);
+    cr_assert_str_neq(now, before[i], "seat %d did not see the saved move", i);
+    free(now);
+    free(before[i]);
+  }
+  char all[64] = "";
+  cr_assert_eq(srv_store_moves(w.store, table, collect_first_move, all), 0);
+  cr_assert_str_eq(all, text, "the move saved is not the move played");
+  char other_all[64] = "";
+  cr_assert_eq(srv_store_moves(w.store, other, collect_first_move, other_all), 0);
+  cr_assert_neq(other_all[0], '\0', "the other table's move was not saved");
+  /* an answer for a move no longer being saved is dropped */
+  char *settled = game_text(1);
+  srv_hub_move_saved(w.hub, &w.saves[0]);
+  char *again = game_text(1);
+  cr_assert_str_eq(again, settled, "a late answer changed the table");
+  free(settled);
+  free(again);
+  w.hold_saves = false;
+}
+
+/* A finished game is saved away from the hub too: the table is over, for everyone, only once
+ * its game is saved, and nothing happens at the table meanwhile. */
+Test(server, a_game_is_over_only_once_saved) {
+  connect_client(1, "Ann");
+  const uint64_t one[1] = {1};
+  const int table = table_with("target=50", 0, one, 1, "random");
+  w.hold_saves = true;
+  for (int steps = 0; steps < 5000 && !w.game_held; steps++) {
+    run_jobs();
+    if (w.nsaves) save_moves(); /* the moves are saved at once, the game is held */
+    if (!play_if_turn(1) && w.njobs == 0 && !w.nsaves) {
+      w.now += 10000; /* a paused round: the next one is dealt */
+      srv_hub_tick(w.hub);
+    }
+    if (w.nsaves) save_moves();
+  }
+  cr_assert(w.game_held, "the game never ended");
+  cr_assert_str_eq(status_of(1), "playing", "the table was over before its game was saved");
+  int count = 0;
+  srv_game_row rows[1];
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 1, &count), 0);
+  cr_assert_eq(count, 0);
+  w.now += 60000; /* the lifecycle waits for it: no abandon, no retry */
+  srv_hub_tick(w.hub);
+  cr_assert(w.game_held && w.nsaves == 0, "something was saved while the game was being saved");
+  cr_assert_str_eq(status_of(1), "playing");
+  save_held_game();
+  cr_assert_str_eq(status_of(1), "over", "the table was not over once its game was saved");
+  cr_assert_eq(srv_store_games(w.store, 0, rows, 1, &count), 0);
+  cr_assert_eq(count, 1);
+  cr_assert_eq(rows[0].table, table);
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].last_state, "game_id")), rows[0].id);
 }
 
 /* A full disk: a move is refused with the storage's reason and not played, or a finished game

@@ -327,6 +327,85 @@ Test(store, moves_come_back_in_order) {
   cr_expect_str_eq(none, "");
 }
 
+/* A batch of moves, one per table given, each the table's move number seq. */
+static void batch_of(srv_move_write *moves, const int64_t *tables, int n, int seq, const char *text) {
+  memset(moves, 0, (size_t)n * sizeof *moves);
+  for (int i = 0; i < n; i++) {
+    moves[i].table = tables[i];
+    moves[i].seq = seq;
+    snprintf(moves[i].text, sizeof moves[i].text, "%s", text);
+  }
+}
+
+/* The moves of many tables in one transaction (the store thread's group commit): each gets
+ * its own outcome, a fenced one is only not written, any other failure writes none. */
+Test(store, the_moves_of_many_tables_are_saved_together) {
+  int64_t tables[4];
+  for (int i = 0; i < 3; i++) {
+    srv_table_row row = sample_table(0);
+    row.seats[0].player = row.seats[2].player = 0;
+    cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+    tables[i] = row.id;
+  }
+  srv_move_write moves[4];
+  batch_of(moves, tables, 3, 0, "d1");
+  cr_assert_eq(srv_store_moves_add(w.store, moves, 3), 0, "%s", srv_store_error(w.store));
+  for (int i = 0; i < 3; i++) {
+    cr_expect_eq(moves[i].status, 0, "%s", moves[i].error);
+    char all[32] = "";
+    cr_assert_eq(srv_store_moves(w.store, tables[i], collect_move, all), 0);
+    cr_expect_str_eq(all, "d1");
+  }
+  tables[3] = tables[2] + 1000; /* no such table */
+  batch_of(moves, tables, 4, 1, "p2");
+  if (w.postgresql) { /* not this server's table: fenced, and the others saved */
+    cr_assert_eq(srv_store_moves_add(w.store, moves, 4), 0, "%s", srv_store_error(w.store));
+    cr_expect_eq(moves[3].status, SRV_STORE_FENCED);
+    cr_expect(strstr(moves[3].error, "served by another server"), "%s", moves[3].error);
+    for (int i = 0; i < 3; i++) cr_expect_eq(moves[i].status, 0, "%s", moves[i].error);
+    cr_expect_eq(raw("SELECT count(*) FROM moves"), 6);
+    /* a statement that fails (a check the database was given) writes none of the batch */
+    raw("ALTER TABLE moves ADD CONSTRAINT short_moves CHECK (length(move) < 8)");
+    batch_of(moves, tables, 3, 2, "d3");
+    snprintf(moves[1].text, sizeof moves[1].text, "too long a move");
+  } /* with SQLite, the move for no table breaks a foreign key: none of the batch is written */
+  const int n = w.postgresql ? 3 : 4;
+  const long long stored = raw("SELECT count(*) FROM moves");
+  cr_expect_eq(srv_store_moves_add(w.store, moves, n), -1);
+  for (int i = 0; i < n; i++) {
+    cr_expect_eq(moves[i].status, -1, "move %d", i);
+    cr_expect_str_eq(moves[i].error, srv_store_error(w.store));
+  }
+  cr_expect(srv_store_failing(w.store));
+  cr_expect_eq(raw("SELECT count(*) FROM moves"), stored, "a failed batch wrote moves");
+}
+
+/* The store thread's connection (srv_store_open_again) writes as the same server: in the epochs
+ * it owns its tables in, its name on each move. */
+Test(store, a_second_connection_writes_as_the_same_server) {
+  if (w.postgresql) cr_assert_eq(srv_store_node(w.store, "a", 60000), 0, "%s", srv_store_error(w.store));
+  srv_table_row row = sample_table(0);
+  row.seats[0].player = row.seats[2].player = 0;
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0, "%s", srv_store_error(w.store));
+  srv_store *again = NULL;
+  cr_assert_eq(srv_store_open_again(w.store, &again), 0, "%s", again ? srv_store_error(again) : "out of memory");
+  srv_move_write move;
+  batch_of(&move, &row.id, 1, 0, "d1");
+  move.epoch = row.epoch;
+  cr_assert_eq(srv_store_moves_add(again, &move, 1), 0, "%s", srv_store_error(again));
+  char all[32] = "";
+  cr_assert_eq(srv_store_moves(w.store, row.id, collect_move, all), 0);
+  cr_expect_str_eq(all, "d1", "the first connection does not see the second's move");
+  if (w.postgresql) {
+    cr_expect_eq(raw("SELECT count(*) FROM moves WHERE node = 'a' AND epoch = 1"), 1, "written under another name");
+    batch_of(&move, &row.id, 1, 1, "p2");
+    move.epoch = row.epoch + 1; /* an epoch this server does not hold the table in */
+    cr_assert_eq(srv_store_moves_add(again, &move, 1), 0);
+    cr_expect_eq(move.status, SRV_STORE_FENCED);
+  }
+  srv_store_close(again);
+}
+
 /* A finished game of two people and a computer level on both sides of a four-seat table. */
 static srv_game_row sample_game(int64_t table, const srv_player *a, const srv_player *b, const srv_player *bot) {
   srv_game_row g;

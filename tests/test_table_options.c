@@ -76,7 +76,7 @@ static int64_t fake_now(void *ctx) {
   return w.now;
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, NULL, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, NULL, NULL, NULL, NULL, NULL};
 
 /* A hub on the test's store (restoring its open tables); the next round is dealt at once, so
  * that a test may play on through rounds. */

@@ -181,10 +181,21 @@ void srv_hub_bot_move(srv_hub *h, int64_t table, int version, goita_move move) {
   if (!t || t->version != version || t->thinking_version != version) return; /* late: the game moved on */
   t->thinking_version = -1;
   hub_failure why;
-  if (hub_table_move(h, t, move, &why) != 0) {
-    /* a computer player's move that fails (storage full) is asked for again on the next tick */
-    t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000;
-  }
+  if (hub_table_move(h, t, move, &why, 0) != 0) hub_table_bot_retry(h, t);
+  hub_drop_lost(h);
+}
+
+void srv_hub_game_saved(srv_hub *h, const srv_game_write *g) {
+  hub_table *t = hub_table_get(h, g->game.table);
+  if (!t || !t->saving || t->epoch != g->game.epoch || t->status != SRV_PLAYING) return; /* the table was let go */
+  hub_table_game_saved(h, t, g->status, g->error, &g->game, true);
+  hub_drop_lost(h);
+}
+
+void srv_hub_move_saved(srv_hub *h, const srv_move_write *w) {
+  hub_table *t = hub_table_get(h, w->table);
+  if (!t || !t->saving || t->version != w->seq || t->epoch != w->epoch) return; /* the table was let go */
+  hub_table_move_saved(h, t, w->status, w->error);
   hub_drop_lost(h);
 }
 
@@ -214,6 +225,7 @@ void srv_hub_tick(srv_hub *h) {
       continue;
     }
     if (t->status != SRV_PLAYING) continue;
+    if (t->saving) continue; /* the move or game being saved decides what comes next */
     if (t->save_retry_ms && now >= t->save_retry_ms) {
       hub_finish_game(h, t);
       if (t->status == SRV_OVER) hub_broadcast_state(h, t);

@@ -68,6 +68,14 @@ typedef struct srv_hub_io {
   /* Writes one line of the operators' log (a takeover, a table lost, a write refused by
    * fencing); the text is only borrowed. NULL: nothing is logged. */
   void (*log)(void *ctx, const char *text);
+  /* Saves a move away from the hub's thread (the store thread, store_async.h), answered later
+   * through srv_hub_move_saved with the same move and its outcome; returns 0, or -1 when it
+   * cannot be queued (out of memory). NULL: the hub saves it on its own store at once. */
+  int (*save_move)(void *ctx, const srv_move_write *move);
+  /* Saves a finished game away from the hub's thread, as save_move does a move, answered
+   * through srv_hub_game_saved; the game's texts go with it (the callee frees them, also when
+   * it returns -1). NULL: the hub saves it on its own store at once. */
+  int (*save_game)(void *ctx, const srv_game_write *game);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -116,6 +124,14 @@ void srv_hub_client_address(srv_hub *hub, uint64_t client, const char *address);
 void srv_hub_receive(srv_hub *hub, uint64_t client, const char *text, size_t len);
 /* A computer player's answer to a think job. */
 void srv_hub_bot_move(srv_hub *hub, int64_t table, int version, goita_move move);
+/* A move saved, or refused (move->status, move->error), by io.save_move: a saved move is
+ * played and announced; a refused one is told to its player. A late answer (the table let go)
+ * is dropped. */
+void srv_hub_move_saved(srv_hub *hub, const srv_move_write *move);
+/* A finished game saved, or refused, by io.save_game: saved, the table is over and everyone is
+ * told; refused, the players are told and the hub tries again. The game's texts stay the
+ * caller's. */
+void srv_hub_game_saved(srv_hub *hub, const srv_game_write *game);
 /* The answer to a password job: finishes the client's register or login. */
 void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables

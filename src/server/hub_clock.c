@@ -22,10 +22,10 @@ int64_t hub_clock_allowance_ms(const hub_table *t) {
   return t->seats[t->game.round.turn].bank_ms + (int64_t)t->turn_seconds * 1000;
 }
 
-void hub_clock_moved(srv_hub *h, hub_table *t, int seat) {
+void hub_clock_moved(srv_hub *h, hub_table *t, int seat, int64_t moved_ms) {
   hub_seat *s = &t->seats[seat];
   if (s->bank_ms <= 0) return;
-  const int64_t used = h->io.now_ms(h->io.ctx) - t->clock.turn_started_ms;
+  const int64_t used = moved_ms - t->clock.turn_started_ms;
   if (used <= 0) return;
   s->bank_ms = used < s->bank_ms ? s->bank_ms - used : 0;
   hub_options_save(h, t); /* a failure is logged; a restart finds the bank as last saved */

@@ -19,9 +19,10 @@ void hub_clock_start(hub_table *t);
  * the table has no turn timer. */
 int64_t hub_clock_allowance_ms(const hub_table *t);
 
-/* A person moved at a timed turn: the time taken since the timer was armed comes out of the
- * seat's bank (the byoyomi covers the rest), saved when it changed. */
-void hub_clock_moved(srv_hub *h, hub_table *t, int seat);
+/* A person's move, which arrived at moved_ms, was saved at a timed turn: the time taken from the
+ * timer's arming to its arrival comes out of the seat's bank (the byoyomi covers the rest),
+ * saved when it changed. */
+void hub_clock_moved(srv_hub *h, hub_table *t, int seat, int64_t moved_ms);
 
 /* The seat to move ran out of time: its bank is empty (saved). Returns whether the table plays
  * a pass for it, in *pass, rather than the computer's move. */

@@ -120,7 +120,7 @@ static void playing_tick(srv_hub *h, hub_table *t, int64_t now) {
 }
 
 void hub_lifecycle_tick(srv_hub *h, hub_table *t, int64_t now) {
-  if (t->status == SRV_PLAYING && !t->save_retry_ms) {
+  if (t->status == SRV_PLAYING && !t->save_retry_ms && !t->saving) { /* a move or game being saved ends first */
     playing_tick(h, t, now);
   } else if (t->status == SRV_WAITING) {
     bool freed = false;

@@ -184,7 +184,7 @@ void hub_do_move(srv_hub *h, hub_client *c, const srv_request *r) {
     return;
   }
   hub_failure why;
-  if (hub_table_move(h, t, r->move, &why) != 0) hub_send_failure(h, c->id, "move", &why);
+  if (hub_table_move(h, t, r->move, &why, c->id) != 0) hub_send_failure(h, c->id, "move", &why);
 }
 
 void hub_do_watch(srv_hub *h, hub_client *c, const srv_request *r) {

@@ -72,6 +72,14 @@ typedef struct hub_table {
    * (hub_drop_lost) once no caller holds it. */
   int64_t epoch;
   bool lost;
+  /* A move sent to be saved (hub_table_move) and played once it is (hub_table_move_saved), or
+   * the finished game (hub_finish_game, hub_table_game_saved): nothing else is played or
+   * changed at the table meanwhile, and nobody sees it before it is durable. */
+  bool saving;
+  goita_move saving_move;
+  uint64_t saving_client; /* who played it, told when it is refused; 0 for a computer player */
+  bool saving_timed; /* the move being saved ends a person's timed turn: its clock is charged */
+  int64_t saving_arrived_ms; /* when the move being saved arrived */
 } hub_table;
 
 typedef struct hub_client {

@@ -122,7 +122,7 @@ void hub_unindex_seats(srv_hub *h, const hub_table *t) {
 /* Asks a computer player to move when one is to move: a bot's seat, or a person's whose turn
  * timer ran out (stand_in). */
 void hub_schedule(srv_hub *h, hub_table *t, bool timed_out) {
-  if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version) return;
+  if (t->status != SRV_PLAYING || round_over(t) || t->thinking_version == t->version || t->saving) return;
   const int seat = t->game.round.turn;
   const hub_seat *s = &t->seats[seat];
   if (!s->bot[0] && !s->stand_in && !timed_out) return;
@@ -158,7 +158,7 @@ void hub_turn_timed_out(srv_hub *h, hub_table *t) {
   t->deadline_ms = 0;
   goita_move pass;
   hub_failure why;
-  if (person_to_move(t) && hub_clock_ran_out(h, t, &pass) && hub_table_move(h, t, pass, &why) == 0) return;
+  if (person_to_move(t) && hub_clock_ran_out(h, t, &pass) && hub_table_move(h, t, pass, &why, 0) == 0) return;
   hub_schedule(h, t, true);
 }
 
@@ -267,50 +267,62 @@ static int record_catch_up(hub_table *t) {
   return goita_record_add_round(&t->record, &t->game, NULL, NULL, NULL) == GOITA_OK ? 0 : -1;
 }
 
-/* Saves the finished game (its record, history strings and the new ratings together); returns
- * 0, or -1 when there was no memory for the record's texts. */
-static int save_game(srv_hub *h, hub_table *t) {
-  char *json = NULL, *histories = NULL;
-  if (record_catch_up(t) != 0 || hub_record_texts(t, &json, &histories) != 0) return -1;
-  srv_game_row game;
-  memset(&game, 0, sizeof game);
-  game.table = t->id;
-  game.epoch = t->epoch;
-  hub_game_players(t, &game);
-  hub_rate_game(h, t, &game);
-  game.score[0] = t->game.score[0];
-  game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
-  if (hub_owned(h, t, srv_store_game_finish(h->store, &game, json, histories)) == 0) {
-    t->status = SRV_OVER;
-    t->game_id = game.id;
-    for (int s = 0; s < players_of(t); s++) {
-      if (t->seats[s].left_player) continue; /* the rating of the one who left */
-      t->seats[s].rating = game.ratings[s];
-      t->seats[s].deviation = game.deviations[s];
-    }
-    hub_count_open(h, t, -1);
-    hub_lobby_touch(h, t);
-    hub_announce_ratings(h, &game);
-  }
-  free(json);
-  free(histories);
-  return 0;
-}
-
-/* The game is over: it is saved, or the players are told it is not yet and the hub tries again. */
+/* The game is over: the record, its history strings and the new ratings are sent to be saved
+ * together (io.save_game, or the store at once); hub_table_game_saved ends the table once they
+ * are, or tells the players it is not saved yet and has the hub try again. */
 void hub_finish_game(srv_hub *h, hub_table *t) {
   char now[GOITA_RECORD_TIME_SIZE];
   hub_utc_now(now);
   snprintf(t->record.finished, sizeof t->record.finished, "%s", now);
   t->save_retry_ms = 0;
-  const bool texts = save_game(h, t) == 0;
+  srv_game_write g;
+  memset(&g, 0, sizeof g);
+  if (record_catch_up(t) != 0 || hub_record_texts(t, &g.record_json, &g.histories) != 0) {
+    hub_table_game_saved(h, t, -1, "out of memory", &g.game, false);
+    return;
+  }
+  g.game.table = t->id;
+  g.game.epoch = t->epoch;
+  hub_game_players(t, &g.game);
+  hub_rate_game(h, t, &g.game);
+  g.game.score[0] = t->game.score[0];
+  g.game.score[1] = goita_rules_sides(&t->rules) > 1 ? t->game.score[1] : 0;
+  if (h->io.save_game) {
+    t->saving = true; /* nothing happens at the table until the game is saved */
+    if (h->io.save_game(h->io.ctx, &g) == 0) return;
+    t->saving = false;
+    hub_table_game_saved(h, t, -1, "out of memory", &g.game, false);
+    return;
+  }
+  const int status = srv_store_game_finish(h->store, &g.game, g.record_json, g.histories);
+  free(g.record_json);
+  free(g.histories);
+  hub_table_game_saved(h, t, status, status != 0 ? srv_store_error(h->store) : "", &g.game, false);
+}
+
+void hub_table_game_saved(srv_hub *h, hub_table *t, int status, const char *error, const srv_game_row *game,
+                          bool announce) {
+  t->saving = false;
+  if (status == SRV_STORE_FENCED) hub_table_lost(h, t, error);
+  if (status == 0) {
+    t->status = SRV_OVER;
+    t->game_id = game->id;
+    for (int s = 0; s < players_of(t); s++) {
+      if (t->seats[s].left_player) continue; /* the rating of the one who left */
+      t->seats[s].rating = game->ratings[s];
+      t->seats[s].deviation = game->deviations[s];
+    }
+    hub_count_open(h, t, -1);
+    hub_lobby_touch(h, t);
+    hub_announce_ratings(h, game);
+    if (announce) hub_broadcast_state(h, t);
+  }
   if (t->status == SRV_OVER || t->lost) return;
   /* Not saved (a full disk, no memory for the record): the players are told, and the hub tries
    * again every few seconds; every move is already saved, so a restart would finish the game too. */
   t->save_retry_ms = h->io.now_ms(h->io.ctx) + 5000;
   char text[512];
-  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s",
-           texts ? srv_store_error(h->store) : "out of memory");
+  snprintf(text, sizeof text, "the finished game was not saved yet (trying again): %s", error);
   char *msg = srv_message_error(NULL, SRV_ERR_GAME_NOT_SAVED, 0, text);
   for (int s = 0; s < players_of(t) && msg; s++)
     if (t->seats[s].client) hub_send_raw(h, t->seats[s].client, msg, strlen(msg));
@@ -347,9 +359,10 @@ void hub_round_finished(srv_hub *h, hub_table *t, bool live) {
   }
 }
 
-/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in why. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) {
+/* Plays a move at a table (hub_table.h): checked on a copy and sent to be saved; applied and
+ * announced by hub_table_move_saved once it is. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why, uint64_t client) {
+  if (t->saving) return hub_fail(why, SRV_ERR_MOVE_PENDING, 0, "the table's last move is still being saved");
   if (t->status != SRV_PLAYING) {
     return hub_fail(why, SRV_ERR_NOT_PLAYING, 0, "the game is not being played");
   }
@@ -361,22 +374,49 @@ int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why) 
   if (goita_game_apply(&next, move, &gerr) != GOITA_OK) {
     return hub_fail(why, SRV_ERR_ILLEGAL_MOVE, 0, "%s", gerr.message);
   }
-  const int mover = t->game.round.turn;
-  const bool timed = t->deadline_ms && person_to_move(t); /* (a computer's failed move is retried by a deadline too) */
-  char text[16];
-  goita_move_format(move, text, sizeof text);
-  if (hub_owned(h, t, srv_store_move_add(h->store, t->id, t->epoch, t->version, text)) != 0) {
-    return hub_fail_store(h, why, "the move was not saved, so it was not played");
+  srv_move_write w = {.table = t->id, .epoch = t->epoch, .seq = t->version};
+  goita_move_format(move, w.text, sizeof w.text);
+  t->saving = true;
+  t->saving_move = move;
+  t->saving_client = client;
+  /* the mover's clock stops when the move arrives, not when it is saved; it is charged once the
+   * move is saved (a computer's failed move is retried by a deadline too: only a person's turn) */
+  t->saving_timed = t->deadline_ms && person_to_move(t);
+  t->saving_arrived_ms = h->io.now_ms(h->io.ctx);
+  if (h->io.save_move) {
+    if (h->io.save_move(h->io.ctx, &w) == 0) return 0;
+    t->saving = false;
+    return hub_fail(why, SRV_ERR_SERVER_BUSY, 1000, "the move was not saved, so it was not played: out of memory");
   }
-  t->game = next;
+  w.status = srv_store_move_add(h->store, w.table, w.epoch, w.seq, w.text);
+  hub_table_move_saved(h, t, w.status, w.status != 0 ? srv_store_error(h->store) : "");
+  return 0;
+}
+
+void hub_table_bot_retry(srv_hub *h, hub_table *t) { t->deadline_ms = h->io.now_ms(h->io.ctx) + 1000; }
+
+void hub_table_move_saved(srv_hub *h, hub_table *t, int status, const char *error) {
+  t->saving = false;
+  if (status != 0) {
+    if (status == SRV_STORE_FENCED) hub_table_lost(h, t, error);
+    hub_failure why;
+    hub_fail(&why, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "the move was not saved, so it was not played: %s",
+             error);
+    if (t->saving_client)
+      hub_send_failure(h, t->saving_client, "move", &why);
+    else
+      hub_table_bot_retry(h, t);
+    return;
+  }
+  /* the game has not changed since the move was checked: nothing is played while it is saved */
+  if (t->saving_timed) hub_clock_moved(h, t, t->game.round.turn, t->saving_arrived_ms);
+  goita_game_apply(&t->game, t->saving_move, NULL);
   t->version++;
   h->moves++;
-  if (timed) hub_clock_moved(h, t, mover);
   if (round_over(t)) hub_round_finished(h, t, true);
   hub_arm_timer(h, t);
   hub_broadcast_state(h, t);
   hub_schedule(h, t, false);
-  return 0;
 }
 
 void hub_record_names(hub_table *t) {

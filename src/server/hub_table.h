@@ -56,8 +56,15 @@ void hub_rate_game(srv_hub *h, const hub_table *t, srv_game_row *game);
 /* Tells every connection of a rated player of the game its new rating. */
 void hub_announce_ratings(srv_hub *h, const srv_game_row *game);
 
-/* The game is over: the record, its history strings and the new ratings are saved together. */
+/* The game is over: the record, its history strings and the new ratings are sent to be saved
+ * together (io.save_game, or the store at once). */
 void hub_finish_game(srv_hub *h, hub_table *t);
+/* The outcome of saving the table's finished game (status as srv_store_game_finish's, error its
+ * text): saved, the table is over, the players' new ratings told and, when announce is set,
+ * its state broadcast (a caller that broadcasts next does not set it); refused, the players are
+ * told and it is tried again in 5 s, or the table is lost when fenced. */
+void hub_table_game_saved(srv_hub *h, hub_table *t, int status, const char *error, const srv_game_row *game,
+                          bool announce);
 
 /* Deals the next round; one that ends at the deal (teyaku, 5 pawns twice) is finished at once. */
 void hub_deal_next(srv_hub *h, hub_table *t, bool live);
@@ -67,9 +74,18 @@ void hub_deal_next(srv_hub *h, hub_table *t, bool live);
  * that follow deal it. */
 void hub_round_finished(srv_hub *h, hub_table *t, bool live);
 
-/* Plays a move at a table: checked on a copy, saved, then applied and announced. Returns 0, or
- * -1 with the reason in why. */
-int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why);
+/* Plays a move at a table: checked on a copy and sent to be saved (io.save_move, or the
+ * store at once); hub_table_move_saved applies and announces it once it is saved. Returns 0
+ * (sent), or -1 with the reason in why (refused; nothing changed). client is the player's
+ * connection, told if saving fails; 0 for a computer player. */
+int hub_table_move(srv_hub *h, hub_table *t, goita_move move, hub_failure *why, uint64_t client);
+/* The outcome of saving the table's move (status as srv_store_move_add's, error its text):
+ * saved, the move is played, announced and the next turn asked for; refused, the player is told
+ * (a computer player is asked again, hub_table_bot_retry) and a fenced table is lost. */
+void hub_table_move_saved(srv_hub *h, hub_table *t, int status, const char *error);
+/* A computer player's move that could not be played (storage full) is asked for again on the
+ * next tick after a second. */
+void hub_table_bot_retry(srv_hub *h, hub_table *t);
 
 /* Detaches a client from its table (the seat is kept for its token). */
 void hub_detach(srv_hub *h, hub_client *c);

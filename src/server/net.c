@@ -20,10 +20,11 @@
 #include "log.h"
 #include "net_handshake.h"
 #include "net_health.h"
-#include "net_metrics.h"
 #include "net_listen.h"
+#include "net_metrics.h"
 #include "protocol.h"
 #include "serve.h"
+#include "store_async.h"
 
 #define TICK_MS 100
 /* A connection whose messages are refused for going over its rate is closed when the refused
@@ -63,6 +64,7 @@ typedef struct server {
   srv_store *store;
   srv_hub *hub;
   srv_bots *bots;
+  srv_store_async *saver; /* the store thread: every move and finished game is saved there */
   srv_bus *bus; /* NULL without --bus */
   srv_listener *listener;
   srv_net_limits limits;
@@ -181,6 +183,21 @@ static void hub_password(void *ctx, const srv_password_job *job) {
   srv_bots_submit_password(s->bots, job);
 }
 
+static int hub_save_move(void *ctx, const srv_move_write *move) {
+  server *s = ctx;
+  srv_move_write timed = *move;
+  timed.asked_us = lws_now_usecs();
+  return srv_store_async_submit(s->saver, &timed);
+}
+
+static int hub_save_game(void *ctx, const srv_game_write *game) {
+  server *s = ctx;
+  if (srv_store_async_submit_game(s->saver, game) == 0) return 0;
+  free(game->record_json);
+  free(game->histories);
+  return -1;
+}
+
 static void hub_random(void *ctx, void *buf, size_t len) {
   (void)ctx;
   unsigned char *p = buf;
@@ -226,6 +243,28 @@ static void collect_bot_moves(server *s) {
       else
         srv_hub_bot_move(s->hub, answers[i].table, answers[i].version, answers[i].move);
     }
+}
+
+/* Hands the store thread's outcomes to the hub: a saved move is played and broadcast now, the
+ * end of its time from arrival to broadcast. */
+static void collect_saved_moves(server *s) {
+  srv_move_write saved[64];
+  int n;
+  while ((n = srv_store_async_collect(s->saver, saved, 64)) > 0)
+    for (int i = 0; i < n; i++) {
+      srv_health_db_writer(&s->health, saved[i].status != -1, wall_now());
+      const long moves = srv_hub_moves(s->hub);
+      srv_hub_move_saved(s->hub, &saved[i]);
+      if (srv_hub_moves(s->hub) != moves)
+        srv_metrics_move(&s->metrics, (double)(lws_now_usecs() - saved[i].asked_us) / 1e6);
+    }
+  srv_game_write game;
+  while (srv_store_async_collect_game(s->saver, &game)) {
+    srv_health_db_writer(&s->health, game.status != -1, wall_now());
+    srv_hub_game_saved(s->hub, &game);
+    free(game.record_json);
+    free(game.histories);
+  }
 }
 
 /* The hub's publish callback: the bus, or nothing once it is closed (at the end). */
@@ -341,11 +380,8 @@ static int receive(server *s, session *ss, struct lws *wsi, const void *in, size
                lws_frame_is_binary(wsi) ? "binary messages are not accepted: send JSON text"
                                         : "message too long: at most 4096 bytes");
   } else {
-    const long moves = srv_hub_moves(s->hub);
-    const lws_usec_t start = lws_now_usecs();
+    /* a move is timed from here to its broadcast once saved (collect_saved_moves) */
     srv_hub_receive(s->hub, ss->id, ss->rx ? ss->rx : "", rx_len);
-    /* a move is saved and its state queued to every client within this call */
-    if (srv_hub_moves(s->hub) != moves) srv_metrics_move(&s->metrics, (double)(lws_now_usecs() - start) / 1e6);
   }
   return 0;
 }
@@ -412,7 +448,10 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
     session_free(ss);
     break;
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-    if (s && s->hub) collect_bot_moves(s);
+    if (s && s->hub) {
+      if (s->saver) collect_saved_moves(s);
+      collect_bot_moves(s);
+    }
     if (s && s->hub && s->bus) collect_bus_events(s);
     break;
   default:
@@ -490,7 +529,8 @@ static int start_reply(server *s, struct lws *wsi, download *d, const char *path
   } else if (strcmp(uri, "/metrics") == 0) {
     srv_bots_stats bots;
     srv_bots_stats_get(s->bots, &bots);
-    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, &s->health, s->bus, &bots);
+    d->body = srv_metrics_text(&s->metrics, s->hub, s->store, s->saver ? srv_store_async_failures(s->saver) : 0,
+                               &s->health, s->bus, &bots);
   } else if (strncmp(uri, "/matches/", 9) == 0) {
     return start_match(s, wsi, d, path);
   } else
@@ -737,11 +777,22 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
+  srv_store *writer = NULL;
+  if (srv_store_open_again(s.store, &writer) != 0 || srv_store_async_start(&s.saver, writer, wake_loop, &s) != 0) {
+    snprintf(err, errsize, "cannot start the store thread: %s", writer ? srv_store_error(writer) : "out of memory");
+    srv_store_close(writer);
+    srv_bots_stop(s.bots);
+    lws_context_destroy(s.context);
+    srv_store_close(s.store);
+    srv_listener_close(s.listener);
+    return -1;
+  }
   if (o->bus) hub.node = o->node ? o->node : "goita";
   srv_log_node(o->node);
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
-                         hub_log_line};
+                         hub_log_line, hub_save_move, hub_save_game};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
+    srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);
@@ -749,6 +800,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   if (open_bus(&s, o, err, errsize) != 0) {
+    srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
     lws_context_destroy(s.context);
     srv_hub_free(s.hub);
@@ -770,6 +822,10 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   srv_log("stopping");
   signal_context = NULL;
   const bool superseded = srv_hub_superseded(s.hub);
+  /* the moves queued are saved before the lease goes (their players were not told: a restart
+   * or the next owner finds them played) */
+  srv_store_async_stop(s.saver);
+  s.saver = NULL;
   /* a clean stop gives up the lease: the other servers take the tables over at once */
   if (!superseded) srv_store_node_release(s.store);
   srv_bots_stop(s.bots); /* before the hub: no answer arrives after it is gone */

@@ -67,6 +67,13 @@ void srv_health_db_check(srv_health *h, srv_store *store, int64_t now_ms, int64_
   db_set(h, down, srv_store_error(store), wall_ms);
 }
 
+void srv_health_db_writer(srv_health *h, bool answered, int64_t wall_ms) {
+  if (answered && h->db_down)
+    db_set(h, false, NULL, wall_ms);
+  else if (!answered && !h->db_down)
+    h->db_checked = -1;
+}
+
 void srv_health_bus(srv_health *h, bool up, const char *why, int64_t wall_ms) {
   if (!up) snprintf(h->bus_error, sizeof h->bus_error, "%s", why && *why ? why : "not connected");
   if (up == h->bus_up) return;

@@ -44,6 +44,10 @@ void srv_health_init(srv_health *h, bool has_bus, int64_t wall_ms);
  * says it is back without another. Logs "database down: ..." and "database back after N s" at
  * each change. */
 void srv_health_db_check(srv_health *h, srv_store *store, int64_t now_ms, int64_t wall_ms);
+/* A call of the store thread's (store_async.h), on its own connection, came back: answered
+ * (saved, or refused by fencing) says the database is back at once; failed has the database
+ * read at the next look. */
+void srv_health_db_writer(srv_health *h, bool answered, int64_t wall_ms);
 /* The bus connected (up) or lost, with the bus's reason; logs the change. */
 void srv_health_bus(srv_health *h, bool up, const char *why, int64_t wall_ms);
 /* The /healthz page (malloc'd, NULL when out of memory) and its HTTP status: 200 while the

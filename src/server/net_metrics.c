@@ -57,8 +57,8 @@ static void metric(text *t, const char *name, const char *type, const char *help
   add(t, "# HELP %s %s\n# TYPE %s %s\n%s %lld\n", name, help, name, type, name, value);
 }
 
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
-                       const srv_bus *bus, const srv_bots_stats *bots) {
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, long long writer_failures,
+                       const srv_health *health, const srv_bus *bus, const srv_bots_stats *bots) {
   srv_hub_stats st;
   srv_hub_stats_get(hub, &st);
   text t = {0};
@@ -67,7 +67,7 @@ char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store
   metric(&t, "goita_connections", "gauge", "WebSocket connections.", st.clients);
   metric(&t, "goita_moves_total", "counter", "Moves played at this server's tables (rate() gives moves/s).",
          st.moves);
-  metric(&t, "goita_store_errors_total", "counter", "Database calls that failed.", srv_store_failures(store));
+  metric(&t, "goita_store_errors_total", "counter", "Database calls that failed.", srv_store_failures(store) + writer_failures);
   metric(&t, "goita_database_up", "gauge", "1 while the database answers (what /healthz says), else 0.",
          !health->db_down);
   if (bus) {

@@ -21,7 +21,8 @@ typedef struct srv_metrics {
 /* Counts one move that took `seconds` from its arrival to its broadcast. */
 void srv_metrics_move(srv_metrics *m, double seconds);
 /* The /metrics page (malloc'd, NULL when out of memory); bus is NULL for a server without one. */
-char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, const srv_health *health,
-                       const srv_bus *bus, const srv_bots_stats *bots);
+/* writer_failures: the failed calls of the store thread's own connection (store_async.h). */
+char *srv_metrics_text(const srv_metrics *m, const srv_hub *hub, const srv_store *store, long long writer_failures,
+                       const srv_health *health, const srv_bus *bus, const srv_bots_stats *bots);
 
 #endif

@@ -174,7 +174,8 @@ char *srv_message_state(const srv_table_info *table, int seat, const goita_view 
   X(MATCH_UNKNOWN,    "match_unknown",    0, "no duplicate match has this number")                             \
   X(MATCH_INVALID,    "match_invalid",    0, "a match is between a bot account and another bot account or a level: the text says what is wrong") \
   X(BOT_BUSY,         "bot_busy",         0, "the bot is not connected here, or plays at another table: challenge it later") \
-  X(NOT_CHALLENGED,   "not_challenged",   0, "no challenge to you waits at that table")
+  X(NOT_CHALLENGED,   "not_challenged",   0, "no challenge to you waits at that table") \
+  X(MOVE_PENDING,     "move_pending",     0, "the table's last move is still being saved: the new state follows")
 /* clang-format on */
 
 typedef enum srv_error {

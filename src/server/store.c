@@ -136,6 +136,36 @@ int srv_store_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, cons
   return counted(s, down(s) ? -1 : s->ops->move_add(s, table, epoch, seq, text));
 }
 
+/* Gives every move the outcome of a batch that failed as a whole. */
+static int batch_failed(srv_store *s, srv_move_write *moves, int n) {
+  for (int i = 0; i < n; i++) {
+    moves[i].status = -1;
+    snprintf(moves[i].error, sizeof moves[i].error, "%s", s->error);
+  }
+  return -1;
+}
+
+int srv_store_moves_add(srv_store *s, srv_move_write *moves, int n) {
+  for (int i = 0; i < n; i++) moves[i].status = 0, moves[i].error[0] = '\0';
+  if (n == 0) return 0;
+  if (down(s)) return counted(s, batch_failed(s, moves, n));
+  if (s->ops->moves_add) return counted(s, s->ops->moves_add(s, moves, n) == -1 ? batch_failed(s, moves, n) : 0);
+  int status = 0;
+  for (int i = 0; i < n; i++) {
+    moves[i].status = s->ops->move_add(s, moves[i].table, moves[i].epoch, moves[i].seq, moves[i].text);
+    if (moves[i].status != 0) snprintf(moves[i].error, sizeof moves[i].error, "%s", s->error);
+    if (moves[i].status == -1) status = -1;
+  }
+  return counted(s, status);
+}
+
+int srv_store_open_again(const srv_store *s, srv_store **again) {
+  *again = NULL;
+  if (s->ops->open_again) return s->ops->open_again(s, again);
+  snprintf(((srv_store *)s)->error, sizeof s->error, "a second connection is not available with this store");
+  return -1;
+}
+
 int srv_store_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx) {
   return counted(s, down(s) ? -1 : s->ops->moves(s, table, fn, ctx));
 }

@@ -195,6 +195,25 @@ int srv_store_table_options_load(srv_store *store, int64_t table, srv_table_opti
  * never written over: the same move sent again at its number (its answer lost) is saved once,
  * another is refused. */
 int srv_store_move_add(srv_store *store, int64_t table, int64_t epoch, int seq, const char *text);
+/* One move to save with srv_store_moves_add, and what became of it. */
+typedef struct srv_move_write {
+  int64_t table, epoch;
+  int seq;
+  char text[16];
+  int64_t asked_us; /* the caller's own, kept as is (net.c: when the move was sent to be saved) */
+  int status;      /* out: as srv_store_move_add returns it */
+  char error[256]; /* out: the error text when status is not 0 */
+} srv_move_write;
+/* Saves the moves of many tables in one transaction, so one flush of the database makes them
+ * all durable (group commit). Each move's status is as srv_store_move_add's: a move refused by
+ * fencing (SRV_STORE_FENCED) is not written and the others are. Any other failure (the
+ * database unreachable or full) writes none: every status is -1 with the error, and so is the
+ * return value. */
+int srv_store_moves_add(srv_store *store, srv_move_write *moves, int n);
+/* Opens another connection to the database `store` is on, for another thread: the same server
+ * name among several (srv_store_node, without taking the lease again) and the same size cap.
+ * On failure *again may still be set, for its error text: close it. */
+int srv_store_open_again(const srv_store *store, srv_store **again);
 /* Calls fn with each move of a table in order. */
 int srv_store_moves(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *text), void *ctx);
 
@@ -216,6 +235,15 @@ typedef struct srv_game_row {
   int64_t epoch;                   /* the table's ownership epoch (srv_table_row) */
 } srv_game_row;
 
+/* A finished or abandoned game to save away from the hub's thread (hub.h io.save_game), as
+ * srv_store_game_finish or srv_store_game_abandon saves it, and what became of it. */
+typedef struct srv_game_write {
+  srv_game_row game;             /* game.id is set once saved */
+  char *record_json, *histories; /* malloc'd, owned by the write: freed by whoever takes its outcome */
+  bool abandoned;
+  int status;      /* out: as srv_store_game_finish returns it */
+  char error[256]; /* out: the error text when status is not 0 */
+} srv_game_write;
 /* A finished game: its record (JSON) and history strings, the players' new ratings with their
  * history rows, and the table closed, all in one transaction, in the table's epoch
  * (game->epoch); a table that is over already is refused as fenced. Sets game->id. */

@@ -49,6 +49,9 @@ typedef struct srv_store_ops {
   int (*bot_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
   int (*match_save)(srv_store *store, int64_t *id, const char *summary);
   int (*match_text)(srv_store *store, int64_t id, char **summary);
+  /* NULL: srv_store_moves_add saves the moves one by one (the simulated cluster's store). */
+  int (*moves_add)(srv_store *store, srv_move_write *moves, int n);
+  int (*open_again)(const srv_store *store, srv_store **again);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

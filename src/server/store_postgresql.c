@@ -19,6 +19,7 @@ typedef struct pg_store {
   int lease_ms;
   long long incarnation; /* of that name, taken by srv_store_node: a newer one replaced this server */
   bool once;   /* the statement under way is not sent again on a new connection */
+  char *conninfo; /* what it was opened with, for srv_store_open_again */
 } pg_store;
 
 #define PG(s) ((pg_store *)(s))
@@ -158,6 +159,11 @@ int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
   srv_store *s = &pg->base;
   s->ops = &pg_ops;
   *out = s; /* also on failure, for the error text; close it */
+  pg->conninfo = strdup(conninfo);
+  if (!pg->conninfo) {
+    snprintf(s->error, sizeof s->error, "connecting: out of memory");
+    return -1;
+  }
   /* a database that does not answer is given up after 5 s unless the URI says otherwise, so
    * that a reconnection attempt cannot hold the server's loop for long */
   const char *const keys[] = {"connect_timeout", "dbname", NULL};
@@ -171,7 +177,17 @@ int srv_store_open_postgresql(srv_store **out, const char *conninfo) {
 /* Closes the connection and frees the store. */
 static void pg_close(srv_store *s) {
   PQfinish(PG(s)->conn);
+  free(PG(s)->conninfo);
   free(s);
+}
+
+/* A second connection as the same server: its writes are fenced by the same name and epochs. */
+static int pg_open_again(const srv_store *s, srv_store **again) {
+  if (srv_store_open_postgresql(again, PG(s)->conninfo) != 0) return -1;
+  snprintf(PG(*again)->node, sizeof PG(*again)->node, "%s", PG(s)->node);
+  PG(*again)->lease_ms = PG(s)->lease_ms;
+  PG(*again)->incarnation = PG(s)->incarnation;
+  return 0;
 }
 
 /* The size of a PostgreSQL database is the server's business (its disk, its quotas). */
@@ -680,6 +696,74 @@ static int pg_table_options_load(srv_store *s, int64_t table, srv_table_options_
   return 0;
 }
 
+/* A PostgreSQL array literal of n texts or numbers, each element quoted (a move's text has
+ * no quote or backslash, but the array does not rely on it); malloc'd, NULL when out of memory. */
+static char *array_literal(const srv_move_write *moves, int n, int field) {
+  const size_t each = sizeof moves->text * 2 + 32;
+  char *out = malloc((size_t)n * each + 3), *at = out;
+  if (!out) return NULL;
+  *at++ = '{';
+  for (int i = 0; i < n; i++) {
+    if (i) *at++ = ',';
+    *at++ = '"';
+    char value[32];
+    const char *text = field == 0 ? (snprintf(value, sizeof value, "%lld", (long long)moves[i].table), value)
+                       : field == 1 ? (snprintf(value, sizeof value, "%lld", (long long)moves[i].epoch), value)
+                       : field == 2 ? (snprintf(value, sizeof value, "%d", moves[i].seq), value)
+                                    : moves[i].text;
+    for (; *text; text++) {
+      if (*text == '"' || *text == '\\') *at++ = '\\';
+      *at++ = *text;
+    }
+    *at++ = '"';
+  }
+  *at++ = '}';
+  *at = '\0';
+  return out;
+}
+
+/* Saves the moves of many tables in one transaction: one statement for them all (one round
+ * trip, each table's row locked FOR SHARE as pg_move_add does), one commit, one flush of the
+ * WAL. A move that statement did not write (fenced, or stored already by an attempt whose
+ * answer was lost) is looked at again by pg_move_add in the same transaction, so each gets the
+ * outcome a move saved alone would; a fenced move is only not written, the others commit. */
+static int pg_moves_add(srv_store *s, srv_move_write *moves, int n) {
+  char *arrays[4] = {NULL, NULL, NULL, NULL};
+  for (int f = 0; f < 4; f++)
+    if (!(arrays[f] = array_literal(moves, n, f))) {
+      for (int g = 0; g < f; g++) free(arrays[g]);
+      snprintf(s->error, sizeof s->error, "saving the moves: out of memory");
+      return -1;
+    }
+  int status = begin(s);
+  const char *params[] = {arrays[0], arrays[1], arrays[2], arrays[3], PG(s)->node};
+  PGresult *r = status != 0 ? NULL
+                            : query(s, "saving the moves",
+                                    "WITH m AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], "
+                                    "$4::text[]) AS m(table_id, epoch, seq, move)), "
+                                    "owner AS (SELECT t.id, m.epoch FROM tables t JOIN m ON t.id = m.table_id "
+                                    "WHERE t.status != 2 AND ($5::text = '' OR (t.node = $5::text AND t.epoch = m.epoch)) "
+                                    "FOR SHARE OF t) "
+                                    "INSERT INTO moves (table_id, seq, move, node, epoch) "
+                                    "SELECT m.table_id, m.seq, m.move, NULLIF($5::text, ''), m.epoch "
+                                    "FROM m JOIN owner ON owner.id = m.table_id AND owner.epoch = m.epoch "
+                                    "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq",
+                                    5, params);
+  for (int f = 0; f < 4; f++) free(arrays[f]);
+  if (status == 0 && !r) status = -1;
+  for (int i = 0; i < n && status == 0; i++) {
+    bool written = false;
+    for (int k = 0; k < PQntuples(r) && !written; k++)
+      written = int_at(r, k, 0) == moves[i].table && int_at(r, k, 1) == moves[i].seq;
+    if (written) continue;
+    moves[i].status = pg_move_add(s, moves[i].table, moves[i].epoch, moves[i].seq, moves[i].text);
+    if (moves[i].status == SRV_STORE_FENCED) snprintf(moves[i].error, sizeof moves[i].error, "%s", s->error);
+    if (moves[i].status == -1) status = -1;
+  }
+  PQclear(r);
+  return end(s, status);
+}
+
 static int pg_accounts(srv_store *s,
                        void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                        void *ctx) {
@@ -761,53 +845,44 @@ static int pg_save_game(srv_store *s, srv_game_row *g, const char *record_json, 
   return 0;
 }
 
-/* Fills a game's players from the rows of its game_players. */
-static void read_game_players(const PGresult *p, srv_game_row *row) {
-  for (int j = 0; j < PQntuples(p); j++) {
-    const int i = (int)int_at(p, j, 0);
-    if (i < 0 || i >= GOITA_MAX_SEATS) continue;
-    row->players[i] = int_at(p, j, 1);
-    text_at(p, j, 2, row->names[i], sizeof row->names[i]);
-    row->ratings[i] = real_at(p, j, 3);
-    if (i + 1 > row->nplayers) row->nplayers = i + 1;
-  }
-}
-
+/* The games of a page with their players, in one query: a row per seat (one with no seat for
+ * a game without players), newest game first. $1 is the id the page starts below, $2 its size. */
 static int pg_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
   char b[2][32];
   const char *params[] = {num(b[0], before > 0 ? before : INT64_MAX), num(b[1], max)};
   PGresult *r = query(s, "reading the games",
-                      "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
+                      "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, g.rules, g.ended, "
+                      "p.seat, p.player, p.name, p.rating_after FROM "
+                      "(SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
                       "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < $1 AND t.invite IS NULL "
-                      "ORDER BY g.id DESC LIMIT $2",
+                      "ORDER BY g.id DESC LIMIT $2) g "
+                      "LEFT JOIN game_players p ON p.game = g.id ORDER BY g.id DESC, p.seat",
                       2, params);
   if (!r) return -1;
-  int status = 0;
-  for (int i = 0; i < PQntuples(r) && *count < max && status == 0; i++) {
-    srv_game_row *row = &rows[*count];
-    memset(row, 0, sizeof *row);
-    row->id = int_at(r, i, 0);
-    row->table = int_at(r, i, 1);
-    text_at(r, i, 2, row->finished, sizeof row->finished);
-    row->score[0] = (int)int_at(r, i, 3);
-    row->score[1] = (int)int_at(r, i, 4);
-    text_at(r, i, 5, row->rules, sizeof row->rules);
-    text_at(r, i, 6, row->ended, sizeof row->ended);
-    const char *game[] = {PQgetvalue(r, i, 0)};
-    PGresult *p = query(s, "reading the games",
-                        "SELECT seat, player, name, rating_after FROM game_players WHERE game = $1 ORDER BY seat", 1,
-                        game);
-    if (!p) {
-      status = -1;
-      break;
+  srv_game_row *row = NULL;
+  for (int i = 0; i < PQntuples(r); i++) {
+    if (!row || row->id != int_at(r, i, 0)) {
+      if (*count == max) break;
+      row = &rows[(*count)++];
+      memset(row, 0, sizeof *row);
+      row->id = int_at(r, i, 0);
+      row->table = int_at(r, i, 1);
+      text_at(r, i, 2, row->finished, sizeof row->finished);
+      row->score[0] = (int)int_at(r, i, 3);
+      row->score[1] = (int)int_at(r, i, 4);
+      text_at(r, i, 5, row->rules, sizeof row->rules);
+      text_at(r, i, 6, row->ended, sizeof row->ended);
     }
-    read_game_players(p, row);
-    PQclear(p);
-    (*count)++;
+    const int seat = PQgetisnull(r, i, 7) ? -1 : (int)int_at(r, i, 7);
+    if (seat < 0 || seat >= GOITA_MAX_SEATS) continue;
+    row->players[seat] = int_at(r, i, 8);
+    text_at(r, i, 9, row->names[seat], sizeof row->names[seat]);
+    row->ratings[seat] = real_at(r, i, 10);
+    if (seat + 1 > row->nplayers) row->nplayers = seat + 1;
   }
   PQclear(r);
-  return status;
+  return 0;
 }
 
 static int pg_game_text(srv_store *s, int64_t game, const char *key, bool histories, char **text) {
@@ -939,4 +1014,5 @@ static const srv_store_ops pg_ops = {
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
+    pg_moves_add,   pg_open_again,
 };

@@ -42,6 +42,11 @@ static int lite_open(srv_store **out, const char *path, int flags, const srv_sto
   srv_store *s = &lite->base;
   s->ops = ops;
   *out = s; /* also on failure, for the error text; close it */
+  lite->path = strdup(path);
+  if (!lite->path) {
+    snprintf(s->error, sizeof s->error, "%s: out of memory", path);
+    return -1;
+  }
   if (sqlite3_open_v2(path, &DB(s), flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK)
     return lite_fail(s, path);
@@ -77,6 +82,7 @@ int srv_store_open_simulated(srv_store **out, const char *name, int64_t (*db_clo
 }
 
 static int lite_limit_bytes(srv_store *s, long long bytes) {
+  LITE(s)->limit_bytes = bytes;
   char sql[96];
   const long long page = 4096, pages = bytes > 0 ? (bytes + page - 1) / page : 1073741823;
   snprintf(sql, sizeof sql, "PRAGMA max_page_count=%lld", pages);
@@ -119,6 +125,7 @@ static int lite_table_load(srv_store *s, int64_t table, srv_table_row *row, bool
 /* Closes the database and frees the store. */
 static void lite_close(srv_store *s) {
   sqlite3_close(DB(s));
+  free(LITE(s)->path);
   free(s);
 }
 
@@ -472,6 +479,21 @@ static int lite_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, co
   return lite_run(s, st, "saving a move");
 }
 
+/* Saves the moves of many tables in one transaction: one commit for them all. */
+static int lite_moves_add(srv_store *s, srv_move_write *moves, int n) {
+  if (lite_begin(s) != 0) return -1;
+  int status = 0;
+  for (int i = 0; i < n && status == 0; i++) status = moves[i].status = lite_move_add(s, moves[i].table, moves[i].epoch, moves[i].seq, moves[i].text);
+  return lite_end(s, status);
+}
+
+/* The same file on a second connection, with the same size cap: SQLite lets one writer at a
+ * time in, the other waits (busy timeout). */
+static int lite_open_again(const srv_store *s, srv_store **again) {
+  if (srv_store_open_sqlite(again, LITE(s)->path) != 0) return -1;
+  return LITE(s)->limit_bytes ? lite_limit_bytes(*again, LITE(s)->limit_bytes) : 0;
+}
+
 static int lite_accounts(srv_store *s,
                          void (*fn)(void *ctx, int64_t id, const char *name, const char *account, const char *password_hash),
                          void *ctx) {
@@ -610,39 +632,41 @@ static int save_game(srv_store *s, srv_game_row *g, const char *record_json, con
   return 0;
 }
 
+/* The games of a page with their players, in one query: a row per seat (one with no seat for
+ * a game without players), newest game first. */
 static int lite_games(srv_store *s, int64_t before, srv_game_row *rows, int max, int *count) {
   *count = 0;
   sqlite3_stmt *st = lite_prepare(s,
-                             "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
+                             "SELECT g.id, g.table_id, g.finished, g.score0, g.score1, g.rules, g.ended, "
+                             "p.seat, p.player, p.name, p.rating_after FROM "
+                             "(SELECT g.id, g.table_id, g.finished, g.score0, g.score1, t.rules, g.ended FROM games g "
                              "LEFT JOIN tables t ON t.id = g.table_id WHERE g.id < ? AND t.invite IS NULL "
-                             "ORDER BY g.id DESC LIMIT ?");
+                             "ORDER BY g.id DESC LIMIT ?) g "
+                             "LEFT JOIN game_players p ON p.game = g.id ORDER BY g.id DESC, p.seat");
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, before > 0 ? before : INT64_MAX);
   sqlite3_bind_int(st, 2, max);
+  srv_game_row *r = NULL;
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
-    srv_game_row *r = &rows[*count];
-    memset(r, 0, sizeof *r);
-    r->id = sqlite3_column_int64(st, 0);
-    r->table = sqlite3_column_int64(st, 1);
-    lite_copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
-    r->score[0] = sqlite3_column_int(st, 3);
-    r->score[1] = sqlite3_column_int(st, 4);
-    lite_copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
-    lite_copy_text(r->ended, sizeof r->ended, sqlite3_column_text(st, 6));
-    sqlite3_stmt *p = lite_prepare(s, "SELECT seat, player, name, rating_after FROM game_players WHERE game = ? ORDER BY seat");
-    if (!p) break;
-    sqlite3_bind_int64(p, 1, r->id);
-    while (sqlite3_step(p) == SQLITE_ROW) {
-      const int i = sqlite3_column_int(p, 0);
-      if (i < 0 || i >= GOITA_MAX_SEATS) continue;
-      r->players[i] = sqlite3_column_int64(p, 1);
-      lite_copy_text(r->names[i], sizeof r->names[i], sqlite3_column_text(p, 2));
-      r->ratings[i] = sqlite3_column_double(p, 3);
-      if (i + 1 > r->nplayers) r->nplayers = i + 1;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (!r || r->id != sqlite3_column_int64(st, 0)) {
+      if (*count == max) break;
+      r = &rows[(*count)++];
+      memset(r, 0, sizeof *r);
+      r->id = sqlite3_column_int64(st, 0);
+      r->table = sqlite3_column_int64(st, 1);
+      lite_copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 2));
+      r->score[0] = sqlite3_column_int(st, 3);
+      r->score[1] = sqlite3_column_int(st, 4);
+      lite_copy_text(r->rules, sizeof r->rules, sqlite3_column_text(st, 5));
+      lite_copy_text(r->ended, sizeof r->ended, sqlite3_column_text(st, 6));
     }
-    sqlite3_finalize(p);
-    (*count)++;
+    const int i = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+    if (i < 0 || i >= GOITA_MAX_SEATS) continue;
+    r->players[i] = sqlite3_column_int64(st, 8);
+    lite_copy_text(r->names[i], sizeof r->names[i], sqlite3_column_text(st, 9));
+    r->ratings[i] = sqlite3_column_double(st, 10);
+    if (i + 1 > r->nplayers) r->nplayers = i + 1;
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the games");
@@ -782,6 +806,7 @@ static const srv_store_ops sqlite_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
+    lite_moves_add, lite_open_again,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -794,4 +819,5 @@ static const srv_store_ops simulated_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
+    NULL,           NULL,
 };

@@ -12,6 +12,8 @@
 typedef struct sqlite_store {
   srv_store base;
   sqlite3 *db;
+  char *path;            /* what it was opened with, for srv_store_open_again */
+  long long limit_bytes; /* srv_store_limit_bytes's cap, 0 for none */
   /* A simulated cluster's store (srv_store_open_simulated): the database's clock, this
    * server's name ("" until srv_store_node), its lease and the incarnation it took the name in. */
   int64_t (*clock_ms)(void *ctx);
