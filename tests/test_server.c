@@ -930,6 +930,37 @@ static int mover_of(const uint64_t *ids, int n) {
   return -1;
 }
 
+/* A timed turn ends when its move arrives: the time the store takes to save it is not charged to
+ * the mover's bank, and no timeout is played while the move is being saved. */
+Test(server, a_move_being_saved_stops_its_clock) {
+  const uint64_t four[4] = {1, 2, 3, 4};
+  for (uint64_t id = 1; id <= 4; id++) connect_client(id, "Player");
+  say(1, "{\"type\":\"create\",\"turn_seconds\":10,\"bank_seconds\":30}");
+  const int table = (int)json_integer_value(json_object_get(w.clients[1].last, "table"));
+  cr_assert_gt(table, 0, "create failed: %s", w.clients[1].last_error);
+  for (int s = 0; s < 4; s++) say(four[s], "{\"type\":\"sit\",\"table\":%d,\"seat\":%d}", table, s);
+  say(1, "{\"type\":\"start\",\"table\":%d}", table);
+  cr_assert_eq(w.clients[1].errors, 0, "%s", w.clients[1].last_error);
+  const int seat = mover_of(four, 4);
+  const uint64_t mover = four[seat];
+  const char *move = json_string_value(json_array_get(json_object_get(json_object_get(w.clients[mover].last_state, "game"), "legal"), 0));
+  char text[16];
+  snprintf(text, sizeof text, "%s", move);
+  w.hold_saves = true;
+  w.now += 12000; /* 12 s of the bank */
+  say(mover, "{\"type\":\"move\",\"table\":%d,\"move\":\"%s\"}", table, text);
+  cr_assert_eq(w.nsaves, 1, "the move was not sent to be saved");
+  w.now += 60000; /* the store is slow: past the bank and the byoyomi */
+  srv_hub_tick(w.hub);
+  cr_assert_eq(w.nsaves, 1, "a timeout's move was played while the move was being saved");
+  cr_assert_eq(w.njobs, 0, "a computer was asked to move while the move was being saved");
+  save_moves();
+  w.hold_saves = false;
+  json_t *seats = json_object_get(w.clients[mover].last_state, "seats");
+  cr_assert_eq(json_integer_value(json_object_get(json_array_get(seats, (size_t)seat), "bank_left")), 18,
+               "the bank was charged for the time the move took to save");
+}
+
 /* Moves are saved away from the hub (the store thread): nobody sees a move before it is saved,
  * nothing else is played at the table meanwhile, a move the storage refuses is not played and
  * its player is told why, and the moves of several tables are saved in one transaction. */
