@@ -88,10 +88,13 @@ async function playGame(browser, size, label, fromLobby) {
   const numbers = (scores.match(/\d+/g) || []).map(Number);
   if (!(Math.max(numbers[0], numbers[1]) >= 150)) fail(`${label}: the game ended at ${scores}`);
   if (!/Offline game · Game over|over/i.test(await page.textContent('#table-title'))) fail(`${label}: the table is not over`);
-  // the game-over box's rematch starts a new game: round 1, no points, a hand dealt
+  // the game-over box's rematch starts a new game: round 1, both teams short of the target (its
+  // first round may end at the deal, a teyaku scoring at once), the table no longer over
   await page.click('#center button:has-text("Rematch")');
   await page.waitForFunction(() => /Round 1(?!\d)/.test(document.getElementById('center').textContent) &&
-    /^[^1-9]*$/.test(document.getElementById('scores').textContent.replace(/\/ 150$/, '')), null, { timeout: 15000 })
+    !/· *(over|終局) *$/i.test(document.getElementById('table-title').textContent) &&
+    (document.getElementById('scores').textContent.replace(/\/ 150$/, '').match(/\d+/g) || []).every((n) => Number(n) < 150),
+  null, { timeout: 15000 })
     .catch(async () => fail(`${label}: Rematch started no new game: ${await page.textContent('#center')} ${await page.textContent('#scores')}`));
   console.log(`e2e offline ${label}: a game in ${rounds} rounds (${scores}) and its rematch; first table drawn ${loaded} ms after navigation`);
   await context.close();
