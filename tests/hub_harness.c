@@ -92,6 +92,12 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "chat_history") == 0) {
     json_decref(c->chat_history);
     c->chat_history = json_incref(msg);
+  } else if (strcmp(type, "tables") == 0) {
+    json_decref(c->tables);
+    c->tables = json_incref(msg);
+  } else if (strcmp(type, "match") == 0) {
+    json_decref(c->match);
+    c->match = json_incref(msg);
   } else if (strcmp(type, "state") == 0) {
     if (w.scan) scan_message(client, text, msg);
     json_decref(c->last_state);
@@ -216,17 +222,30 @@ void close_hub(void) {
     json_decref(w.clients[i].queued);
     json_decref(w.clients[i].chat);
     json_decref(w.clients[i].chat_history);
+    json_decref(w.clients[i].tables);
+    json_decref(w.clients[i].match);
     w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
     w.clients[i].choices = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
+    w.clients[i].tables = w.clients[i].match = NULL;
   }
+}
+
+/* Removes the database's files: the main one, its write-ahead log and its shared memory. */
+static void remove_database(void) {
+  char path[80];
+  unlink(w.db);
+  snprintf(path, sizeof path, "%s-wal", w.db);
+  unlink(path);
+  snprintf(path, sizeof path, "%s-shm", w.db);
+  unlink(path);
 }
 
 void hub_harness_setup(void) {
   memset(&w, 0, sizeof w);
   nseen_tokens = 0;
   snprintf(w.db, sizeof w.db, "/tmp/goita-test-server-%d.db", getpid());
-  unlink(w.db);
+  remove_database(); /* a log left by an earlier process of this pid would be read into the new file */
   goita_rng_seed(&w.rng, 42);
   w.now = 1000000;
   srv_hub_options_default(&w.options);
@@ -238,12 +257,7 @@ void hub_harness_setup(void) {
 
 void hub_harness_teardown(void) {
   close_hub();
-  char path[80];
-  unlink(w.db);
-  snprintf(path, sizeof path, "%s-wal", w.db);
-  unlink(path);
-  snprintf(path, sizeof path, "%s-shm", w.db);
-  unlink(path);
+  remove_database();
 }
 
 void say(uint64_t client, const char *fmt, ...) {
@@ -252,6 +266,7 @@ void say(uint64_t client, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
+  w.clients[client].errors_before_request = w.clients[client].errors;
   srv_hub_receive(w.hub, client, text, strlen(text));
 }
 
@@ -527,17 +542,20 @@ void resume(uint64_t id, const char *token) {
   cr_assert_eq(w.clients[id].errors, 0, "%s", w.clients[id].last_error);
 }
 
-int count_rows(const char *sql) {
+int count_rows_with(const char *sql, const char *param) {
   sqlite3 *db;
   sqlite3_stmt *st;
   cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
   cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+  if (param) sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
   cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
   const int n = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
   sqlite3_close(db);
   return n;
 }
+
+int count_rows(const char *sql) { return count_rows_with(sql, NULL); }
 
 bool database_holds(const char *text) {
   const char *suffixes[] = {"", "-wal"};
@@ -562,6 +580,11 @@ bool database_holds(const char *text) {
 }
 
 const char *error_of(uint64_t id) { return w.clients[id].last_error; }
+
+const char *error_code(uint64_t id) {
+  const client_state *c = &w.clients[id];
+  return c->errors > c->errors_before_request ? c->last_code : "";
+}
 
 json_int_t player_field(uint64_t id, const char *field) {
   return json_integer_value(json_object_get(w.clients[id].player, field));

@@ -28,6 +28,7 @@ typedef struct client_state {
   json_t *choices; /* the last welcome's levels, rule options and rule sets */
   int players;    /* player messages received */
   int errors;
+  int errors_before_request; /* errors when the client last said something */
   char last_error[256];
   char last_code[32];       /* the last error's code */
   json_int_t last_retry_ms; /* and its retry_ms, 0 when it has none */
@@ -43,6 +44,8 @@ typedef struct client_state {
   json_t *chat;                /* the last "chat" */
   int chats;                   /* "chat" messages received */
   json_t *chat_history;        /* the last "chat_history" */
+  json_t *tables;              /* the last "tables" (a lobby page) */
+  json_t *match;               /* the last "match" */
 } client_state;
 
 /* The world around the hub: one per test program, made afresh by hub_harness_setup. */
@@ -141,11 +144,17 @@ void resume(uint64_t id, const char *token);
 /* Runs a query that counts something in the database, through a connection of its own. */
 int count_rows(const char *sql);
 
+/* The same with one text bound to the query's "?". */
+int count_rows_with(const char *sql, const char *param);
+
 /* Whether the database's files (the main file and its write-ahead log) hold the text. */
 bool database_holds(const char *text);
 
 /* The text of the last error the client got. */
 const char *error_of(uint64_t id);
+
+/* The code of the error that answered the client's last request, or "" when none did. */
+const char *error_code(uint64_t id);
 
 /* A number of the client's player, as the last welcome or player message showed it. */
 json_int_t player_field(uint64_t id, const char *field);
