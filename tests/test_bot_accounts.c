@@ -264,6 +264,7 @@ Test(bot_accounts, a_match_against_a_level_is_played_to_its_end) {
       say(2, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)json_integer_value(json_object_get(state, "table")),
           json_string_value(json_array_get(json_object_get(game, "legal"), 0)));
       run_jobs();
+      state = w.clients[2].last_state; /* the move's state replaced (and freed) the one read above */
     }
     const char *status = json_string_value(json_object_get(state, "status"));
     if (status && strcmp(status, "over") == 0 && json_integer_value(json_object_get(state, "table")) != left) {
