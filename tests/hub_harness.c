@@ -58,6 +58,7 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     if (nseen_tokens < 256) memcpy(seen_tokens[nseen_tokens++], c->seat_token, SRV_TOKEN_SIZE);
   } else if (strcmp(type, "welcome") == 0 || strcmp(type, "player") == 0) {
     if (type[0] == 'w') {
+      c->welcomes++;
       snprintf(c->player_token, sizeof c->player_token, "%s", json_string_value(json_object_get(msg, "player_token")));
       json_decref(c->choices);
       c->choices = json_incref(json_object_get(msg, "choices"));

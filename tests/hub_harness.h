@@ -26,6 +26,7 @@ typedef struct client_state {
   json_t *last_state;
   json_t *player; /* the player as the last welcome or player message showed it */
   json_t *choices; /* the last welcome's levels, rule options and rule sets */
+  int welcomes;   /* welcome messages received */
   int players;    /* player messages received */
   int errors;
   int errors_before_request; /* errors when the client last said something */
