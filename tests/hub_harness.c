@@ -51,7 +51,10 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   c->last_len = len;
   const char *type = json_string_value(json_object_get(msg, "type"));
   cr_assert(type, "a message without a type: %s", text);
+  if (c->received <= 64) snprintf(c->types[c->received - 1], sizeof c->types[0], "%s", type);
   if (strcmp(type, "seated") == 0) {
+    json_decref(c->seated);
+    c->seated = json_incref(msg);
     c->table = (int)json_integer_value(json_object_get(msg, "table"));
     c->seat = (int)json_integer_value(json_object_get(msg, "seat"));
     snprintf(c->seat_token, sizeof c->seat_token, "%s", json_string_value(json_object_get(msg, "seat_token")));
@@ -81,8 +84,11 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     json_t *id = json_object_get(json_object_get(msg, "table"), "id");
     if (strcmp(event, "removed") == 0) c->last_removed = json_integer_value(id);
     if (strcmp(event, "created") == 0) c->created_events++;
-  } else if (strcmp(type, "created") == 0 && json_object_get(msg, "invite")) {
-    snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
+  } else if (strcmp(type, "created") == 0) {
+    json_decref(c->created);
+    c->created = json_incref(msg);
+    if (json_object_get(msg, "invite"))
+      snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
   } else if (strcmp(type, "queued") == 0) {
     json_decref(c->queued);
     c->queued = json_incref(msg);
@@ -225,10 +231,12 @@ void close_hub(void) {
     json_decref(w.clients[i].chat_history);
     json_decref(w.clients[i].tables);
     json_decref(w.clients[i].match);
+    json_decref(w.clients[i].created);
+    json_decref(w.clients[i].seated);
     w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
     w.clients[i].choices = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;
-    w.clients[i].tables = w.clients[i].match = NULL;
+    w.clients[i].tables = w.clients[i].match = w.clients[i].created = w.clients[i].seated = NULL;
   }
 }
 
@@ -589,6 +597,13 @@ const char *error_code(uint64_t id) {
 
 json_int_t player_field(uint64_t id, const char *field) {
   return json_integer_value(json_object_get(w.clients[id].player, field));
+}
+
+int first_of_type(uint64_t id, const char *type) {
+  const client_state *c = &w.clients[id];
+  for (int i = 0; i < c->received && i < 64; i++)
+    if (strcmp(c->types[i], type) == 0) return i;
+  return -1;
 }
 
 const char *type_of(json_t *msg) { return msg ? json_string_value(json_object_get(msg, "type")) : ""; }

@@ -34,6 +34,7 @@ typedef struct client_state {
   char last_code[32];       /* the last error's code */
   json_int_t last_retry_ms; /* and its retry_ms, 0 when it has none */
   int received;        /* messages of any type */
+  char types[64][16];  /* the types of the first 64 messages, in order */
   size_t last_len;     /* the last message's length in bytes */
   int lobby_events;    /* "lobby" messages */
   size_t largest_lobby; /* the longest "lobby" message, in bytes */
@@ -47,6 +48,8 @@ typedef struct client_state {
   json_t *chat_history;        /* the last "chat_history" */
   json_t *tables;              /* the last "tables" (a lobby page) */
   json_t *match;               /* the last "match" */
+  json_t *created;             /* the last "created" */
+  json_t *seated;              /* the last "seated" */
 } client_state;
 
 /* The world around the hub: one per test program, made afresh by hub_harness_setup. */
@@ -159,6 +162,9 @@ const char *error_code(uint64_t id);
 
 /* A number of the client's player, as the last welcome or player message showed it. */
 json_int_t player_field(uint64_t id, const char *field);
+
+/* The index of the first message of this type the client was sent (of its first 64), or -1. */
+int first_of_type(uint64_t id, const char *type);
 
 /* The type of a message ("" for none). */
 const char *type_of(json_t *msg);
