@@ -38,6 +38,12 @@ static char seen_tokens[256][SRV_TOKEN_SIZE];
 
 static int nseen_tokens;
 
+/* Keeps the message in the slot, in place of what the slot held. */
+static void keep(json_t **slot, json_t *msg) {
+  json_decref(*slot);
+  *slot = json_incref(msg);
+}
+
 static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
   (void)ctx;
   cr_assert_leq(client, MAX_CLIENTS);
@@ -53,8 +59,7 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   cr_assert(type, "a message without a type: %s", text);
   if (c->received <= 64) snprintf(c->types[c->received - 1], sizeof c->types[0], "%s", type);
   if (strcmp(type, "seated") == 0) {
-    json_decref(c->seated);
-    c->seated = json_incref(msg);
+    keep(&c->seated, msg);
     c->table = (int)json_integer_value(json_object_get(msg, "table"));
     c->seat = (int)json_integer_value(json_object_get(msg, "seat"));
     snprintf(c->seat_token, sizeof c->seat_token, "%s", json_string_value(json_object_get(msg, "seat_token")));
@@ -63,12 +68,10 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     if (type[0] == 'w') {
       c->welcomes++;
       snprintf(c->player_token, sizeof c->player_token, "%s", json_string_value(json_object_get(msg, "player_token")));
-      json_decref(c->choices);
-      c->choices = json_incref(json_object_get(msg, "choices"));
+      keep(&c->choices, json_object_get(msg, "choices"));
     } else
       c->players++;
-    json_decref(c->player);
-    c->player = json_incref(json_object_get(msg, "player"));
+    keep(&c->player, json_object_get(msg, "player"));
   } else if (strcmp(type, "error") == 0) {
     c->errors++;
     snprintf(c->last_error, sizeof c->last_error, "%s", json_string_value(json_object_get(msg, "error")));
@@ -78,37 +81,29 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "lobby") == 0) {
     c->lobby_events++;
     if (len > c->largest_lobby) c->largest_lobby = len;
-    json_decref(c->last_lobby);
-    c->last_lobby = json_incref(msg);
+    keep(&c->last_lobby, msg);
     const char *event = json_string_value(json_object_get(msg, "event"));
     json_t *id = json_object_get(json_object_get(msg, "table"), "id");
     if (strcmp(event, "removed") == 0) c->last_removed = json_integer_value(id);
     if (strcmp(event, "created") == 0) c->created_events++;
   } else if (strcmp(type, "created") == 0) {
-    json_decref(c->created);
-    c->created = json_incref(msg);
+    keep(&c->created, msg);
     if (json_object_get(msg, "invite"))
       snprintf(c->invite, sizeof c->invite, "%s", json_string_value(json_object_get(msg, "invite")));
   } else if (strcmp(type, "queued") == 0) {
-    json_decref(c->queued);
-    c->queued = json_incref(msg);
+    keep(&c->queued, msg);
   } else if (strcmp(type, "chat") == 0) {
     c->chats++;
-    json_decref(c->chat);
-    c->chat = json_incref(msg);
+    keep(&c->chat, msg);
   } else if (strcmp(type, "chat_history") == 0) {
-    json_decref(c->chat_history);
-    c->chat_history = json_incref(msg);
+    keep(&c->chat_history, msg);
   } else if (strcmp(type, "tables") == 0) {
-    json_decref(c->tables);
-    c->tables = json_incref(msg);
+    keep(&c->tables, msg);
   } else if (strcmp(type, "match") == 0) {
-    json_decref(c->match);
-    c->match = json_incref(msg);
+    keep(&c->match, msg);
   } else if (strcmp(type, "state") == 0) {
     if (w.scan) scan_message(client, text, msg);
-    json_decref(c->last_state);
-    c->last_state = json_incref(msg);
+    keep(&c->last_state, msg);
   }
   json_decref(c->last);
   c->last = msg;
