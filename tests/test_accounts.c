@@ -3,12 +3,10 @@
  * hub's logins counted by address before their hash; the most common passwords refused. */
 #include <criterion/criterion.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "hub.h"
+#include "hub_harness.h"
 #include "names.h"
 #include "secret.h"
 #include "throttle.h"
@@ -122,107 +120,20 @@ Test(throttle, rules_that_make_no_sense_are_refused) {
 
 /* ---- the hub's logins, counted per address ---- */
 
-#define MAX_CLIENTS 64
-#define MAX_JOBS 64
-
-static struct {
-  srv_store *store;
-  srv_hub *hub;
-  char db[64];
-  int64_t now;
-  uint64_t random_state;
-  char last_error[MAX_CLIENTS + 1][256];
-  int welcomes[MAX_CLIENTS + 1];
-  srv_password_job held[MAX_JOBS]; /* password jobs not yet done */
-  int nheld;
-} w;
-
-static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
-  (void)ctx;
-  (void)len;
-  cr_assert_leq(client, MAX_CLIENTS);
-  json_t *msg = json_loads(text, 0, NULL);
-  cr_assert(msg, "not JSON: %s", text);
-  const char *type = json_string_value(json_object_get(msg, "type"));
-  if (strcmp(type, "error") == 0)
-    snprintf(w.last_error[client], sizeof w.last_error[client], "%s", json_string_value(json_object_get(msg, "error")));
-  if (strcmp(type, "welcome") == 0) w.welcomes[client]++;
-  json_decref(msg);
-}
-static void fake_think(void *ctx, const srv_think_job *job) {
-  (void)ctx;
-  (void)job;
-}
-static void fake_random(void *ctx, void *buf, size_t len) {
-  (void)ctx;
-  uint8_t *p = buf;
-  for (size_t i = 0; i < len; i++) {
-    w.random_state = w.random_state * 6364136223846793005u + 1442695040888963407u;
-    p[i] = (uint8_t)(w.random_state >> 56);
-  }
-}
-static int64_t fake_now(void *ctx) {
-  (void)ctx;
-  return w.now;
-}
-/* Password jobs wait until run_passwords: what counts is decided before any is done. */
-static void fake_password(void *ctx, const srv_password_job *job) {
-  (void)ctx;
-  cr_assert_lt(w.nheld, MAX_JOBS);
-  w.held[w.nheld++] = *job;
-}
-/* Does the held password jobs (argon2id, for real) and hands their answers to the hub. */
-static void run_passwords(void) {
-  for (int i = 0; i < w.nheld; i++) {
-    srv_password_answer a;
-    srv_password_work(&w.held[i], &a);
-    srv_hub_password_done(w.hub, &a);
-  }
-  w.nheld = 0;
-}
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL};
-
-static void setup(void) {
-  memset(&w, 0, sizeof w);
-  snprintf(w.db, sizeof w.db, "/tmp/goita-test-accounts-%d.db", getpid());
-  unlink(w.db);
-  w.now = 1000000;
-  w.random_state = 42;
-  cr_assert_eq(srv_store_open(&w.store, w.db), 0);
-  srv_hub_options o;
-  srv_hub_options_default(&o);
-  o.player_rate_per_second = 0;
-  char err[256] = "";
-  cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
-}
-static void teardown(void) {
-  srv_hub_free(w.hub);
-  srv_store_close(w.store);
-  char path[96];
-  unlink(w.db);
-  snprintf(path, sizeof path, "%s-wal", w.db);
-  unlink(path);
-  snprintf(path, sizeof path, "%s-shm", w.db);
-  unlink(path);
-}
-
-static void say(uint64_t client, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(uint64_t client, const char *fmt, ...) {
-  char text[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  srv_hub_receive(w.hub, client, text, strlen(text));
-}
 static void connect_from(uint64_t id, const char *address) {
   srv_hub_connect(w.hub, id);
   if (address) srv_hub_client_address(w.hub, id, address);
   say(id, "{\"type\":\"hello\",\"name\":\"Someone %d\"}", (int)id);
-  cr_assert_eq(w.welcomes[id], 1, "%s", w.last_error[id]);
+  cr_assert_eq(w.clients[id].welcomes, 1, "%s", w.clients[id].last_error);
 }
 
-TestSuite(accounts, .init = setup, .fini = teardown);
+/* Password jobs wait until run_passwords: what counts is decided before any is done. */
+static void setup(void) {
+  hub_harness_setup();
+  w.hold_passwords = true;
+}
+
+TestSuite(accounts, .init = setup, .fini = hub_harness_teardown);
 
 /* One address tries names in turn, one guess each, from many connections at once (so no
  * account's own count ever stops it): its 20 free tries are sent to be checked, the rest
@@ -232,18 +143,18 @@ Test(accounts, one_address_guessing_many_names_is_throttled) {
   for (uint64_t id = 1; id <= 30; id++) {
     connect_from(id, "203.0.113.7");
     say(id, "{\"type\":\"login\",\"name\":\"Name %d\",\"password\":\"guess one\"}", (int)id);
-    refused += strstr(w.last_error[id], "too many wrong passwords from your address") != NULL;
+    refused += strstr(w.clients[id].last_error, "too many wrong passwords from your address") != NULL;
   }
-  cr_assert_eq(w.nheld, 20, "%d of 30 guesses from one address were sent to be checked", w.nheld);
-  cr_assert_eq(refused, 10, "%s", w.last_error[30]);
-  cr_assert(strstr(w.last_error[30], "try again in 1 s"), "%s", w.last_error[30]);
+  cr_assert_eq(w.npasswords, 20, "%d of 30 guesses from one address were sent to be checked", w.npasswords);
+  cr_assert_eq(refused, 10, "%s", w.clients[30].last_error);
+  cr_assert(strstr(w.clients[30].last_error, "try again in 1 s"), "%s", w.clients[30].last_error);
   connect_from(31, "198.51.100.9");
   say(31, "{\"type\":\"login\",\"name\":\"Name 31\",\"password\":\"guess one\"}");
-  cr_assert_eq(w.nheld, 21, "another address was held up: %s", w.last_error[31]);
+  cr_assert_eq(w.npasswords, 21, "another address was held up: %s", w.clients[31].last_error);
   connect_from(32, NULL); /* no address known: counted per account only */
   say(32, "{\"type\":\"login\",\"name\":\"Name 32\",\"password\":\"guess one\"}");
-  cr_assert_eq(w.nheld, 22, "%s", w.last_error[32]);
-  w.nheld = 0; /* never answered: the hub drops them with their clients */
+  cr_assert_eq(w.npasswords, 22, "%s", w.clients[32].last_error);
+  w.npasswords = 0; /* never answered: the hub drops them with their clients */
 }
 
 /* Behind one address (a household, a school) people log in rightly: a right password takes its
@@ -252,13 +163,13 @@ Test(accounts, right_passwords_do_not_count_against_an_address) {
   connect_from(1, "203.0.113.8");
   say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
   run_passwords();
-  cr_assert_str_empty(w.last_error[1]);
+  cr_assert_str_empty(w.clients[1].last_error);
   for (uint64_t id = 2; id <= 26; id++) { /* more than the 20 free tries */
     connect_from(id, "203.0.113.8");
     say(id, "{\"type\":\"login\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
-    cr_assert_eq(w.nheld, 1, "login %d from the address refused: %s", (int)id, w.last_error[id]);
+    cr_assert_eq(w.npasswords, 1, "login %d from the address refused: %s", (int)id, w.clients[id].last_error);
     run_passwords();
-    cr_assert(w.welcomes[id] == 2 && !w.last_error[id][0], "login %d: %s", (int)id, w.last_error[id]);
+    cr_assert(w.clients[id].welcomes == 2 && !w.clients[id].last_error[0], "login %d: %s", (int)id, w.clients[id].last_error);
   }
 }
 
@@ -373,19 +284,19 @@ Test(accounts, an_account_is_one_whatever_its_spelling) {
   connect_from(1, "198.51.100.1");
   say(1, "{\"type\":\"register\",\"name\":\"Ann\",\"password\":\"correct horse\"}");
   run_passwords();
-  cr_assert_str_empty(w.last_error[1]);
+  cr_assert_str_empty(w.clients[1].last_error);
   static const char *const impostors[] = {"ANN", "\\u0391nn", "\\u0410nn", "\\uff21nn", " ann "};
   for (uint64_t i = 0; i < sizeof impostors / sizeof *impostors; i++) {
     const uint64_t id = 2 + i;
     connect_from(id, "198.51.100.2");
     say(id, "{\"type\":\"register\",\"name\":\"%s\",\"password\":\"another horse\"}", impostors[i]);
-    cr_assert_eq(w.nheld, 0, "%s was sent to be hashed", impostors[i]);
-    cr_assert(strstr(w.last_error[id], "is registered"), "%s: %s", impostors[i], w.last_error[id]);
+    cr_assert_eq(w.npasswords, 0, "%s was sent to be hashed", impostors[i]);
+    cr_assert(strstr(w.clients[id].last_error, "is registered"), "%s: %s", impostors[i], w.clients[id].last_error);
   }
   connect_from(10, "198.51.100.3");
   say(10, "{\"type\":\"login\",\"name\":\"\\u0391NN\",\"password\":\"correct horse\"}");
   run_passwords();
-  cr_assert_eq(w.welcomes[10], 2, "%s", w.last_error[10]);
+  cr_assert_eq(w.clients[10].welcomes, 2, "%s", w.clients[10].last_error);
 }
 
 /* An account claimed before names had keys is stored under its name in lowercase: it is still
@@ -405,10 +316,10 @@ Test(accounts, accounts_claimed_before_keys_are_still_found) {
   cr_assert_eq(srv_store_player_register(w.store, p.id, "Mia", "mia", hash), 0); /* as an older server stored it */
   connect_from(2, "198.51.100.2");
   say(2, "{\"type\":\"register\",\"name\":\"MIA\",\"password\":\"another horse\"}");
-  cr_assert(strstr(w.last_error[2], "is registered"), "%s", w.last_error[2]);
+  cr_assert(strstr(w.clients[2].last_error, "is registered"), "%s", w.clients[2].last_error);
   say(2, "{\"type\":\"login\",\"name\":\"mia\",\"password\":\"correct horse\"}");
   run_passwords();
-  cr_assert_eq(w.welcomes[2], 2, "%s", w.last_error[2]);
+  cr_assert_eq(w.clients[2].welcomes, 2, "%s", w.clients[2].last_error);
 }
 
 /* A server started on a database of accounts claimed before names had keys stores them under
@@ -427,11 +338,8 @@ Test(accounts, old_accounts_are_rekeyed_at_start) {
                                            "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$aGFzaA"), 0);
     ids[i] = p.id;
   }
-  srv_hub_free(w.hub); /* a new server on that database */
-  srv_hub_options o;
-  srv_hub_options_default(&o);
-  char err[256] = "";
-  cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
+  close_hub(); /* a new server on that database */
+  open_hub(0);
   srv_player p;
   char hash[SRV_PASSWORD_HASH_SIZE];
   bool found = false;
@@ -443,9 +351,9 @@ Test(accounts, old_accounts_are_rekeyed_at_start) {
   cr_assert(found && p.id == ids[2], "the second Ann lost its old key");
   connect_from(1, "198.51.100.1");
   say(1, "{\"type\":\"register\",\"name\":\"M\\u0456a\",\"password\":\"another horse\"}"); /* Cyrillic i */
-  cr_assert(strstr(w.last_error[1], "is registered"), "%s", w.last_error[1]);
+  cr_assert(strstr(w.clients[1].last_error, "is registered"), "%s", w.clients[1].last_error);
   say(1, "{\"type\":\"login\",\"name\":\"\\u0391nn\",\"password\":\"whatever\"}");
-  cr_assert_eq(w.nheld, 1);
-  cr_assert_str_eq(w.held[0].hash, "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$aGFzaA");
-  w.nheld = 0;
+  cr_assert_eq(w.npasswords, 1);
+  cr_assert_str_eq(w.passwords[0].hash, "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$aGFzaA");
+  w.npasswords = 0;
 }

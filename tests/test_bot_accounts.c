@@ -6,159 +6,16 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "hub.h"
-#include "store.h"
+#include "hub_harness.h"
 
-#define CLIENTS 6
+/* The client's player, as the last welcome or player message showed it. */
+static json_t *player_of(uint64_t client) { return w.clients[client].player; }
 
-/* The last message of each kind one fake client was sent. */
-typedef struct client_log {
-  json_t *last, *error, *welcome, *player, *state, *lobby, *match;
-} client_log;
-
-static struct {
-  srv_store *store;
-  srv_hub *hub;
-  char db[64];
-  int64_t now;
-  uint64_t random_word;
-  client_log clients[CLIENTS + 1];
-} w;
-
-static void keep(json_t **slot, json_t *msg) {
-  json_decref(*slot);
-  *slot = json_incref(msg);
-}
-
-static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) {
-  (void)ctx;
-  (void)len;
-  cr_assert_leq(client, CLIENTS);
-  json_t *msg = json_loads(text, 0, NULL);
-  cr_assert(msg, "not JSON: %s", text);
-  client_log *c = &w.clients[client];
-  const char *type = json_string_value(json_object_get(msg, "type"));
-  keep(&c->last, msg);
-  if (strcmp(type, "error") == 0) keep(&c->error, msg);
-  if (strcmp(type, "welcome") == 0) keep(&c->welcome, msg);
-  if (strcmp(type, "player") == 0) keep(&c->player, msg);
-  if (strcmp(type, "state") == 0) keep(&c->state, msg);
-  if (strcmp(type, "tables") == 0) keep(&c->lobby, msg);
-  if (strcmp(type, "match") == 0) keep(&c->match, msg);
-  json_decref(msg);
-}
-
-/* Computer players' turns, answered after the call (the first legal move). */
-static srv_think_job jobs[16];
-static int njobs;
-
-static void fake_think(void *ctx, const srv_think_job *job) {
-  (void)ctx;
-  cr_assert_lt(njobs, 16);
-  jobs[njobs++] = *job;
-}
-
-static void run_jobs(void) {
-  while (njobs > 0) {
-    const srv_think_job job = jobs[--njobs];
-    goita_move moves[GOITA_MAX_LEGAL];
-    cr_assert_gt(goita_view_legal_moves(&job.view, moves), 0);
-    srv_hub_bot_move(w.hub, job.table, job.version, moves[0]);
-  }
-}
-
-static void fake_random(void *ctx, void *buf, size_t len) {
-  (void)ctx;
-  unsigned char *p = buf;
-  for (size_t i = 0; i < len; i++) {
-    w.random_word = w.random_word * 6364136223846793005u + 1442695040888963407u; /* Knuth's MMIX step */
-    p[i] = (unsigned char)(w.random_word >> 56);
-  }
-}
-
-static int64_t fake_now(void *ctx) {
-  (void)ctx;
-  return w.now;
-}
-
-/* Passwords are hashed and checked at once, inside the call. */
-static void fake_password(void *ctx, const srv_password_job *job) {
-  (void)ctx;
-  srv_password_job copy = *job;
-  srv_password_answer answer;
-  srv_password_work(&copy, &answer);
-  srv_hub_password_done(w.hub, &answer);
-}
-
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL};
-
-static void setup(void) {
-  memset(&w, 0, sizeof w);
-  njobs = 0;
-  w.now = 1000000;
-  w.random_word = 11;
-  snprintf(w.db, sizeof w.db, "/tmp/goita-test-bot-accounts-%d.db", getpid());
-  unlink(w.db);
-  cr_assert_eq(srv_store_open(&w.store, w.db), 0);
-  srv_hub_options o;
-  srv_hub_options_default(&o);
-  o.player_rate_burst = 1000; /* this test is about who may ask, not how often */
-  char err[256] = "";
-  cr_assert_eq(srv_hub_new(&w.hub, w.store, &io, &o, err, sizeof err), 0, "%s", err);
-}
-
-static void teardown(void) {
-  srv_hub_free(w.hub);
-  srv_store_close(w.store);
-  for (int i = 0; i <= CLIENTS; i++) {
-    client_log *c = &w.clients[i];
-    json_decref(c->last);
-    json_decref(c->error);
-    json_decref(c->welcome);
-    json_decref(c->player);
-    json_decref(c->state);
-    json_decref(c->lobby);
-    json_decref(c->match);
-  }
-  char path[96];
-  unlink(w.db);
-  snprintf(path, sizeof path, "%s-wal", w.db);
-  unlink(path);
-  snprintf(path, sizeof path, "%s-shm", w.db);
-  unlink(path);
-}
-
-static void say(uint64_t client, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(uint64_t client, const char *fmt, ...) {
-  char text[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  json_decref(w.clients[client].error);
-  w.clients[client].error = NULL;
-  srv_hub_receive(w.hub, client, text, strlen(text));
-}
-
-static const char *error_code(uint64_t client) {
-  return w.clients[client].error ? json_string_value(json_object_get(w.clients[client].error, "code")) : "";
-}
-
-static const char *last_type(uint64_t client) {
-  return json_string_value(json_object_get(w.clients[client].last, "type"));
-}
-
-static json_t *welcome_player(uint64_t client) { return json_object_get(w.clients[client].welcome, "player"); }
-
-/* The id of a person's row, as its last `player` message says. */
-static json_int_t person_id(uint64_t client) {
-  return json_integer_value(json_object_get(json_object_get(w.clients[client].player, "player"), "id"));
-}
+/* The id of the client's player row. */
+static json_int_t player_id(uint64_t client) { return player_field(client, "id"); }
 
 /* A person who has claimed a name. */
 static void registered_person(uint64_t id, const char *name) {
@@ -187,24 +44,10 @@ static json_int_t hello_with(uint64_t id, const char *token) {
   srv_hub_connect(w.hub, id);
   say(id, "{\"type\":\"hello\",\"player_token\":\"%s\"}", token);
   cr_assert_str_eq(last_type(id), "welcome");
-  return json_integer_value(json_object_get(welcome_player(id), "id"));
+  return json_integer_value(json_object_get(player_of(id), "id"));
 }
 
-/* How many rows a query counts in the database file. */
-static int count_rows(const char *sql, const char *param) {
-  sqlite3 *db;
-  sqlite3_stmt *st;
-  cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
-  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-  if (param) sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
-  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-  const int n = sqlite3_column_int(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return n;
-}
-
-TestSuite(bot_accounts, .init = setup, .fini = teardown);
+TestSuite(bot_accounts, .init = hub_harness_setup, .fini = hub_harness_teardown);
 
 Test(bot_accounts, a_bot_says_hello_with_its_token_and_shows_as_a_bot) {
   registered_person(1, "Aki");
@@ -212,28 +55,28 @@ Test(bot_accounts, a_bot_says_hello_with_its_token_and_shows_as_a_bot) {
   const json_int_t bot = make_bot(1, "Robo", token);
 
   /* the token is kept only as its hash */
-  cr_assert_eq(count_rows("SELECT count(*) FROM player_tokens WHERE token = ?", token), 0, "a plain token was stored");
+  cr_assert_eq(count_rows_with("SELECT count(*) FROM player_tokens WHERE token = ?", token), 0, "a plain token was stored");
   char hash[SRV_TOKEN_HASH_SIZE];
   srv_token_hash(token, hash);
-  cr_assert_eq(count_rows("SELECT count(*) FROM player_tokens WHERE token = ?", hash), 1);
+  cr_assert_eq(count_rows_with("SELECT count(*) FROM player_tokens WHERE token = ?", hash), 1);
 
   cr_assert_eq(hello_with(2, token), bot, "the token did not log the bot in");
-  json_t *me = welcome_player(2);
+  json_t *me = player_of(2);
   cr_assert_str_eq(json_string_value(json_object_get(me, "name")), "Robo");
   cr_assert(json_is_true(json_object_get(me, "bot_account")));
   /* a bot cannot be renamed by a hello */
   say(2, "{\"type\":\"hello\",\"player_token\":\"%s\",\"name\":\"Someone Else\"}", token);
-  cr_assert_str_eq(json_string_value(json_object_get(welcome_player(2), "name")), "Robo");
+  cr_assert_str_eq(json_string_value(json_object_get(player_of(2), "name")), "Robo");
 
   /* marked at the table, in the lobby and in chat */
   say(1, "{\"type\":\"list\"}");
   say(2, "{\"type\":\"create\",\"rules\":\"players=4\",\"sit\":true}");
   cr_assert_str_eq(error_code(2), "");
-  json_t *seat0 = json_array_get(json_object_get(w.clients[2].state, "seats"), 0);
+  json_t *seat0 = json_array_get(json_object_get(w.clients[2].last_state, "seats"), 0);
   cr_assert(json_is_true(json_object_get(seat0, "bot_account")), "the seat does not show a bot");
-  const json_int_t table = json_integer_value(json_object_get(w.clients[2].state, "table"));
+  const json_int_t table = json_integer_value(json_object_get(w.clients[2].last_state, "table"));
   say(1, "{\"type\":\"sit\",\"table\":%lld,\"seat\":1}", (long long)table);
-  json_t *seat1 = json_array_get(json_object_get(w.clients[1].state, "seats"), 1);
+  json_t *seat1 = json_array_get(json_object_get(w.clients[1].last_state, "seats"), 1);
   cr_assert_null(json_object_get(seat1, "bot_account"), "a person shown as a bot");
   say(2, "{\"type\":\"chat\",\"table\":%lld,\"text\":\"hello\"}", (long long)table);
   cr_assert_str_eq(last_type(1), "chat");
@@ -243,7 +86,7 @@ Test(bot_accounts, a_bot_says_hello_with_its_token_and_shows_as_a_bot) {
   srv_hub_connect(w.hub, 3);
   say(3, "{\"type\":\"hello\"}");
   say(3, "{\"type\":\"list\"}");
-  json_t *row = json_array_get(json_object_get(w.clients[3].lobby, "tables"), 0);
+  json_t *row = json_array_get(json_object_get(w.clients[3].tables, "tables"), 0);
   cr_assert(json_is_true(json_object_get(json_array_get(json_object_get(row, "seats"), 0), "bot_account")),
             "the lobby does not show the bot");
 
@@ -273,7 +116,7 @@ Test(bot_accounts, a_new_token_or_a_revocation_ends_the_old_one_at_once) {
   cr_assert_str_eq(error_code(2), "hello_first", "a cut-off connection still acts: %s", error_code(2));
   /* the old token is a stranger's now: a guest, not the bot */
   cr_assert_neq(hello_with(3, first), bot, "the replaced token still logs the bot in");
-  cr_assert_null(json_object_get(welcome_player(3), "bot_account"));
+  cr_assert_null(json_object_get(player_of(3), "bot_account"));
   cr_assert_eq(hello_with(4, second), bot, "the new token does not log the bot in");
 
   say(1, "{\"type\":\"bot_revoke\",\"bot\":%lld}", (long long)bot);
@@ -282,7 +125,7 @@ Test(bot_accounts, a_new_token_or_a_revocation_ends_the_old_one_at_once) {
   cr_assert_neq(hello_with(5, second), bot, "the revoked token still logs the bot in");
   char id[24];
   snprintf(id, sizeof id, "%lld", (long long)bot);
-  cr_assert_eq(count_rows("SELECT count(*) FROM player_tokens WHERE player = ?", id), 0, "a revoked token is still stored");
+  cr_assert_eq(count_rows_with("SELECT count(*) FROM player_tokens WHERE player = ?", id), 0, "a revoked token is still stored");
 }
 
 Test(bot_accounts, requests_from_those_who_may_not_are_refused) {
@@ -306,7 +149,7 @@ Test(bot_accounts, requests_from_those_who_may_not_are_refused) {
   cr_assert_str_eq(error_code(2), "bot_unknown");
   say(2, "{\"type\":\"bot_revoke\",\"bot\":%lld}", (long long)bot);
   cr_assert_str_eq(error_code(2), "bot_unknown");
-  const json_int_t aki = person_id(1);
+  const json_int_t aki = player_id(1);
   say(1, "{\"type\":\"bot_revoke\",\"bot\":%lld}", (long long)aki);
   cr_assert_str_eq(error_code(1), "bot_unknown", "a person's tokens were revoked as a bot's");
   cr_assert_eq(hello_with(5, token), bot, "a refused revocation revoked the token");
@@ -347,7 +190,7 @@ Test(bot_accounts, bots_are_rated_on_a_list_of_their_own) {
   registered_person(1, "Aki");
   char token[SRV_TOKEN_SIZE];
   const json_int_t bot = make_bot(1, "Robo", token);
-  const json_int_t aki = person_id(1);
+  const json_int_t aki = player_id(1);
   /* both have played (the lists show only those who have) */
   sqlite3 *db;
   cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
@@ -370,7 +213,7 @@ Test(bot_accounts, match_requests_that_make_no_match_are_refused) {
   registered_person(1, "Aki");
   char token[SRV_TOKEN_SIZE];
   const json_int_t bot = make_bot(1, "Robo", token);
-  const json_int_t aki = person_id(1);
+  const json_int_t aki = player_id(1);
   say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"deals\":2}", (long long)bot);
   cr_assert_str_eq(error_code(1), "match_invalid", "a match with no opponent was made");
   say(1, "{\"type\":\"match_create\",\"name\":\"M\",\"bot\":%lld,\"opponent\":%lld,\"level\":\"rules\",\"deals\":2}",
@@ -413,7 +256,7 @@ Test(bot_accounts, a_match_against_a_level_is_played_to_its_end) {
     w.now += 100;
     srv_hub_tick(w.hub);
     run_jobs();
-    json_t *state = w.clients[2].state;
+    json_t *state = w.clients[2].last_state;
     json_t *game = json_object_get(state, "game");
     const char *history = json_string_value(json_object_get(game, "history"));
     if (json_array_size(json_object_get(game, "legal")) && history && strcmp(history, answered) != 0) {
@@ -421,6 +264,7 @@ Test(bot_accounts, a_match_against_a_level_is_played_to_its_end) {
       say(2, "{\"type\":\"move\",\"table\":%lld,\"move\":\"%s\"}", (long long)json_integer_value(json_object_get(state, "table")),
           json_string_value(json_array_get(json_object_get(game, "legal"), 0)));
       run_jobs();
+      state = w.clients[2].last_state; /* the move's state replaced (and freed) the one read above */
     }
     const char *status = json_string_value(json_object_get(state, "status"));
     if (status && strcmp(status, "over") == 0 && json_integer_value(json_object_get(state, "table")) != left) {
@@ -469,7 +313,7 @@ Test(bot_accounts, a_bot_is_challenged_and_declines_or_accepts) {
   cr_assert_str_eq(json_string_value(json_object_get(challenge, "from")), "Aki");
   cr_assert_eq(json_integer_value(json_object_get(challenge, "seat")), 1);
   json_decref(challenge);
-  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].state, "table")), first, "the challenger does not sit there");
+  cr_assert_eq(json_integer_value(json_object_get(w.clients[1].last_state, "table")), first, "the challenger does not sit there");
 
   srv_hub_connect(w.hub, 3);
   say(3, "{\"type\":\"hello\",\"name\":\"Stranger\"}");
@@ -490,7 +334,7 @@ Test(bot_accounts, a_bot_is_challenged_and_declines_or_accepts) {
   cr_assert_neq(second, first);
   say(2, "{\"type\":\"sit\",\"table\":%lld,\"seat\":1}", (long long)second);
   cr_assert_str_eq(error_code(2), "", "the challenged bot could not sit: %s", error_code(2));
-  json_t *seat1 = json_array_get(json_object_get(w.clients[1].state, "seats"), 1);
+  json_t *seat1 = json_array_get(json_object_get(w.clients[1].last_state, "seats"), 1);
   cr_assert(json_is_true(json_object_get(seat1, "bot_account")), "the bot does not sit at the challenge");
   registered_person(4, "Ben");
   say(4, "{\"type\":\"challenge\",\"bot\":%lld}", (long long)bot);

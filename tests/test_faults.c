@@ -125,7 +125,7 @@ Test(faults, the_library_answers_every_failed_allocation_with_enomem) {
   fprintf(stderr, "library: %ld runs, a stride of %ld allocations, the last with none failing\n", runs, stride);
 }
 
-/* ---- the server: a fake world around the hub, as in tests/test_server.c ---- */
+/* ---- the server: a fake world around the hub, like tests/hub_harness.c but its own ---- */
 
 #define CLIENTS 3
 

@@ -764,7 +764,7 @@ static void free_truths(void) {
   ntruths = 0;
 }
 
-/* Whether a seat may see block i of seat t (tests/test_server.c's scan). */
+/* Whether a seat may see block i of seat t (tests/hub_harness.c's scan). */
 static bool block_visible(const goita_round *r, int viewer, int t, int i) {
   if (!((r->face_down[t] >> i) & 1u) || t == viewer) return true;
   return r->phase == GOITA_PHASE_OVER && r->result.end == GOITA_END_FINISH && t == r->result.winner &&
