@@ -104,9 +104,15 @@ async function roundMistakes(page) {
     }
     await shot(page, 'round-mistakes-desktop');
     checkAnalysisText(await page.textContent('#round-analysis'), 'online round');
-    // the panel stays open while the next round is played
+    // the panel stays open while the next round is played (dealt after the 1 s pause); only a
+    // round that ends at its deal (a teyaku) puts its own result, with its own panel, in its place
+    const resultTitle = await page.textContent('#round-result-title');
     await page.waitForTimeout(1500);
-    if (!(await page.locator('#round-analysis:not([hidden]) .an-move').count())) fail('the analysis closed by itself');
+    if (await page.textContent('#round-result-title') !== resultTitle) {
+      console.log(`e2e table-finished: the next round ended at its deal (${await page.textContent('#round-result-title')}): the panel was replaced`);
+    } else if (!(await page.locator('#round-analysis:not([hidden]) .an-move').count())) {
+      fail('the analysis closed by itself');
+    }
     // on a phone, in Japanese: the result and its analysis fit the screen
     await page.setViewportSize({ width: 390, height: 844 });
     await page.click('#lang');
