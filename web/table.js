@@ -408,7 +408,7 @@ function showClocks(left) {
     const parts = [];
     if (view.bank_seconds > 0) parts.push(clockTime(bank));
     if (byoyomi > 0) parts.push(t('seconds_n', { n: byo }));
-    node.textContent = '⏱ ' + parts.join(' + ');
+    node.textContent = parts.join(' + '); // no clock glyph: the page's shipped font has none
     node.classList.toggle('running', moving);
   }
 }
