@@ -176,7 +176,7 @@ Test(bot_accounts, requests_from_those_who_may_not_are_refused) {
   char spare[SRV_TOKEN_SIZE];
   int made = 1;
   for (; made < 50; made++) {
-    char name[16];
+    char name[24];
     snprintf(name, sizeof name, "Robo %d", made);
     say(1, "{\"type\":\"bot_create\",\"name\":\"%s\"}", name);
     if (strcmp(last_type(1), "bot_created") != 0) break;

@@ -122,7 +122,7 @@ bool cli_engine_start(cli_engine *e, const char *command, const goita_rules *rul
   if (!send_line(e, "goita")) goto gone;
   for (;;) {
     if (!read_line(e, line, sizeof line, deadline)) return false;
-    if (strncmp(line, "id name ", 8) == 0) snprintf(e->name, sizeof e->name, "%s", line + 8);
+    if (strncmp(line, "id name ", 8) == 0) snprintf(e->name, sizeof e->name, "%.*s", (int)sizeof e->name - 1, line + 8);
     if (strncmp(line, "goitaok", 7) == 0) break;
   }
   char text[GOITA_RULES_TEXT_SIZE];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "secret.h"
 #include "store_sqlite.h"
@@ -33,6 +34,21 @@ int lite_fail(srv_store *s, const char *what) {
   return -1;
 }
 
+/* How a connection waits for the other's write to end (the loop's and the store thread's
+ * connections share one file): polled every 50 us for the first 10 ms, then every ms, for 5 s
+ * in all. SQLite's own busy timeout sleeps 1, 2, 5, 10 ms... between tries, so the loop slept
+ * about 8 ms for a store-thread commit that ends in under one. */
+#define BUSY_FAST_TRIES 200
+#define BUSY_TRIES (BUSY_FAST_TRIES + 4990)
+
+static int lite_busy(void *ctx, int tries) {
+  (void)ctx;
+  if (tries >= BUSY_TRIES) return 0; /* SQLITE_BUSY: the database is locked */
+  const struct timespec pause = {0, tries < BUSY_FAST_TRIES ? 50000 : 1000000};
+  nanosleep(&pause, NULL);
+  return 1;
+}
+
 /* Opens a database (a file, or a URI with SQLITE_OPEN_URI in flags) with the given functions and
  * brings its schema up to date; WAL mode for a file. */
 static int lite_open(srv_store **out, const char *path, int flags, const srv_store_ops *ops, bool wal) {
@@ -50,7 +66,7 @@ static int lite_open(srv_store **out, const char *path, int flags, const srv_sto
   if (sqlite3_open_v2(path, &DB(s), flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK)
     return lite_fail(s, path);
-  sqlite3_busy_timeout(DB(s), 5000);
+  sqlite3_busy_handler(DB(s), lite_busy, NULL);
   sqlite3_create_function(DB(s), "goita_token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_token_hash, NULL,
                           NULL);
   /* WAL with synchronous=NORMAL: a commit survives the process being killed (it is in the
@@ -698,7 +714,7 @@ static int lite_game_text(srv_store *s, int64_t game, const char *key, bool hist
 /* Reads the players a bound statement gives, at most max. */
 static int some_players(srv_store *s, sqlite3_stmt *st, srv_player *rows, int max, int *count, const char *what) {
   if (!st) return -1;
-  int rc;
+  int rc = SQLITE_DONE; /* a full list reads no row */
   while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) read_player(st, &rows[(*count)++]);
   if (*count == max) rc = SQLITE_DONE;
   sqlite3_finalize(st);

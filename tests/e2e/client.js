@@ -60,10 +60,18 @@ class Client {
 
   send(msg) { this.ws.send(JSON.stringify(msg)); }
 
+  // What this client last received and whether its connection is open: for a timeout's message.
+  lastSeen() {
+    const game = this.state && this.state.game;
+    const state = game ? `last state: ${this.state.status}, round ${game.round}, history "${game.history}", ${game.legal.length} legal` : 'no state';
+    const types = this.received.slice(-4).map((m) => m.type).join(', ');
+    return `${state}; last messages: ${types || 'none'}; connection ${this.ws && this.ws.readyState === 1 ? 'open' : 'closed'}`;
+  }
+
   // Resolves with the first message (from now on) for which test is true.
   wait(test, what, ms = 10000) {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${what} within ${ms} ms (errors: ${this.errors.join('; ')})`)), ms);
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${what} within ${ms} ms (errors: ${this.errors.join('; ')}; ${this.lastSeen()})`)), ms);
       this.waiters.push({ test, resolve: (m) => { clearTimeout(timer); resolve(m); } });
     });
   }
@@ -108,12 +116,18 @@ async function play(clients, n) {
       continue;
     }
     const legal = mover.legal();
-    const seen = clients.map((c) => {
+    const got = clients.map(() => false);
+    const seen = clients.map((c, i) => {
       const old = c.state.game.history;
-      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move');
+      return c.wait((m) => m.type === 'state' && (m.game.history !== old || m.status === 'over'), 'the state after a move')
+        .then(() => { got[i] = true; });
     });
-    mover.send({ type: 'move', table: mover.table, move: legal[Math.floor(Math.random() * legal.length)] });
-    await Promise.all(seen);
+    const move = legal[Math.floor(Math.random() * legal.length)];
+    mover.send({ type: 'move', table: mover.table, move });
+    await Promise.all(seen).catch((e) => {
+      const who = clients.filter((c, i) => got[i]).map((c) => c.name).join(', ') || 'nobody';
+      throw new Error(`${e.message}; ${mover.name} played ${move}, and ${who} saw the state after it`);
+    });
   }
   return true;
 }
