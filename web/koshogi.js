@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 // koshogi_wasm.h's result and reason codes: the words and the section that decides each.
 const RESULTS = ['', 'black_wins', 'white_wins', 'no_contest'];
 const REASONS = [null, ['no_commander', '6.1'], ['own_flame', '6.1'], ['fourth', '6.4'], ['perpetual', '6.5'], ['no_move', '6.6'],
-  ['resignation', null]];
+  ['resignation', null], ['end_time', null], ['end_agreement', null]];
 const SIDES = ['black', 'white'];
 const side = (color) => kt(SIDES[color]);
 
@@ -62,6 +62,7 @@ function notice(text) {
 function humanToMove() {
   const s = ui.state;
   if (!s || ui.thinking || s.ply !== s.plies || s.result) return false;
+  if (ui.mode === 'online') return onlineMayMove(s);
   return ui.mode === 'hotseat' || SIDES[s.toMove] === ui.mode;
 }
 
@@ -232,6 +233,7 @@ function drawStatus() {
   const s = ui.state;
   let text;
   if (s.ply !== s.plies) text = kt('replay', { ply: s.ply, plies: s.plies });
+  else if (onlineStatus()) text = onlineStatus();
   else if (s.result) text = kt('over', resultText(s));
   else if (ui.thinking) text = kt('thinking', { side: side(s.toMove) });
   else text = kt('to_move', { side: side(s.toMove), number: s.number, ply: s.plies + 1 }) + (humanToMove() ? kt('hint') : '');
@@ -239,7 +241,7 @@ function drawStatus() {
   $('replay').hidden = s.plies === 0;
   $('replay-at').textContent = `${s.ply} / ${s.plies}`;
   $('play-on').hidden = s.ply === s.plies;
-  $('resign').disabled = !!s.result || s.ply !== s.plies || ui.thinking;
+  $('resign').disabled = !!s.result || s.ply !== s.plies || ui.thinking || (online() && !onlineMayResign());
   if (document.activeElement !== $('position')) $('position').value = s.position;
 }
 
@@ -248,6 +250,7 @@ function draw() {
   drawMoves();
   drawStatus();
   drawChoice();
+  drawOnline();
 }
 
 // The bar under the board while a move is chosen: the steps so far and what may end it.
@@ -311,6 +314,7 @@ function finish(promote) {
 
 // Plays a move, then lets the computer answer when it is its turn.
 async function play(text) {
+  if (online()) return onlineMove(text);
   try {
     ui.state = await game('play', text);
   } catch (e) {
@@ -323,7 +327,7 @@ async function play(text) {
 // Asks the engine for the computer's move when the computer is to move.
 async function computerTurn() {
   const s = ui.state;
-  if (ui.mode === 'hotseat' || s.result || s.ply !== s.plies || SIDES[s.toMove] === ui.mode) return;
+  if (ui.mode === 'hotseat' || ui.mode === 'online' || s.result || s.ply !== s.plies || SIDES[s.toMove] === ui.mode) return;
   ui.thinking = true;
   draw();
   try {
@@ -474,7 +478,12 @@ async function init() {
   $('promote').addEventListener('click', () => finish(1));
   $('no-promote').addEventListener('click', () => finish(0));
   $('cancel').addEventListener('click', () => { ui.sel = null; draw(); });
-  $('resign').addEventListener('click', async () => { ui.sel = null; ui.state = await game('resign'); draw(); });
+  $('resign').addEventListener('click', async () => {
+    ui.sel = null;
+    if (online()) return ksSend({ type: 'ks_resign', table: ks.table.table });
+    ui.state = await game('resign');
+    draw();
+  });
   $('download').addEventListener('click', download);
   $('load').addEventListener('change', (e) => { if (e.target.files[0]) loadRecord(e.target.files[0]); e.target.value = ''; });
   $('first').addEventListener('click', () => view(0));
@@ -488,6 +497,7 @@ async function init() {
     for (const face of await helper('faces')) ui.faces.set(face.id, face);
     fillHelpPieces();
     await newGame('');
+    onlineInit();
     await showHelp('G', 0);
   } catch (e) {
     $('status').textContent = '';
