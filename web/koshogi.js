@@ -106,8 +106,25 @@ function buildBoard() {
     board.appendChild(row);
   }
   board.addEventListener('keydown', boardKey);
-  for (let f = SIZE; f >= 1; f--) $('files').appendChild(Object.assign(document.createElement('span'), { textContent: f }));
-  for (let r = 0; r < SIZE; r++) $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + r) }));
+  drawLabels();
+}
+
+// The file and rank labels, in the order the board is seen from (flipped: from White's side).
+function drawLabels() {
+  const flipped = $('board').classList.contains('flipped');
+  $('files').textContent = '';
+  $('ranks').textContent = '';
+  for (let i = 0; i < SIZE; i++) {
+    $('files').appendChild(Object.assign(document.createElement('span'), { textContent: flipped ? i + 1 : SIZE - i }));
+    $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + (flipped ? SIZE - 1 - i : i)) }));
+  }
+}
+
+// Shows the board from White's side (turned half round, White's pieces upright) or Black's.
+function setFlipped(on) {
+  if ($('board').classList.contains('flipped') === on) return;
+  $('board').classList.toggle('flipped', on);
+  drawLabels();
 }
 
 const cellAt = (p) => $('board').querySelector(`.pt[data-p="${p}"]`);
@@ -146,9 +163,11 @@ function panTo(cell, margin, others = []) {
 // chooses its point as a click would; Escape drops the move being chosen.
 function boardKey(e) {
   const row = Math.floor(ui.cursor / SIZE), file = ui.cursor % SIZE;
+  const d = $('board').classList.contains('flipped') ? -1 : 1; // the arrows go the way the board is seen
   const to = {
-    ArrowUp: [row - 1, file], ArrowDown: [row + 1, file], ArrowLeft: [row, file - 1], ArrowRight: [row, file + 1],
-    Home: [row, 0], End: [row, SIZE - 1], PageUp: [0, file], PageDown: [SIZE - 1, file],
+    ArrowUp: [row - d, file], ArrowDown: [row + d, file], ArrowLeft: [row, file - d], ArrowRight: [row, file + d],
+    Home: [row, d > 0 ? 0 : SIZE - 1], End: [row, d > 0 ? SIZE - 1 : 0], PageUp: [d > 0 ? 0 : SIZE - 1, file],
+    PageDown: [d > 0 ? SIZE - 1 : 0, file],
   }[e.key];
   if (to) {
     e.preventDefault();
@@ -246,6 +265,7 @@ function drawStatus() {
 }
 
 function draw() {
+  setFlipped(online() && ks.table.you === 'white');
   drawBoard();
   drawMoves();
   drawStatus();

@@ -95,6 +95,9 @@ async function playOne(page, who, before) {
   await spectator.waitForTimeout(1200);
   const later = await spectator.textContent('#clock-white .time');
   if (first === later) fail(`White's clock did not count down: ${first}`);
+  if (!(await ben.evaluate(() => document.getElementById('board').classList.contains('flipped') &&
+      document.querySelector('#files span').textContent === '1'))) fail('Ben, at White, does not see the board from his side');
+  if (await ann.evaluate(() => document.getElementById('board').classList.contains('flipped'))) fail('Ann sees the board from White\'s side');
   await checkAxe(ben, 'Ben at 390 px in Japanese');
   if (screenshot) {
     await ben.evaluate(() => document.getElementById('status').scrollIntoView());
