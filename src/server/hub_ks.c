@@ -12,6 +12,7 @@
 #include "hub_ks.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
+#include "hub_map.h"
 #include "hub_requests.h"
 #include "hub_send.h"
 #include "ks_levels.h"
@@ -55,16 +56,15 @@ typedef struct ks_room {
 struct hub_ks {
   ks_room **rooms; /* in id order */
   int n, cap;
+  hub_map index;   /* id -> ks_room *: a request costs the same with 10,000 tables */
   int64_t next_id;
 };
 
 static const char *side_word(int side) { return side == KS_BLACK ? "black" : "white"; }
 
 static ks_room *room_get(srv_hub *h, int64_t id) {
-  if (!h->ks) return NULL;
-  for (int i = 0; i < h->ks->n; i++)
-    if (h->ks->rooms[i]->id == id) return h->ks->rooms[i];
-  return NULL;
+  uint64_t ptr;
+  return h->ks && hub_map_get(&h->ks->index, (uint64_t)id, &ptr) ? (ks_room *)(uintptr_t)ptr : NULL;
 }
 
 static void room_free(ks_room *t) {
@@ -76,6 +76,7 @@ static void room_free(ks_room *t) {
 void hub_ks_free(srv_hub *h) {
   if (!h->ks) return;
   for (int i = 0; i < h->ks->n; i++) room_free(h->ks->rooms[i]);
+  hub_map_free(&h->ks->index);
   free(h->ks->rooms);
   free(h->ks);
   h->ks = NULL;
@@ -360,13 +361,16 @@ static ks_room *room_add(srv_hub *h, hub_client *c, const char *request, int64_t
       ks->cap = cap;
     }
   }
-  if (!t || ks->n == ks->cap || srv_ks_table_init(&t->game, main_ms, byoyomi_ms, err, sizeof err) != 0) {
+  const int64_t id = SRV_KS_TABLE_BASE + ks->next_id + 1;
+  if (!t || ks->n == ks->cap || srv_ks_table_init(&t->game, main_ms, byoyomi_ms, err, sizeof err) != 0 ||
+      hub_map_put(&ks->index, (uint64_t)id, (uint64_t)(uintptr_t)t) != 0) {
     if (t) srv_ks_table_free(&t->game);
     free(t);
     hub_send_error_retry(h, c->id, request, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return NULL;
   }
-  t->id = SRV_KS_TABLE_BASE + ++ks->next_id;
+  t->id = id;
+  ks->next_id++;
   t->owner = c->player;
   t->thinking_version = -1;
   t->created_ms = h->io.now_ms(h->io.ctx);
@@ -607,6 +611,7 @@ static void room_remove(srv_hub *h, int i) {
     hub_client *c = hub_client_get(h, t->watchers[j]);
     if (c && c->ks_table == t->id) c->ks_table = 0;
   }
+  hub_map_del(&h->ks->index, (uint64_t)t->id);
   room_free(t);
   memmove(&h->ks->rooms[i], &h->ks->rooms[i + 1], (size_t)(h->ks->n - i - 1) * sizeof *h->ks->rooms);
   h->ks->n--;
