@@ -111,6 +111,10 @@ Test(server_koshogi, moves_are_checked_and_everyone_at_the_table_sees_them) {
 
 Test(server_koshogi, the_flag_falls_on_the_hubs_tick_and_the_game_is_saved_with_ratings) {
   const json_int_t table = game_between_1_and_2(0, 5); /* byoyomi only: 5 s a move */
+  connect_client(3, "Lobby");
+  say(3, "{\"type\":\"list\"}");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(w.clients[3].tables, "koshogi"), 0), "status")),
+                   "playing");
   play_first(1);
   w.now += 4000;
   play_first(2);
@@ -121,6 +125,8 @@ Test(server_koshogi, the_flag_falls_on_the_hubs_tick_and_the_game_is_saved_with_
   srv_hub_tick(w.hub);
   cr_assert_str_eq(ks_text(1, "result"), "white");
   cr_assert_str_eq(ks_text(2, "end"), "time");
+  cr_assert_eq(w.clients[3].last_removed, table, "the lobby is told the table is no longer open");
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(w.clients[3].last_lobby, "table"), "game")), "koshogi");
   cr_assert(json_integer_value(json_object_get(ks(1), "game_id")) > 0, "saved");
   cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_games WHERE result = 'white' AND ended = 'time' AND moves = 2"
                           " AND byoyomi_ms = 5000"),
