@@ -101,6 +101,9 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
     keep(&c->tables, msg);
   } else if (strcmp(type, "match") == 0) {
     keep(&c->match, msg);
+  } else if (strcmp(type, "ks_table") == 0) {
+    c->ks_tables++;
+    keep(&c->ks_table, msg);
   } else if (strcmp(type, "state") == 0) {
     if (w.scan) scan_message(client, text, msg);
     keep(&c->last_state, msg);
@@ -199,7 +202,7 @@ void save_held_game(void) {
 }
 
 static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL,
-                              fake_save_move, fake_save_game};
+                              fake_save_move, fake_save_game, NULL, NULL};
 
 void open_hub(int round_pause_ms) {
   cr_assert_eq(srv_store_open(&w.store, w.db), 0);
@@ -228,6 +231,8 @@ void close_hub(void) {
     json_decref(w.clients[i].match);
     json_decref(w.clients[i].created);
     json_decref(w.clients[i].seated);
+    json_decref(w.clients[i].ks_table);
+    w.clients[i].ks_table = NULL;
     w.clients[i].last = w.clients[i].last_state = w.clients[i].last_lobby = w.clients[i].player = NULL;
     w.clients[i].choices = NULL;
     w.clients[i].queued = w.clients[i].chat = w.clients[i].chat_history = NULL;

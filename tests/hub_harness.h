@@ -50,6 +50,8 @@ typedef struct client_state {
   json_t *match;               /* the last "match" */
   json_t *created;             /* the last "created" */
   json_t *seated;              /* the last "seated" */
+  json_t *ks_table;            /* the last "ks_table" (a Ko shogi table) */
+  int ks_tables;               /* "ks_table" messages received */
 } client_state;
 
 /* The world around the hub: one per test program, made afresh by hub_harness_setup. */

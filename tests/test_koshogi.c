@@ -507,6 +507,51 @@ Test(koshogi, record_round_trip) {
   ks_game_free(&back);
 }
 
+/* An end the board does not decide (a game played online): resignation on either side's turn,
+ * a flag fallen, a draw agreed; written as [Termination] and read back to the same end. A result
+ * that does not go with the reason is refused, in the game and in a record. */
+Test(koshogi, record_says_how_a_game_ended_off_the_board) {
+  const struct {
+    int result, reason;
+    const char *termination, *tag;
+  } ends[] = {
+      {KS_BLACK_WINS, KS_BY_RESIGNATION, "[Termination \"resignation\"]", "[Result \"1-0\"]"}, /* on Black's turn */
+      {KS_WHITE_WINS, KS_BY_TIME, "[Termination \"time\"]", "[Result \"0-1\"]"},
+      {KS_NO_CONTEST, KS_BY_AGREEMENT, "[Termination \"agreement\"]", "[Result \"1/2-1/2\"]"},
+  };
+  for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+    ks_game g, back;
+    cr_assert_eq(ks_game_init(&g), 0);
+    ks_move moves[KS_MAX_MOVES];
+    cr_assert_gt(ks_legal_moves(&g.pos, moves, KS_MAX_MOVES), 0);
+    ks_game_play(&g, &moves[0]);
+    cr_assert_gt(ks_legal_moves(&g.pos, moves, KS_MAX_MOVES), 0);
+    ks_game_play(&g, &moves[0]); /* Black to move */
+    cr_assert_eq(ks_game_end(&g, ends[i].result, ends[i].reason), 0);
+    cr_assert_eq(ks_game_end(&g, ends[i].result, ends[i].reason), -1, "over already");
+    char *text = ks_record_write(&g, "Ann", "Ben");
+    cr_assert(strstr(text, ends[i].termination) && strstr(text, ends[i].tag), "%s", text);
+    char err[256];
+    cr_assert_eq(ks_record_read(&back, text, NULL, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(back.result, ends[i].result, "%s", text);
+    cr_assert_eq(back.reason, ends[i].reason, "%s", text);
+    ks_game_free(&back);
+    free(text);
+    ks_game_free(&g);
+  }
+  ks_game g;
+  cr_assert_eq(ks_game_init(&g), 0);
+  cr_assert_eq(ks_game_end(&g, KS_NO_CONTEST, KS_BY_TIME), -1, "a flag falls for one side");
+  cr_assert_eq(ks_game_end(&g, KS_BLACK_WINS, KS_BY_AGREEMENT), -1, "an agreement is a draw");
+  cr_assert_eq(ks_game_end(&g, KS_BLACK_WINS, KS_BY_DEFEAT), -1, "the board decides a defeat");
+  cr_assert_eq(g.result, KS_ONGOING);
+  ks_game_free(&g);
+  char err[256];
+  cr_assert_eq(ks_record_read(&g, "[Result \"1-0\"]\n[Termination \"agreement\"]\n\n1-0", NULL, NULL, err, sizeof err), -1);
+  cr_assert(strstr(err, "a draw agreed is 1/2-1/2"), "%s", err);
+  ks_game_free(&g);
+}
+
 /* KOSHOGI-RULES.md 4.11: after CUx19f+ White has 218 moves, among them the cannon shot over three
  * pieces CN-15b*19f. */
 Test(koshogi, after_the_chariot_unit_promotes) {

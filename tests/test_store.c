@@ -202,6 +202,41 @@ Test(store, bot_accounts_and_matches) {
   cr_expect_null(text);
 }
 
+/* Ko shogi (schema step 10): a finished game with its record, both ratings written once rated,
+ * and a private table's record given only with its invite code. */
+Test(store, ko_shogi_games_and_ratings) {
+  srv_player ann, ben;
+  cr_assert_eq(srv_store_player_create(w.store, "Ann", "hash-ann", &ann), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_player_create(w.store, "Ben", "hash-ben", &ben), 0);
+  double rating, deviation;
+  int games = -1;
+  cr_assert_eq(srv_store_ks_rating(w.store, ann.id, &rating, &deviation, &games), 0, "%s", srv_store_error(w.store));
+  cr_expect(rating == 1500 && deviation == 350 && games == 0, "a newcomer: %g %g %d", rating, deviation, games);
+  srv_ks_game_row g = {.players = {ann.id, ben.id}, .names = {"Ann", "Ben"}, .result = "black", .end = "time",
+                       .moves = 41, .main_ms = 60000, .byoyomi_ms = 5000, .rated = true,
+                       .rating_after = {1619.03, 1380.97}, .deviation_after = {329.29, 329.29}};
+  cr_assert_eq(srv_store_ks_game_save(w.store, &g, "[Result \"1-0\"]\n"), 0, "%s", srv_store_error(w.store));
+  cr_expect_gt(g.id, 0);
+  const int64_t first = g.id;
+  g.rating_after[0] = 1700;
+  snprintf(g.invite, sizeof g.invite, "%s", "0123456789abcdef0123456789abcdef");
+  cr_assert_eq(srv_store_ks_game_save(w.store, &g, "private"), 0, "%s", srv_store_error(w.store));
+  cr_expect_gt(g.id, first);
+  cr_assert_eq(srv_store_ks_rating(w.store, ann.id, &rating, &deviation, &games), 0);
+  cr_expect(rating == 1700 && deviation == 329.29 && games == 2, "Ann: %g %g %d", rating, deviation, games);
+  cr_expect_eq(raw("SELECT count(*) FROM ks_games WHERE ended = 'time' AND moves = 41 AND byoyomi_ms = 5000"), 2);
+  cr_expect_eq(raw("SELECT rating FROM players WHERE id = 1"), 1500, "Goita's rating moved");
+  char *text = NULL;
+  cr_assert_eq(srv_store_ks_game_text(w.store, first, NULL, &text), 0);
+  cr_expect_str_eq(text, "[Result \"1-0\"]\n");
+  free(text);
+  cr_assert_eq(srv_store_ks_game_text(w.store, g.id, NULL, &text), 0);
+  cr_expect_null(text, "a private game without its key");
+  cr_assert_eq(srv_store_ks_game_text(w.store, g.id, "0123456789abcdef0123456789abcdef", &text), 0);
+  cr_expect_str_eq(text, "private");
+  free(text);
+}
+
 Test(store, a_computer_level_has_one_player) {
   srv_player a, b;
   cr_assert_eq(srv_store_bot_player(w.store, "expert", &a), 0, "%s", srv_store_error(w.store));

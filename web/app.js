@@ -146,6 +146,7 @@ function receive(msg) {
     case 'tables':
       if (!msg.after) lobbyTables.clear(); // a first page starts the list afresh
       for (const row of msg.tables) lobbyTables.set(row.id, row);
+      for (const row of msg.koshogi || []) lobbyTables.set(row.id, row); // numbered apart from Goita's
       lobbyTotal = msg.total;
       lobbyNext = msg.next;
       renderTables();

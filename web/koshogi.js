@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 // koshogi_wasm.h's result and reason codes: the words and the section that decides each.
 const RESULTS = ['', 'black_wins', 'white_wins', 'no_contest'];
 const REASONS = [null, ['no_commander', '6.1'], ['own_flame', '6.1'], ['fourth', '6.4'], ['perpetual', '6.5'], ['no_move', '6.6'],
-  ['resignation', null]];
+  ['resignation', null], ['end_time', null], ['end_agreement', null]];
 const SIDES = ['black', 'white'];
 const side = (color) => kt(SIDES[color]);
 
@@ -62,6 +62,7 @@ function notice(text) {
 function humanToMove() {
   const s = ui.state;
   if (!s || ui.thinking || s.ply !== s.plies || s.result) return false;
+  if (ui.mode === 'online') return onlineMayMove(s);
   return ui.mode === 'hotseat' || SIDES[s.toMove] === ui.mode;
 }
 
@@ -105,8 +106,25 @@ function buildBoard() {
     board.appendChild(row);
   }
   board.addEventListener('keydown', boardKey);
-  for (let f = SIZE; f >= 1; f--) $('files').appendChild(Object.assign(document.createElement('span'), { textContent: f }));
-  for (let r = 0; r < SIZE; r++) $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + r) }));
+  drawLabels();
+}
+
+// The file and rank labels, in the order the board is seen from (flipped: from White's side).
+function drawLabels() {
+  const flipped = $('board').classList.contains('flipped');
+  $('files').textContent = '';
+  $('ranks').textContent = '';
+  for (let i = 0; i < SIZE; i++) {
+    $('files').appendChild(Object.assign(document.createElement('span'), { textContent: flipped ? i + 1 : SIZE - i }));
+    $('ranks').appendChild(Object.assign(document.createElement('span'), { textContent: String.fromCharCode(97 + (flipped ? SIZE - 1 - i : i)) }));
+  }
+}
+
+// Shows the board from White's side (turned half round, White's pieces upright) or Black's.
+function setFlipped(on) {
+  if ($('board').classList.contains('flipped') === on) return;
+  $('board').classList.toggle('flipped', on);
+  drawLabels();
 }
 
 const cellAt = (p) => $('board').querySelector(`.pt[data-p="${p}"]`);
@@ -145,9 +163,11 @@ function panTo(cell, margin, others = []) {
 // chooses its point as a click would; Escape drops the move being chosen.
 function boardKey(e) {
   const row = Math.floor(ui.cursor / SIZE), file = ui.cursor % SIZE;
+  const d = $('board').classList.contains('flipped') ? -1 : 1; // the arrows go the way the board is seen
   const to = {
-    ArrowUp: [row - 1, file], ArrowDown: [row + 1, file], ArrowLeft: [row, file - 1], ArrowRight: [row, file + 1],
-    Home: [row, 0], End: [row, SIZE - 1], PageUp: [0, file], PageDown: [SIZE - 1, file],
+    ArrowUp: [row - d, file], ArrowDown: [row + d, file], ArrowLeft: [row, file - d], ArrowRight: [row, file + d],
+    Home: [row, d > 0 ? 0 : SIZE - 1], End: [row, d > 0 ? SIZE - 1 : 0], PageUp: [d > 0 ? 0 : SIZE - 1, file],
+    PageDown: [d > 0 ? SIZE - 1 : 0, file],
   }[e.key];
   if (to) {
     e.preventDefault();
@@ -232,6 +252,7 @@ function drawStatus() {
   const s = ui.state;
   let text;
   if (s.ply !== s.plies) text = kt('replay', { ply: s.ply, plies: s.plies });
+  else if (onlineStatus()) text = onlineStatus();
   else if (s.result) text = kt('over', resultText(s));
   else if (ui.thinking) text = kt('thinking', { side: side(s.toMove) });
   else text = kt('to_move', { side: side(s.toMove), number: s.number, ply: s.plies + 1 }) + (humanToMove() ? kt('hint') : '');
@@ -239,15 +260,17 @@ function drawStatus() {
   $('replay').hidden = s.plies === 0;
   $('replay-at').textContent = `${s.ply} / ${s.plies}`;
   $('play-on').hidden = s.ply === s.plies;
-  $('resign').disabled = !!s.result || s.ply !== s.plies || ui.thinking;
+  $('resign').disabled = !!s.result || s.ply !== s.plies || ui.thinking || (online() && !onlineMayResign());
   if (document.activeElement !== $('position')) $('position').value = s.position;
 }
 
 function draw() {
+  setFlipped(online() && ks.table.you === 'white');
   drawBoard();
   drawMoves();
   drawStatus();
   drawChoice();
+  drawOnline();
 }
 
 // The bar under the board while a move is chosen: the steps so far and what may end it.
@@ -311,6 +334,7 @@ function finish(promote) {
 
 // Plays a move, then lets the computer answer when it is its turn.
 async function play(text) {
+  if (online()) return onlineMove(text);
   try {
     ui.state = await game('play', text);
   } catch (e) {
@@ -323,7 +347,7 @@ async function play(text) {
 // Asks the engine for the computer's move when the computer is to move.
 async function computerTurn() {
   const s = ui.state;
-  if (ui.mode === 'hotseat' || s.result || s.ply !== s.plies || SIDES[s.toMove] === ui.mode) return;
+  if (ui.mode === 'hotseat' || ui.mode === 'online' || s.result || s.ply !== s.plies || SIDES[s.toMove] === ui.mode) return;
   ui.thinking = true;
   draw();
   try {
@@ -474,7 +498,12 @@ async function init() {
   $('promote').addEventListener('click', () => finish(1));
   $('no-promote').addEventListener('click', () => finish(0));
   $('cancel').addEventListener('click', () => { ui.sel = null; draw(); });
-  $('resign').addEventListener('click', async () => { ui.sel = null; ui.state = await game('resign'); draw(); });
+  $('resign').addEventListener('click', async () => {
+    ui.sel = null;
+    if (online()) return ksSend({ type: 'ks_resign', table: ks.table.table });
+    ui.state = await game('resign');
+    draw();
+  });
   $('download').addEventListener('click', download);
   $('load').addEventListener('change', (e) => { if (e.target.files[0]) loadRecord(e.target.files[0]); e.target.value = ''; });
   $('first').addEventListener('click', () => view(0));
@@ -488,6 +517,7 @@ async function init() {
     for (const face of await helper('faces')) ui.faces.set(face.id, face);
     fillHelpPieces();
     await newGame('');
+    onlineInit();
     await showHelp('G', 0);
   } catch (e) {
     $('status').textContent = '';

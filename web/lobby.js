@@ -137,6 +137,16 @@ function onPresetChange() {
   $('opt-kingdown').checked = preset.king_face_down === 'allowed';
 }
 
+// A Ko shogi table among Goita's (docs/SERVER.md "Ko shogi tables"): marked as such, played
+// and watched on its own page.
+function koshogiRow(tb) {
+  const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i ? '☖' : '☗'} ${s ? (s.bot ? t('computer') : s.name) : t('empty')}` }));
+  return el('div', { class: 'table-row' },
+    el('strong', { text: t('ks_row') }), el('span', { text: t(tb.status) }),
+    el('span', { class: 'muted', text: t('ks_clock', { m: tb.main_ms / 60000, s: tb.byoyomi_ms / 1000 }) }), ...seats,
+    el('a', { href: `koshogi.html?table=${tb.id}`, text: t('ks_open') }));
+}
+
 // The open tables, by number: their rules in words, seats with teams, and what one may do.
 function renderTables() {
   const box = $('tables');
@@ -145,6 +155,10 @@ function renderTables() {
   if (!tables.length) box.append(el('p', { class: 'muted', text: t('no_tables') }));
   const mine = seatTokens();
   for (const tb of tables) {
+    if (tb.game === 'koshogi') {
+      box.append(koshogiRow(tb));
+      continue;
+    }
     // partners sit opposite: seats 1 and 3 against 2 and 4
     const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}. ${displayName(s, i)}${tb.seats.length === 4 ? ` (${teamName(i)})` : ''}` }));
     const row = el('div', { class: 'table-row' },

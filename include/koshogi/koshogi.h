@@ -244,7 +244,9 @@ typedef enum ks_reason {
   KS_BY_REPETITION,  /* the fourth occurrence of a position: no contest */
   KS_BY_PERPETUAL,   /* the fourth occurrence after one side's continuous checks: it loses */
   KS_BY_NO_MOVES,    /* the player to move has no legal move: it loses */
-  KS_BY_RESIGNATION
+  KS_BY_RESIGNATION,
+  KS_BY_TIME,        /* a game with a clock: the loser's flag fell */
+  KS_BY_AGREEMENT    /* the players agreed to a draw: no contest */
 } ks_reason;
 
 typedef struct ks_game {
@@ -277,6 +279,12 @@ void ks_game_free(ks_game *game);
 int ks_game_play(ks_game *game, const ks_move *move);
 /* The side to move resigns. */
 void ks_game_resign(ks_game *game);
+/* Ends a game still going for what the board does not decide, as a game played online ends:
+ * a side resigns on either side's turn (KS_BY_RESIGNATION), its flag falls (KS_BY_TIME), both
+ * with result the opponent's win, or a draw is agreed (KS_BY_AGREEMENT, result KS_NO_CONTEST).
+ * Returns 0, or -1 (nothing changes) for a game over already or a result that does not go with
+ * the reason. */
+int ks_game_end(ks_game *game, int result, int reason);
 
 /* Whether a player is defeated on this board (KOSHOGI-RULES.md 6.1). */
 bool ks_defeated(const ks_position *pos, int color);

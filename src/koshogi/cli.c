@@ -77,7 +77,8 @@ static int apply_rules(const char *command, const char *text, ks_position *pos) 
 const char *result_name(const ks_game *g) {
   static const char *const reasons[] = {"", "the loser's commanding pieces are gone",
                                         "the mover's own poison flame burned its commanding pieces",
-                                        "fourth repetition", "perpetual check", "no legal move", "resignation"};
+                                        "fourth repetition", "perpetual check", "no legal move", "resignation",
+                                        "loss on time", "draw agreed"};
   static char text[128];
   snprintf(text, sizeof text, "%s (%s)",
            g->result == KS_BLACK_WINS   ? "Black wins"

@@ -211,6 +211,16 @@ void ks_game_resign(ks_game *g) {
   if (g->result == KS_ONGOING) win(g, g->pos.to_move ^ 1, KS_BY_RESIGNATION);
 }
 
+int ks_game_end(ks_game *g, int result, int reason) {
+  const bool decisive = result == KS_BLACK_WINS || result == KS_WHITE_WINS;
+  const bool fits = reason == KS_BY_AGREEMENT ? result == KS_NO_CONTEST
+                                              : decisive && (reason == KS_BY_RESIGNATION || reason == KS_BY_TIME);
+  if (g->result != KS_ONGOING || !fits) return -1;
+  g->result = result;
+  g->reason = reason;
+  return 0;
+}
+
 /* ---- records ---- */
 
 static const char *result_text(int result) {
@@ -231,7 +241,7 @@ char *ks_record_write(const ks_game *g, const char *black, const char *white) {
   char *out = malloc(cap);
   if (!out) return NULL;
   static const char *const reasons[] = {"", "defeat", "defeat by own burning", "repetition",
-                                        "perpetual check", "no legal move", "resignation"};
+                                        "perpetual check", "no legal move", "resignation", "time", "agreement"};
   len += (size_t)snprintf(out + len, cap - len, "[Game \"Ko shogi\"]\n[Black \"%s\"]\n[White \"%s\"]\n[Result \"%s\"]\n",
                           black ? black : "", white ? white : "", result_text(g->result));
   if (g->result != KS_ONGOING)
@@ -315,17 +325,24 @@ static int read_tag_line(ks_game *g, const char *p, int line, tags *t, char *err
   return 0;
 }
 
-/* After the moves: a game that ended by resignation ends so again; the [Result] must name the
- * side to move as the one that resigned (a player resigns on its turn). */
-static int read_resignation(ks_game *g, const tags *t, char *err, size_t size) {
-  if (strcmp(t->termination, "resignation") != 0 || g->result != KS_ONGOING) return 0;
-  const char *loses = g->pos.to_move == KS_BLACK ? "0-1" : "1-0";
-  if (strcmp(t->result, loses) != 0) {
-    snprintf(err, size, "[Termination \"resignation\"] with [Result \"%s\"]: %s is to move and only it can resign "
-             "(the result would be %s)", t->result, g->pos.to_move == KS_BLACK ? "Black" : "White", loses);
+/* After the moves: a game that ended off the board ends so again: by resignation or time with
+ * the [Result] naming the winner (either side may resign, on either turn, as online), or by a
+ * draw agreed with 1/2-1/2. */
+static int read_end_off_board(ks_game *g, const tags *t, char *err, size_t size) {
+  const int reason = strcmp(t->termination, "resignation") == 0 ? KS_BY_RESIGNATION
+                     : strcmp(t->termination, "time") == 0      ? KS_BY_TIME
+                     : strcmp(t->termination, "agreement") == 0 ? KS_BY_AGREEMENT
+                                                                : KS_BY_NONE;
+  if (reason == KS_BY_NONE || g->result != KS_ONGOING) return 0;
+  const int result = strcmp(t->result, "1-0") == 0       ? KS_BLACK_WINS
+                     : strcmp(t->result, "0-1") == 0     ? KS_WHITE_WINS
+                     : strcmp(t->result, "1/2-1/2") == 0 ? KS_NO_CONTEST
+                                                         : KS_ONGOING;
+  if (ks_game_end(g, result, reason) != 0) {
+    snprintf(err, size, "[Termination \"%s\"] with [Result \"%s\"]: %s", t->termination, t->result,
+             reason == KS_BY_AGREEMENT ? "a draw agreed is 1/2-1/2" : "the result must name the winner, 1-0 or 0-1");
     return -1;
   }
-  ks_game_resign(g);
   return 0;
 }
 
@@ -377,5 +394,5 @@ int ks_record_read(ks_game *g, const char *text, char *black, char *white, char 
       return -1;
     }
   }
-  return read_resignation(g, &t, err, size);
+  return read_end_off_board(g, &t, err, size);
 }

@@ -8,6 +8,7 @@
 
 #include "hub_bus.h"
 #include "hub_lifecycle.h"
+#include "hub_ks.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
 #include "hub_map.h"
@@ -78,6 +79,7 @@ hub_table *hub_table_get(srv_hub *h, int64_t id) {
 void srv_hub_free(srv_hub *h) {
   if (!h) return;
   for (int i = 0; i < h->ntables; i++) hub_table_free(h->tables[i]);
+  hub_ks_free(h);
   hub_matches_free(h);
   for (size_t i = 0; i < h->player_index.cap; i++)
     if (h->player_index.entries[i].used) free((hub_player *)(uintptr_t)h->player_index.entries[i].value);
@@ -115,6 +117,7 @@ void srv_hub_disconnect(srv_hub *h, uint64_t id) {
   if (!c) return;
   hub_route_client_gone(h, c);
   hub_detach(h, c);
+  hub_ks_client_gone(h, c);
   hub_quick_forget(h, id);
   hub_map_del(&h->client_index, id);
   const int at = (int)(c - h->clients);
@@ -242,6 +245,7 @@ void srv_hub_tick(srv_hub *h) {
     }
   }
   hub_drop_lost(h);
+  hub_ks_tick(h, now);
   hub_bus_tick(h, now);
   hub_lobby_flush(h);
   if (now >= h->prune_ms) {

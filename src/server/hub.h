@@ -24,6 +24,15 @@ typedef struct srv_think_job {
   goita_view view;
 } srv_think_job;
 
+/* The computer's turn at a Ko shogi table (hub_ks.c): the game so far as a record (Ko shogi
+ * hides nothing), replayed by whoever thinks, and the level (ks_levels.h). */
+typedef struct srv_ks_think_job {
+  int64_t table;
+  int version; /* plies played when asked; a late answer is dropped */
+  char level[SRV_LEVEL_SIZE];
+  char *record; /* malloc'd (ks_record_write): the callee's from the call on, also on failure */
+} srv_ks_think_job;
+
 /* A password to hash (register) or to check against its stored hash (login). argon2id takes
  * about 0.1 s, too long for the event loop, so it is done elsewhere and answered through
  * srv_hub_password_done. */
@@ -76,6 +85,13 @@ typedef struct srv_hub_io {
    * through srv_hub_game_saved; the game's texts go with it (the callee frees them, also when
    * it returns -1). NULL: the hub saves it on its own store at once. */
   int (*save_game)(void *ctx, const srv_game_write *game);
+  /* Asks for the computer's move at a Ko shogi table, answered later through
+   * srv_hub_ks_bot_move. NULL: the hub thinks at once, on its own thread (tests). */
+  void (*ks_think)(void *ctx, const srv_ks_think_job *job);
+  /* Saves a finished Ko shogi game away from the hub's thread, answered through
+   * srv_hub_ks_game_saved; the record goes with it (the callee frees it, also when it returns
+   * -1). NULL: the hub saves it on its own store at once. */
+  int (*save_ks_game)(void *ctx, const srv_ks_game_write *game);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -132,6 +148,10 @@ void srv_hub_move_saved(srv_hub *hub, const srv_move_write *move);
  * told; refused, the players are told and the hub tries again. The game's texts stay the
  * caller's. */
 void srv_hub_game_saved(srv_hub *hub, const srv_game_write *game);
+/* The computer's answer to a Ko shogi think job (the move in notation). */
+void srv_hub_ks_bot_move(srv_hub *hub, int64_t table, int version, const char *move);
+/* A finished Ko shogi game saved, or refused, by io.save_ks_game (its record stays the caller's). */
+void srv_hub_ks_game_saved(srv_hub *hub, const srv_ks_game_write *game);
 /* The answer to a password job: finishes the client's register or login. */
 void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables

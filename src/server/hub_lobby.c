@@ -9,6 +9,7 @@
 
 #include "hub_bus.h"
 #include "hub_invite.h"
+#include "hub_ks.h"
 #include "hub_lobby.h"
 #include "hub_requests.h"
 #include "hub_send.h"
@@ -88,9 +89,10 @@ void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
     n++;
   }
   json_t *next = i < h->ntables || j < h->nremote_rows ? json_integer(last) : json_null();
-  hub_send_json(h, c->id,
-                json_pack("{s:s, s:I, s:o, s:i, s:o}", "type", "tables", "after", (json_int_t)r->cursor, "tables",
-                          rows, "total", lobby_total(h), "next", next));
+  json_t *page = json_pack("{s:s, s:I, s:o, s:i, s:o}", "type", "tables", "after", (json_int_t)r->cursor, "tables",
+                           rows, "total", lobby_total(h), "next", next);
+  if (page && r->cursor == 0) json_object_set_new(page, "koshogi", hub_ks_lobby_rows(h)); /* all on the first page */
+  hub_send_json(h, c->id, page);
 }
 
 void hub_lobby_touch(srv_hub *h, hub_table *t) {
@@ -135,6 +137,15 @@ static uint64_t *lobby_listeners(const srv_hub *h, int *n) {
   for (int i = 0; listeners && i < h->nclients; i++)
     if (h->clients[i].lobby) listeners[(*n)++] = h->clients[i].id;
   return listeners;
+}
+
+void hub_lobby_event(srv_hub *h, const char *event, json_t *row) {
+  if (!row) return;
+  int n;
+  uint64_t *listeners = lobby_listeners(h, &n);
+  if (listeners) send_listeners(h, listeners, n, event, row);
+  free(listeners);
+  json_decref(row);
 }
 
 void hub_lobby_flush(srv_hub *h) {

@@ -62,4 +62,14 @@ void hub_do_match(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_challenge(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_challenge_decline(srv_hub *h, hub_client *c, const srv_request *r);
 
+/* Ko shogi tables (hub_ks.c, docs/SERVER.md "Ko shogi"). */
+void hub_do_ks_create(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_sit(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_watch(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_join(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_move(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_resign(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_draw(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_rematch(srv_hub *h, hub_client *c, const srv_request *r);
+
 #endif

@@ -92,6 +92,7 @@ typedef struct hub_client {
   int64_t table;  /* the table it sits at or watches, 0 for none */
   int seat;       /* its seat there, -1 when watching */
   int64_t invited;     /* the private table it gave the invite code of (or created, or a bot was challenged to) */
+  int64_t ks_table;    /* the Ko shogi table it sits at or watches (hub_ks.c), 0 for none */
   int64_t chat_due_ms; /* its chat rate's token bucket, as the time its debt is paid (hub_chat.c) */
   /* A register or login waiting for its password job (hub_players.c): what it will finish. */
   int password_pending;                /* 0, or the srv_password_kind of the job out */
@@ -174,6 +175,7 @@ struct srv_hub {
   bool bus_up;
   int64_t bus_up_ms;   /* when it last connected */
   int64_t beat_at_ms;  /* when this server next says it is alive */
+  struct hub_ks *ks;   /* the Ko shogi tables (hub_ks.c) */
 };
 
 /* A table of another server, as the lobby shows it (hub_lobby.c). */

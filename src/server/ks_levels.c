@@ -34,3 +34,12 @@ int srv_ks_think(ks_searcher *searcher, const ks_game *game, const srv_ks_level 
   if (info) *info = found;
   return ks_move_format(&game->pos, &best, move, KS_MOVE_TEXT) > 0 ? 0 : -1;
 }
+
+int srv_ks_think_record(ks_searcher *searcher, const char *record, const srv_ks_level *level, char move[KS_MOVE_TEXT]) {
+  ks_game game;
+  char err[256];
+  const int read = ks_record_read(&game, record, NULL, NULL, err, sizeof err);
+  const int chosen = read == 0 ? srv_ks_think(searcher, &game, level, move, NULL) : -1;
+  ks_game_free(&game);
+  return chosen;
+}

@@ -31,4 +31,8 @@ const srv_ks_level *srv_ks_levels(int *count);
 int srv_ks_think(ks_searcher *searcher, const ks_game *game, const srv_ks_level *level, char move[KS_MOVE_TEXT],
                  ks_search_info *info);
 
+/* srv_ks_think on a game given as its record (a think job's, hub.h): replays it and chooses.
+ * Returns 0, or -1 (a record that does not read, no legal move, no memory). */
+int srv_ks_think_record(ks_searcher *searcher, const char *record, const srv_ks_level *level, char move[KS_MOVE_TEXT]);
+
 #endif

@@ -63,6 +63,13 @@ static json_t *result_name(const srv_ks_table *table) {
 }
 
 char *srv_ks_message_table(const srv_ks_table *table, int64_t id, int64_t now) {
+  json_t *msg = srv_ks_message_json(table, id, now);
+  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  json_decref(msg);
+  return text;
+}
+
+json_t *srv_ks_message_json(const srv_ks_table *table, int64_t id, int64_t now) {
   char position[KS_POSITION_TEXT];
   const int move_number = ks_game_ply_number(&table->game, table->game.nplies);
   if (ks_position_write(&table->game.pos, move_number, position, sizeof position) < 0) return NULL;
@@ -72,7 +79,14 @@ char *srv_ks_message_table(const srv_ks_table *table, int64_t id, int64_t now) {
                           side_name(table->game.pos.to_move), "moves", moves_text(&table->game), "clock",
                           clock_json(&table->clock, now), "draw_offer", side_name(table->draw_offer), "result",
                           result_name(table), "end", end ? json_string(end) : json_null());
-  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-  json_decref(msg);
-  return text;
+  return msg;
+}
+
+char *srv_ks_record(const srv_ks_table *table, const char *black, const char *white) {
+  ks_game game = table->game; /* a view of the same moves, only its end set (ks_record_write reads) */
+  static const int reasons[] = {[SRV_KS_END_RESIGNATION] = KS_BY_RESIGNATION, [SRV_KS_END_TIME] = KS_BY_TIME,
+                                [SRV_KS_END_AGREEMENT] = KS_BY_AGREEMENT};
+  if (table->end >= SRV_KS_END_RESIGNATION && table->end <= SRV_KS_END_AGREEMENT)
+    ks_game_end(&game, table->result, reasons[table->end]);
+  return ks_record_write(&game, black, white);
 }

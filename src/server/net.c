@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bots.h"
+#include "ks_bots.h"
 #include "bus.h"
 #include "log.h"
 #include "net_handshake.h"
@@ -64,6 +65,7 @@ typedef struct server {
   srv_store *store;
   srv_hub *hub;
   srv_bots *bots;
+  srv_ks_bots *ks_bots; /* the computer at Ko shogi tables */
   srv_store_async *saver; /* the store thread: every move and finished game is saved there */
   srv_bus *bus; /* NULL without --bus */
   srv_listener *listener;
@@ -178,6 +180,18 @@ static void hub_think(void *ctx, const srv_think_job *job) {
   srv_bots_submit(s->bots, job);
 }
 
+static void hub_ks_think(void *ctx, const srv_ks_think_job *job) {
+  server *s = ctx;
+  srv_ks_bots_submit(s->ks_bots, job); /* lost for memory: the hub asks again after a while */
+}
+
+static int hub_save_ks_game(void *ctx, const srv_ks_game_write *game) {
+  server *s = ctx;
+  if (srv_store_async_submit_ks_game(s->saver, game) == 0) return 0;
+  free(game->record);
+  return -1;
+}
+
 static void hub_password(void *ctx, const srv_password_job *job) {
   server *s = ctx;
   srv_bots_submit_password(s->bots, job);
@@ -243,6 +257,9 @@ static void collect_bot_moves(server *s) {
       else
         srv_hub_bot_move(s->hub, answers[i].table, answers[i].version, answers[i].move);
     }
+  srv_ks_answer ks[16];
+  while ((n = srv_ks_bots_collect(s->ks_bots, ks, 16)) > 0)
+    for (int i = 0; i < n; i++) srv_hub_ks_bot_move(s->hub, ks[i].table, ks[i].version, ks[i].move);
 }
 
 /* Hands the store thread's outcomes to the hub: a saved move is played and broadcast now, the
@@ -264,6 +281,12 @@ static void collect_saved_moves(server *s) {
     srv_hub_game_saved(s->hub, &game);
     free(game.record_json);
     free(game.histories);
+  }
+  srv_ks_game_write ks;
+  while (srv_store_async_collect_ks_game(s->saver, &ks)) {
+    srv_health_db_writer(&s->health, ks.status != -1, wall_now());
+    srv_hub_ks_game_saved(s->hub, &ks);
+    free(ks.record);
   }
 }
 
@@ -483,7 +506,27 @@ static int start_body(struct lws *wsi, download *d, unsigned status, const char 
   return 0;
 }
 
+/* A finished Ko shogi game's record: /records/ks-ID.txt (docs/KOSHOGI.md "Online"). */
+static int start_ks_download(server *s, struct lws *wsi, download *d, const char *path) {
+  long long id = 0;
+  char ext[8] = "";
+  if (sscanf(path, "/ks-%lld.%7s", &id, ext) != 2 || id <= 0 || strcmp(ext, "txt") != 0) {
+    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "use /records/ks-ID.txt");
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+  }
+  char arg[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE, as a Goita record's */
+  const char *key = lws_get_urlarg_by_name(wsi, "key=", arg, (int)sizeof arg);
+  if (srv_store_ks_game_text(s->store, id, key, &d->body) != 0 || !d->body) {
+    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished Ko shogi game");
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+  }
+  char disposition[64];
+  snprintf(disposition, sizeof disposition, "inline; filename=\"koshogi-game-%lld.txt\"", id);
+  return start_body(wsi, d, HTTP_STATUS_OK, "text/plain; charset=utf-8", disposition);
+}
+
 static int start_download(server *s, struct lws *wsi, download *d, const char *path) {
+  if (strncmp(path, "/ks-", 4) == 0) return start_ks_download(s, wsi, d, path);
   long long id = 0;
   char ext[8] = "";
   if (sscanf(path, "/%lld.%7s", &id, ext) != 2 || id <= 0 || (strcmp(ext, "json") != 0 && strcmp(ext, "txt") != 0)) {
@@ -770,7 +813,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
-  if (srv_bots_start(&s.bots, o->bot_threads, wake_loop, &s) != 0) {
+  if (srv_bots_start(&s.bots, o->bot_threads, wake_loop, &s) != 0 || srv_ks_bots_start(&s.ks_bots, wake_loop, &s) != 0) {
+    srv_bots_stop(s.bots);
     snprintf(err, errsize, "cannot start the computer players' threads");
     lws_context_destroy(s.context);
     srv_store_close(s.store);
@@ -782,6 +826,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     snprintf(err, errsize, "cannot start the store thread: %s", writer ? srv_store_error(writer) : "out of memory");
     srv_store_close(writer);
     srv_bots_stop(s.bots);
+    srv_ks_bots_stop(s.ks_bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);
     srv_listener_close(s.listener);
@@ -790,10 +835,11 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (o->bus) hub.node = o->node ? o->node : "goita";
   srv_log_node(o->node);
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
-                         hub_log_line, hub_save_move, hub_save_game};
+                         hub_log_line, hub_save_move, hub_save_game, hub_ks_think, hub_save_ks_game};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
+    srv_ks_bots_stop(s.ks_bots);
     lws_context_destroy(s.context);
     srv_store_close(s.store);
     srv_listener_close(s.listener);
@@ -802,6 +848,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (open_bus(&s, o, err, errsize) != 0) {
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
+    srv_ks_bots_stop(s.ks_bots);
     lws_context_destroy(s.context);
     srv_hub_free(s.hub);
     srv_store_close(s.store);
@@ -829,6 +876,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   /* a clean stop gives up the lease: the other servers take the tables over at once */
   if (!superseded) srv_store_node_release(s.store);
   srv_bots_stop(s.bots); /* before the hub: no answer arrives after it is gone */
+  srv_ks_bots_stop(s.ks_bots);
   srv_bus_close(s.bus);
   s.bus = NULL;
   lws_context_destroy(s.context); /* closes every connection (their CLOSED callbacks use the hub) */

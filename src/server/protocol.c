@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks_levels.h"
 #include "protocol.h"
 
 typedef enum field_kind {
@@ -29,7 +30,13 @@ typedef enum field_kind {
   F_TAKE_OVER,
   F_OPPONENT,
   F_DEALS,
-  F_MATCH
+  F_MATCH,
+  F_KS_MAIN,
+  F_KS_BYOYOMI,
+  F_KS_SIDE,
+  F_KS_LEVEL,
+  F_KS_MOVE,
+  F_KS_DRAW
 } field_kind;
 
 typedef struct field_spec {
@@ -145,6 +152,46 @@ static int read_chat(const char *s, const char *field, char *out, char *err, siz
   return 0;
 }
 
+/* Reads a Ko shogi request's string field: a side, a level, a move (its legality is the
+ * table's to judge; here only its size and characters) or a draw answer. */
+static int read_ks_field(const field_spec *f, json_t *value, srv_request *req, char *err, size_t size) {
+  const char *s = json_string_value(value);
+  if (!s || strlen(s) != json_string_length(value)) return bad(err, size, "field \"%s\": expected a string", f->name);
+  if (f->kind == F_KS_SIDE) {
+    if (strcmp(s, "black") != 0 && strcmp(s, "white") != 0)
+      return bad(err, size, "field \"%s\": expected \"black\" or \"white\"", f->name);
+    req->ks.side = strcmp(s, "black") == 0 ? KS_BLACK : KS_WHITE;
+  } else if (f->kind == F_KS_LEVEL) {
+    if (!srv_ks_level_find(s)) {
+      char levels[128] = "";
+      int count;
+      const srv_ks_level *all = srv_ks_levels(&count);
+      for (int i = 0; i < count; i++)
+        snprintf(levels + strlen(levels), sizeof levels - strlen(levels), "%s%s", i ? ", " : "", all[i].name);
+      snprintf(err, size, "field \"%s\": not a Ko shogi level (%s)", f->name, levels);
+      return -1;
+    }
+    snprintf(req->level, sizeof req->level, "%s", s);
+  } else if (f->kind == F_KS_MOVE) {
+    const size_t len = strlen(s);
+    bool printable = len > 0 && len < sizeof req->ks.move;
+    for (size_t i = 0; printable && i < len; i++) printable = s[i] > ' ' && s[i] < 0x7f;
+    if (!printable)
+      return bad(err, size, "field \"%s\": expected a move in notation: 1 to 63 printable ASCII characters", f->name);
+    snprintf(req->ks.move, sizeof req->ks.move, "%s", s);
+  } else {
+    if (strcmp(s, "offer") == 0)
+      req->ks.draw = SRV_KS_DRAW_OFFER;
+    else if (strcmp(s, "accept") == 0)
+      req->ks.draw = SRV_KS_DRAW_ACCEPT;
+    else if (strcmp(s, "decline") == 0)
+      req->ks.draw = SRV_KS_DRAW_DECLINE;
+    else
+      return bad(err, size, "field \"%s\": expected \"offer\", \"accept\" or \"decline\"", f->name);
+  }
+  return 0;
+}
+
 static int read_field(const field_spec *f, json_t *value, srv_request *req, char *err, size_t size) {
   switch (f->kind) {
   case F_PRIVATE:
@@ -167,6 +214,11 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     req->on_timeout = strcmp(s, "pass") == 0 ? SRV_TIMEOUT_PASS : SRV_TIMEOUT_COMPUTER;
     return 0;
   }
+  case F_KS_SIDE:
+  case F_KS_LEVEL:
+  case F_KS_MOVE:
+  case F_KS_DRAW:
+    return read_ks_field(f, value, req, err, size);
   case F_INVITE:
   case F_CHAT:
   case F_NAME:
@@ -242,6 +294,14 @@ static int read_field(const field_spec *f, json_t *value, srv_request *req, char
     } else if (f->kind == F_DEALS) {
       if (v < 1 || v > SRV_MATCH_MAX_DEALS) return bad(err, size, "field \"%s\": expected 1 to 100 deals", f->name);
       req->deals = (int)v;
+    } else if (f->kind == F_KS_MAIN) {
+      if (v < 0 || v > SRV_KS_MAIN_MINUTES_MAX)
+        return bad(err, size, "field \"%s\": expected 0 to 180 minutes", f->name);
+      req->ks.main_minutes = (int)v;
+    } else if (f->kind == F_KS_BYOYOMI) {
+      if (v < 0 || v > SRV_KS_BYOYOMI_SECONDS_MAX)
+        return bad(err, size, "field \"%s\": expected 0 to 300 seconds", f->name);
+      req->ks.byoyomi_seconds = (int)v;
     } else if (f->kind == F_MATCH) {
       if (v < 1 || v > INT64_C(1) << 50) return bad(err, size, "field \"%s\": expected a match number", f->name);
       req->match = (int64_t)v;
@@ -280,6 +340,7 @@ int srv_request_parse(const char *text, size_t len, srv_request *req, char *err,
   memset(req, 0, sizeof *req);
   req->type = -1;
   req->wait_seconds = -1;
+  req->ks.main_minutes = req->ks.byoyomi_seconds = req->ks.side = -1;
   if (len > SRV_MAX_REQUEST) {
     snprintf(err, size, "message too long: %zu bytes (at most %d)", len, SRV_MAX_REQUEST);
     return -1;

@@ -35,6 +35,10 @@ const char *srv_request_name(int type);
 /* The most deals a duplicate match may have (each is played twice). */
 #define SRV_MATCH_MAX_DEALS 100
 
+/* A Ko shogi table's clock (ks_create): at most this main time and byoyomi. */
+#define SRV_KS_MAIN_MINUTES_MAX 180
+#define SRV_KS_BYOYOMI_SECONDS_MAX 300
+
 /* A chat line: at most this many characters (Unicode code points), so at most four times as
  * many bytes of UTF-8. */
 #define SRV_CHAT_CHARS 200
@@ -66,7 +70,17 @@ typedef struct srv_request {
   int64_t opponent;             /* match_create: the other bot account, 0 when a level plays */
   int deals;                    /* match_create */
   int64_t match;                /* match */
+  struct {                      /* Ko shogi requests (ks_*) */
+    int main_minutes;           /* ks_create: -1 when not given */
+    int byoyomi_seconds;        /* ks_create: -1 when not given */
+    int side;                   /* ks_create, ks_sit: KS_BLACK or KS_WHITE, -1 when not given */
+    int draw;                   /* ks_draw: srv_ks_draw_answer */
+    char move[64];              /* ks_move: the move in notation (KS_MOVE_TEXT), checked by the table */
+  } ks;
 } srv_request;
+
+/* ks_draw's answer field. */
+typedef enum srv_ks_draw_answer { SRV_KS_DRAW_OFFER = 0, SRV_KS_DRAW_ACCEPT, SRV_KS_DRAW_DECLINE } srv_ks_draw_answer;
 
 /* Reads one request. On error returns -1 with the reason in err, e.g.
  * "field \"seat\": expected an integer from 0 to 3", or SRV_PARSE_NOMEM when memory ran out

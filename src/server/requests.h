@@ -65,7 +65,25 @@
   X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))                              \
   X(CHALLENGE,    "challenge",    1, 1, 0, HERE,       hub_do_challenge,                                        \
     ({"bot", F_PLAYER, true}, {"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}))                    \
-  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true}))
+  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true})) \
+  KS_REQUESTS(X)
+
+/* Ko shogi tables (hub_ks.c, docs/SERVER.md "Ko shogi"): served by the server they were made on
+ * (HERE), their numbers from SRV_KS_TABLE_BASE up, apart from Goita's. */
+#define KS_REQUESTS(X)                                                                                         \
+  X(KS_CREATE,    "ks_create",    1, 1, 0, HERE,       hub_do_ks_create,                                        \
+    ({"main_minutes", F_KS_MAIN, false}, {"byoyomi_seconds", F_KS_BYOYOMI, false}, {"side", F_KS_SIDE, false},  \
+     {"level", F_KS_LEVEL, false}, {"private", F_PRIVATE, false}))                                              \
+  X(KS_SIT,       "ks_sit",       1, 1, 0, HERE,       hub_do_ks_sit,                                           \
+    ({"table", F_TABLE, true}, {"side", F_KS_SIDE, true}))                                                      \
+  X(KS_WATCH,     "ks_watch",     1, 0, 0, HERE,       hub_do_ks_watch, ({"table", F_TABLE, true}))             \
+  X(KS_JOIN,      "ks_join",      1, 0, 0, HERE,       hub_do_ks_join, ({"invite", F_INVITE, true}))            \
+  X(KS_MOVE,      "ks_move",      0, 0, 0, HERE,       hub_do_ks_move,                                          \
+    ({"table", F_TABLE, true}, {"move", F_KS_MOVE, true}))                                                      \
+  X(KS_RESIGN,    "ks_resign",    1, 0, 0, HERE,       hub_do_ks_resign, ({"table", F_TABLE, true}))            \
+  X(KS_DRAW,      "ks_draw",      1, 0, 0, HERE,       hub_do_ks_draw,                                          \
+    ({"table", F_TABLE, true}, {"answer", F_KS_DRAW, true}))                                                    \
+  X(KS_REMATCH,   "ks_rematch",   1, 0, 0, HERE,       hub_do_ks_rematch, ({"table", F_TABLE, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

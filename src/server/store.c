@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ratings.h"
 #include "store_impl.h"
 
 /* Whether a --db value names a PostgreSQL database rather than a SQLite file. */
@@ -241,4 +242,26 @@ int srv_store_match_save(srv_store *s, int64_t *id, const char *summary) {
 int srv_store_match_text(srv_store *s, int64_t id, char **summary) {
   *summary = NULL;
   return counted(s, down(s) ? -1 : s->ops->match_text(s, id, summary));
+}
+
+/* A store without Ko shogi's functions (none yet: both have them) refuses as a failed call. */
+static int no_ks(srv_store *s) {
+  snprintf(s->error, sizeof s->error, "this store keeps no Ko shogi games");
+  return -1;
+}
+
+int srv_store_ks_game_save(srv_store *s, srv_ks_game_row *game, const char *record) {
+  return counted(s, down(s) ? -1 : s->ops->ks_game_save ? s->ops->ks_game_save(s, game, record) : no_ks(s));
+}
+
+int srv_store_ks_rating(srv_store *s, int64_t player, double *rating, double *deviation, int *games) {
+  *rating = SRV_RATING_START;
+  *deviation = SRV_DEVIATION_START;
+  *games = 0;
+  return counted(s, down(s) ? -1 : s->ops->ks_rating ? s->ops->ks_rating(s, player, rating, deviation, games) : no_ks(s));
+}
+
+int srv_store_ks_game_text(srv_store *s, int64_t game, const char *key, char **record) {
+  *record = NULL;
+  return counted(s, down(s) ? -1 : s->ops->ks_game_text ? s->ops->ks_game_text(s, game, key, record) : no_ks(s));
 }

@@ -261,4 +261,34 @@ int srv_store_games(srv_store *store, int64_t before, srv_game_row *rows, int ma
  * were none otherwise, so a stranger cannot tell it exists. */
 int srv_store_game_text(srv_store *store, int64_t game, const char *key, bool histories, char **text);
 
+/* Ko shogi (docs/KOSHOGI.md "Online"): finished games and ratings of their own. */
+typedef struct srv_ks_game_row {
+  int64_t id;                          /* set once saved */
+  int64_t players[2];                  /* Black's and White's */
+  char names[2][SRV_NAME_SIZE];
+  char result[8];                      /* "black", "white" (the winner) or "draw" */
+  char end[24];                        /* how it ended (ks_message.h srv_ks_end_name) */
+  int moves;                           /* plies played */
+  int64_t main_ms, byoyomi_ms;         /* the clock it was played under */
+  char invite[SRV_TOKEN_SIZE];         /* a private table's invite code: the key to its record; "" */
+  bool rated;                          /* both players' ratings are written */
+  double rating_after[2], deviation_after[2];
+} srv_ks_game_row;
+/* A finished Ko shogi game to save away from the hub's thread (hub.h io.save_ks_game). */
+typedef struct srv_ks_game_write {
+  srv_ks_game_row game;
+  int64_t table;   /* the hub's table it was played at */
+  char *record;    /* malloc'd (ks_record_write), owned by the write */
+  int status;      /* out: as srv_store_ks_game_save returns it */
+  char error[256]; /* out */
+} srv_ks_game_write;
+/* Saves a finished Ko shogi game with its record and, when rated, both players' new Ko shogi
+ * ratings (one more game each), in one transaction. Sets game->id. */
+int srv_store_ks_game_save(srv_store *store, srv_ks_game_row *game, const char *record);
+/* A player's Ko shogi rating (1500, 350 and 0 games before its first rated game). */
+int srv_store_ks_rating(srv_store *store, int64_t player, double *rating, double *deviation, int *games);
+/* A finished Ko shogi game's record (malloc'd; *record is NULL when there is none); a private
+ * table's only with its invite code as key, as srv_store_game_text. */
+int srv_store_ks_game_text(srv_store *store, int64_t game, const char *key, char **record);
+
 #endif

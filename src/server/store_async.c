@@ -28,6 +28,9 @@ struct srv_store_async {
    * thread is in save_game, the rest waiting. */
   srv_game_write *games;
   int ngames, capgames, games_saved;
+  /* Finished Ko shogi games, as the games. */
+  srv_ks_game_write *ks;
+  int nks, capks, ks_saved;
   bool stopping;
   long long failures; /* a copy of the writer's count, read under the lock */
 };
@@ -43,6 +46,21 @@ static void save_game(srv_store_async *a) {
   a->games[a->games_saved++] = g;
 }
 
+/* Saves the first Ko shogi game waiting (the lock held on entry and exit). */
+static void save_ks_game(srv_store_async *a) {
+  srv_ks_game_write g = a->ks[a->ks_saved];
+  pthread_mutex_unlock(&a->lock);
+  g.status = srv_store_ks_game_save(a->writer, &g.game, g.record);
+  snprintf(g.error, sizeof g.error, "%s", g.status != 0 ? srv_store_error(a->writer) : "");
+  pthread_mutex_lock(&a->lock);
+  a->ks[a->ks_saved++] = g;
+}
+
+/* Whether nothing waits to be saved. */
+static bool idle(const srv_store_async *a) {
+  return a->saved == a->n && a->games_saved == a->ngames && a->ks_saved == a->nks;
+}
+
 /* Waits for moves or games, saves every move queued (up to BATCH_MAX) in one transaction, then
  * the games queued, each in its own, puts the outcomes in their places and wakes the loop;
  * until stopped with nothing left to save. */
@@ -50,10 +68,11 @@ static void *writer_main(void *arg) {
   srv_store_async *a = arg;
   pthread_mutex_lock(&a->lock);
   for (;;) {
-    while (a->saved == a->n && a->games_saved == a->ngames && !a->stopping) pthread_cond_wait(&a->queued, &a->lock);
-    if (a->saved == a->n && a->games_saved == a->ngames) break;
+    while (idle(a) && !a->stopping) pthread_cond_wait(&a->queued, &a->lock);
+    if (idle(a)) break;
     /* a game is queued only once its table's last move is saved: games and moves need no order */
     while (a->games_saved < a->ngames) save_game(a);
+    while (a->ks_saved < a->nks) save_ks_game(a);
     a->writing = a->n - a->saved < BATCH_MAX ? a->n - a->saved : BATCH_MAX;
     if (a->writing > 0) { /* (none when only games were queued) */
       memcpy(a->batch, &a->items[a->saved], (size_t)a->writing * sizeof *a->batch);
@@ -132,6 +151,36 @@ int srv_store_async_submit_game(srv_store_async *a, const srv_game_write *game) 
   return status;
 }
 
+int srv_store_async_submit_ks_game(srv_store_async *a, const srv_ks_game_write *game) {
+  pthread_mutex_lock(&a->lock);
+  int status = 0;
+  if (a->nks == a->capks) {
+    const int cap = a->capks ? 2 * a->capks : 16;
+    srv_ks_game_write *grown = realloc(a->ks, (size_t)cap * sizeof *grown);
+    if (grown) a->ks = grown, a->capks = cap;
+    else status = -1;
+  }
+  if (status == 0) {
+    a->ks[a->nks++] = *game;
+    pthread_cond_signal(&a->queued);
+  }
+  pthread_mutex_unlock(&a->lock);
+  return status;
+}
+
+bool srv_store_async_collect_ks_game(srv_store_async *a, srv_ks_game_write *out) {
+  pthread_mutex_lock(&a->lock);
+  const bool any = a->ks_saved > 0;
+  if (any) {
+    *out = a->ks[0];
+    memmove(a->ks, &a->ks[1], (size_t)(a->nks - 1) * sizeof *a->ks);
+    a->nks--;
+    a->ks_saved--;
+  }
+  pthread_mutex_unlock(&a->lock);
+  return any;
+}
+
 bool srv_store_async_collect_game(srv_store_async *a, srv_game_write *out) {
   pthread_mutex_lock(&a->lock);
   const bool any = a->games_saved > 0;
@@ -180,6 +229,8 @@ void srv_store_async_stop(srv_store_async *a) {
     free(a->games[i].histories);
   }
   free(a->games);
+  for (int i = 0; i < a->nks; i++) free(a->ks[i].record);
+  free(a->ks);
   pthread_cond_destroy(&a->queued);
   pthread_mutex_destroy(&a->lock);
   free(a);

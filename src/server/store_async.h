@@ -22,6 +22,11 @@ int srv_store_async_submit(srv_store_async *async, const srv_move_write *move);
 /* Queues a game (copied; its texts are the queue's from now on, and go with its outcome).
  * Returns 0, or -1 when memory runs out (nothing is queued, the texts are still the caller's). */
 int srv_store_async_submit_game(srv_store_async *async, const srv_game_write *game);
+/* Queues a finished Ko shogi game (copied; its record the queue's from now on). Returns 0, or
+ * -1 when memory runs out (nothing is queued, the record still the caller's). */
+int srv_store_async_submit_ks_game(srv_store_async *async, const srv_ks_game_write *game);
+/* Takes one saved Ko shogi game with its outcome (its record the caller's to free). */
+bool srv_store_async_collect_ks_game(srv_store_async *async, srv_ks_game_write *out);
 /* Takes up to max saved moves with their outcomes, in the order they were queued; returns how
  * many. */
 int srv_store_async_collect(srv_store_async *async, srv_move_write *out, int max);

@@ -52,6 +52,9 @@ typedef struct srv_store_ops {
   /* NULL: srv_store_moves_add saves the moves one by one (the simulated cluster's store). */
   int (*moves_add)(srv_store *store, srv_move_write *moves, int n);
   int (*open_again)(const srv_store *store, srv_store **again);
+  int (*ks_game_save)(srv_store *store, srv_ks_game_row *game, const char *record);
+  int (*ks_rating)(srv_store *store, int64_t player, double *rating, double *deviation, int *games);
+  int (*ks_game_text)(srv_store *store, int64_t game, const char *key, char **record);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

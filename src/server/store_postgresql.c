@@ -1008,11 +1008,65 @@ static int pg_match_text(srv_store *s, int64_t id, char **summary) {
   return lost ? -1 : 0;
 }
 
+/* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
+static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record) {
+  if (begin(s) != 0) return -1;
+  char b[32], w[32], n[32], m[32], y[32];
+  const char *params[] = {num(b, g->players[0]), num(w, g->players[1]), g->names[0], g->names[1], g->result, g->end,
+                          num(n, g->moves), num(m, g->main_ms), num(y, g->byoyomi_ms), g->invite[0] ? g->invite : NULL,
+                          record};
+  int64_t id = 0;
+  int status = insert_id(s, "saving a Ko shogi game",
+                         "INSERT INTO ks_games (black, white, black_name, white_name, result, ended, moves, main_ms,"
+                         " byoyomi_ms, invite, record) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                         11, params, &id);
+  for (int side = 0; status == 0 && g->rated && side < 2; side++) {
+    char p[32], r[32], d[32];
+    const char *rating[] = {num(p, g->players[side]), real(r, g->rating_after[side]), real(d, g->deviation_after[side])};
+    status = run(s, "saving a Ko shogi rating",
+                 "INSERT INTO ks_ratings (player, rating, deviation, games) VALUES ($1, $2, $3, 1)"
+                 " ON CONFLICT (player) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
+                 " games = ks_ratings.games + 1",
+                 3, rating);
+  }
+  if (end(s, status) != 0) return -1;
+  g->id = id;
+  return 0;
+}
+
+static int pg_ks_rating(srv_store *s, int64_t player, double *rating, double *deviation, int *games) {
+  char b[32];
+  const char *params[] = {num(b, player)};
+  PGresult *r = query(s, "reading a Ko shogi rating", "SELECT rating, deviation, games FROM ks_ratings WHERE player = $1",
+                      1, params);
+  if (!r) return -1;
+  if (PQntuples(r) > 0) {
+    *rating = real_at(r, 0, 0);
+    *deviation = real_at(r, 0, 1);
+    *games = (int)int_at(r, 0, 2);
+  }
+  PQclear(r);
+  return 0;
+}
+
+static int pg_ks_game_text(srv_store *s, int64_t game, const char *key, char **record) {
+  char b[32];
+  const char *params[] = {num(b, game), key ? key : ""};
+  PGresult *r = query(s, "reading a Ko shogi game",
+                      "SELECT record FROM ks_games WHERE id = $1 AND (invite IS NULL OR invite = $2)", 2, params);
+  if (!r) return -1;
+  if (PQntuples(r) > 0) *record = strdup(PQgetvalue(r, 0, 0));
+  const bool lost = PQntuples(r) > 0 && !*record;
+  PQclear(r);
+  if (lost) snprintf(s->error, sizeof s->error, "out of memory");
+  return lost ? -1 : 0;
+}
+
 static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
-    pg_moves_add,   pg_open_again,
+    pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text,
 };

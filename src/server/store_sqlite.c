@@ -804,6 +804,71 @@ static int lite_match_text(srv_store *s, int64_t id, char **summary) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a match");
 }
 
+/* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
+static int lite_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record) {
+  if (lite_begin(s) != 0) return -1;
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO ks_games (black, white, black_name, white_name, result, ended, moves,"
+                                     " main_ms, byoyomi_ms, invite, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, g->players[0]);
+    sqlite3_bind_int64(st, 2, g->players[1]);
+    sqlite3_bind_text(st, 3, g->names[0], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, g->names[1], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, g->result, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, g->end, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 7, g->moves);
+    sqlite3_bind_int64(st, 8, g->main_ms);
+    sqlite3_bind_int64(st, 9, g->byoyomi_ms);
+    if (g->invite[0]) sqlite3_bind_text(st, 10, g->invite, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 11, record, -1, SQLITE_TRANSIENT);
+  }
+  int status = lite_run(s, st, "saving a Ko shogi game");
+  const int64_t id = sqlite3_last_insert_rowid(DB(s));
+  for (int side = 0; status == 0 && g->rated && side < 2; side++) {
+    st = lite_prepare(s, "INSERT INTO ks_ratings (player, rating, deviation, games) VALUES (?, ?, ?, 1)"
+                         " ON CONFLICT (player) DO UPDATE SET rating = excluded.rating,"
+                         " deviation = excluded.deviation, games = ks_ratings.games + 1");
+    if (st) {
+      sqlite3_bind_int64(st, 1, g->players[side]);
+      sqlite3_bind_double(st, 2, g->rating_after[side]);
+      sqlite3_bind_double(st, 3, g->deviation_after[side]);
+    }
+    status = lite_run(s, st, "saving a Ko shogi rating");
+  }
+  if (lite_end(s, status) != 0) return -1;
+  g->id = id;
+  return 0;
+}
+
+static int lite_ks_rating(srv_store *s, int64_t player, double *rating, double *deviation, int *games) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT rating, deviation, games FROM ks_ratings WHERE player = ?");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, player);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *rating = sqlite3_column_double(st, 0);
+    *deviation = sqlite3_column_double(st, 1);
+    *games = sqlite3_column_int(st, 2);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a Ko shogi rating");
+}
+
+static int lite_ks_game_text(srv_store *s, int64_t game, const char *key, char **record) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT record FROM ks_games WHERE id = ? AND (invite IS NULL OR invite = ?)");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, game);
+  sqlite3_bind_text(st, 2, key ? key : "", -1, SQLITE_TRANSIENT);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) *record = strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !*record) {
+    snprintf(s->error, sizeof s->error, "out of memory");
+    return -1;
+  }
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a Ko shogi game");
+}
+
 static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                             bool *found) {
   (void)kind;
@@ -822,7 +887,7 @@ static const srv_store_ops sqlite_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
-    lite_moves_add, lite_open_again,
+    lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -835,5 +900,5 @@ static const srv_store_ops simulated_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
-    NULL,           NULL,
+    NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
 };

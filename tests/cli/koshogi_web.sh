@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ko shogi in the browser (web/koshogi.html, tests/e2e/koshogi.js) in Chromium at desktop and
-# phone size, and in both languages (tests/e2e/koshogi-screens.js), with libkoshogi's
+# phone size, and in both languages (tests/e2e/koshogi-screens.js), a game between two people
+# online with a spectator (tests/e2e/koshogi-online.js), with libkoshogi's
 # WebAssembly build (scripts/wasm.sh, which scripts/test.sh runs first) served by goita serve beside Goita; and a server of the page without that build.
 # Usage: koshogi_web.sh PATH_TO_GOITA
 . "$(dirname "$0")/common.sh"
@@ -22,5 +23,7 @@ if [ "$failures" -eq 0 ]; then
     fail "a Ko shogi game in the browser to its end (multi-leg move, shot, promotion asked), its record, the help; desktop and phone; no engine reported"
   node "$e2e/koshogi-screens.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" ||
     fail "the Ko shogi page at 1280 and 390 px in English and Japanese: axe-core, the board's keys and tab stop, piece size, no English left in Japanese"
+  node "$e2e/koshogi-online.js" "http://127.0.0.1:$port/" "${GOITA_SCREENSHOT:-}" ||
+    fail "Ko shogi online: two people (one at 390 px in Japanese) and a spectator, moves, clocks, a draw declined, the flag decided by the server, the record replayed from its link"
 fi
 finish koshogi_web

@@ -1,0 +1,23 @@
+/* Ko shogi tables in the hub (hub_ks.c, docs/SERVER.md "Ko shogi"): the lobby's rows, the
+ * clock's flag decided on the hub's tick, the computer's turns, finished games saved. Its
+ * request handlers are in hub_requests.h. */
+#ifndef GOITA_SERVER_HUB_KS_H
+#define GOITA_SERVER_HUB_KS_H
+
+#include "hub_state.h"
+
+/* Ko shogi tables are numbered from here up, apart from Goita's (whose numbers the database
+ * gives, far below), so that a client keeps both kinds in one list by number. */
+#define SRV_KS_TABLE_BASE (INT64_C(1) << 40)
+
+void hub_ks_free(srv_hub *h);
+/* Runs what is due at the Ko shogi tables: flags that fell, computer moves asked again, games
+ * saved again, tables expired or let go, and the lobby's events for them. */
+void hub_ks_tick(srv_hub *h, int64_t now);
+/* A client disconnected: it watches nothing any more (a seat is the player's, not the
+ * connection's: the player comes back by watching the table). */
+void hub_ks_client_gone(srv_hub *h, const hub_client *c);
+/* The listed Ko shogi tables as the lobby shows them (a new array; NULL when out of memory). */
+json_t *hub_ks_lobby_rows(srv_hub *h);
+
+#endif
