@@ -43,16 +43,26 @@ static void build_hands(goita_solver *s, const goita_round *r, int seat, uint32_
     const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
     if (best > h->best) h->best = (uint8_t)best;
     h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
+    uint32_t code = (uint32_t)h->kings_b << CODE_KINGS_B_SHIFT;
+    for (int kind = 1; kind < GOITA_KIND_SLOTS; kind++) code |= (uint32_t)h->count[kind] << code_shift[kind];
+    h->code[0] = (uint8_t)code;
+    h->code[1] = (uint8_t)(code >> 8);
+    h->code[2] = (uint8_t)(code >> 16);
   }
   s->built[seat] = held;
 }
 
-/* Lays out the bits of a new deal; no hand facts are built yet. */
+/* Lays out the bits of a new deal. A seat dealt the same hand as in the solver's last deal,
+ * under the same rules of play, keeps its hand facts and kind bits (the deals a player samples
+ * at one decision all give it its own hand); the other seats' facts are built later, for the
+ * hands a solve reaches. The forced-run cache is kept unless the rules of play changed. */
 static void load_deal(goita_solver *s, const goita_round *r) {
+  const bool same_rules = s->players == r->players && s->rules.king_attack == r->rules.king_attack &&
+                          s->rules.king_face_down == r->rules.king_face_down && s->rules.king_b == r->rules.king_b;
+  if (!same_rules) memset(s->runs, 0, sizeof s->runs);
   s->have_deal = 1;
   s->rules = r->rules;
   s->players = r->players;
-  memcpy(s->deal, r->deal, sizeof s->deal);
   s->hand_bits = goita_rules_hand_size(&r->rules);
   memset(s->kind_mask, 0, sizeof s->kind_mask);
   s->king_bits = 0;
@@ -65,8 +75,15 @@ static void load_deal(goita_solver *s, const goita_round *r) {
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
     s->king_bits |= s->kind_mask[seat][GOITA_KING];
-    s->bits_of_kinds[seat][0] = 0; /* each set of kinds is a smaller set plus its lowest kind */
-    for (unsigned kinds = 1; kinds < 256; kinds++)
+    if (same_rules && memcmp(s->deal[seat], r->deal[seat], sizeof s->deal[seat]) == 0) continue;
+    memcpy(s->deal[seat], r->deal[seat], sizeof s->deal[seat]);
+    unsigned dealt = 0;
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++)
+      if (local[k]) dealt |= 1u << (k - 1);
+    s->dealt_kinds[seat] = (uint8_t)dealt;
+    /* only sets of dealt kinds are asked for; each is a smaller set plus its lowest kind */
+    s->bits_of_kinds[seat][0] = 0;
+    for (unsigned kinds = dealt & -dealt; kinds; kinds = (kinds - dealt) & dealt)
       s->bits_of_kinds[seat][kinds] =
           (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
     s->built[seat] = 0;
