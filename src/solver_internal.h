@@ -126,6 +126,7 @@ struct goita_solver {
   int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   uint32_t king_bits;                          /* the kings of every seat */
+  uint8_t dealt_count[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]; /* pieces of each kind dealt */
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
   uint32_t built[GOITA_MAX_SEATS]; /* a seat's bits whose sub-hands have their hand facts */
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */

@@ -69,7 +69,11 @@ static void load_deal(goita_solver *s, const goita_round *r) {
   for (int seat = 0; seat < s->players; seat++) {
     s->offset[seat] = seat * s->hand_bits;
     uint32_t local[GOITA_KIND_SLOTS] = {0};
-    for (int i = 0; i < s->hand_bits; i++) local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+    memset(s->dealt_count[seat], 0, sizeof s->dealt_count[seat]);
+    for (int i = 0; i < s->hand_bits; i++) {
+      local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+      s->dealt_count[seat][MARK_KIND(r->deal[seat][i])]++;
+    }
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       s->kind_mask[seat][k] = local[k] << s->offset[seat];
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
@@ -97,7 +101,7 @@ static uint32_t hands_of_round(const goita_solver *s, const goita_round *r) {
   for (int seat = 0; seat < s->players; seat++)
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       uint32_t bits = s->kind_mask[seat][k];
-      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
+      for (int drop = s->dealt_count[seat][k] - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
       hands |= bits;
     }
   return hands;
@@ -123,7 +127,7 @@ static spos position_of(const goita_solver *s, const goita_round *r) {
             .attacker = (uint8_t)r->attacker};
   p.hands = hands_of_round(s, r);
   if (p.attack == 0) p.attacker = p.turn;
-  p.pieces = (uint8_t)__builtin_popcount(p.hands);
+  for (int seat = 0; seat < s->players; seat++) p.pieces = (uint8_t)(p.pieces + r->size[seat]);
   settle(s, &p);
   return p;
 }
