@@ -57,7 +57,8 @@ static void build_hands(goita_solver *s, const goita_round *r, int seat, uint32_
  * at one decision all give it its own hand); the other seats' facts are built later, for the
  * hands a solve reaches. The forced-run cache is kept unless the rules of play changed. */
 static void load_deal(goita_solver *s, const goita_round *r) {
-  const bool same_rules = s->players == r->players && s->rules.king_attack == r->rules.king_attack &&
+  const bool same_rules = s->players == r->players && s->hand_bits == goita_rules_hand_size(&r->rules) &&
+                          s->rules.king_attack == r->rules.king_attack &&
                           s->rules.king_face_down == r->rules.king_face_down && s->rules.king_b == r->rules.king_b;
   if (!same_rules) memset(s->runs, 0, sizeof s->runs);
   s->have_deal = 1;
