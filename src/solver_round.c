@@ -81,7 +81,6 @@ static void load_deal(goita_solver *s, const goita_round *r) {
     }
     s->king_bits |= s->kind_mask[seat][GOITA_KING];
     if (same_rules && memcmp(s->deal[seat], r->deal[seat], sizeof s->deal[seat]) == 0) continue;
-    memcpy(s->deal[seat], r->deal[seat], sizeof s->deal[seat]);
     unsigned dealt = 0;
     for (int k = 1; k < GOITA_KIND_SLOTS; k++)
       if (local[k]) dealt |= 1u << (k - 1);
@@ -93,6 +92,7 @@ static void load_deal(goita_solver *s, const goita_round *r) {
           (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
     s->built[seat] = 0;
   }
+  memcpy(s->deal, r->deal, sizeof s->deal);
   goita__tt_new_generation(s);
 }
 

@@ -560,6 +560,33 @@ Test(solver, earlier_position_after_later) {
   goita_solver_free(fresh);
 }
 
+/* A solver keeps its table between solves of one deal, also when its last deal had more
+ * players (and so more rows of hands): the second solve of a position is found in the table. */
+Test(solver, same_deal_kept_after_more_players) {
+  goita_rules four, three;
+  cr_assert_eq(goita_rules_parse(&four, "", NULL), GOITA_OK);
+  cr_assert_eq(goita_rules_parse(&three, "players=3", NULL), GOITA_OK);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  const goita_solve_options o = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < 5; seed++) {
+    goita_round big, small;
+    if (!random_position(&big, &four, seed, 20) || !random_position(&small, &three, seed, 20)) continue;
+    goita_solve_result first, again;
+    goita_solve(solver, &big, &o, &first);
+    goita_solve(solver, &small, &o, &first);
+    goita_solve(solver, &small, &o, &again);
+    if (first.nodes < 100) continue; /* too small a search to store anything */
+    cr_assert(again.nodes < first.nodes,
+              "seed %llu: %llu nodes the first time, %llu again with the same deal", (unsigned long long)seed,
+              (unsigned long long)first.nodes, (unsigned long long)again.nodes);
+    cr_assert_eq(again.value.lower, first.value.lower);
+    done++;
+  }
+  goita_solver_free(solver);
+}
+
 /* The table's generations wrap after MAX_GEN (127) deals, and emptying it must then leave
  * nothing of the deal that had the same generation: deal y (deal x with every hand moved one
  * seat on) has x's keys but another value, and is solved as x's generation comes back. */
