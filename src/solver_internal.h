@@ -78,19 +78,30 @@ typedef struct hand_info {
   uint8_t best; /* highest finish the hand could make, tens (a pair may be doubled) */
   uint8_t kings_b; /* kings that count for rule (b) of the king attack (goita__kings_for_b) */
   uint8_t count[GOITA_KIND_SLOTS]; /* pieces per kind */
-  uint8_t pad2[3];
+  uint8_t code[3]; /* the counts and kings_b packed, little-endian (hand_code): the same hand
+                    * in any deal has the same code */
   uint32_t worth; /* byte t - 2: pieces whose single finish is worth t tens or more */
 } hand_info;
 
 #define MAX_SEAT_BITS 12
 #define MAX_PIECES 32
 
-/* A forced run already worked out (solver_runs.h). */
+/* Bits of each kind's count in hand_info.code (a hand holds at most 10 pawns, 4 of lance to
+ * gold, 2 of bishop, rook and king), then 2 bits of kings_b: 24 bits in all. */
+static const uint8_t code_shift[GOITA_KIND_SLOTS] = {0, 0, 4, 7, 10, 13, 16, 18, 20};
+#define CODE_KINGS_B_SHIFT 22
+
+/* The packed counts of a hand (hand_info.code). */
+static inline uint32_t hand_code(const hand_info *h) {
+  return (uint32_t)h->code[0] | (uint32_t)h->code[1] << 8 | (uint32_t)h->code[2] << 16;
+}
+
+/* A forced run already worked out (solver_runs.h): its key (what the run depends on, with a
+ * bit set so that 0 is empty) above 8 bits of value. The key holds no bit of the deal's
+ * layout, so the cache serves every deal under the same rules. */
 #define RUN_MEMO_LOG 13
 typedef struct run_memo {
-  uint32_t key; /* 0: empty */
-  uint8_t gen;
-  uint8_t value;
+  uint64_t word; /* key << 8 | value; 0: empty */
 } run_memo;
 
 #define KILLERS 4 /* killer attacks kept per pieces left, seat, and lead or answer */
@@ -115,11 +126,14 @@ struct goita_solver {
   int offset[GOITA_MAX_SEATS];                 /* first bit of each seat */
   uint32_t kind_mask[GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
   uint32_t king_bits;                          /* the kings of every seat */
+  uint8_t dealt_count[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]; /* pieces of each kind dealt */
   hand_info info[GOITA_MAX_SEATS][1u << MAX_SEAT_BITS];
   uint32_t built[GOITA_MAX_SEATS]; /* a seat's bits whose sub-hands have their hand facts */
   run_memo runs[1u << RUN_MEMO_LOG]; /* forced runs already worked out */
   uint16_t safe_from[512]; /* kinds held by the opponents -> attack kinds none of them can answer */
-  uint16_t bits_of_kinds[GOITA_MAX_SEATS][256]; /* kinds (bit k - 1 for kind k) -> the seat's bits */
+  /* kinds (bit k - 1 for kind k) among dealt_kinds -> the seat's bits */
+  uint16_t bits_of_kinds[GOITA_MAX_SEATS][256];
+  uint8_t dealt_kinds[GOITA_MAX_SEATS]; /* the kinds dealt to the seat (bit k - 1 for kind k) */
   uint16_t kinds_worth[6]; /* t -> the kinds (bit k) whose single finish is worth t tens or more */
   /* Per test threshold t (index t + 10), a class per kind: kinds of one class have the same
    * defenders and their finishes pass or fail the test alike (twin_kinds). */

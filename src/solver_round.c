@@ -43,34 +43,56 @@ static void build_hands(goita_solver *s, const goita_round *r, int seat, uint32_
     const int best = kind_tens[k] * (c >= 2 ? 2 : 1);
     if (best > h->best) h->best = (uint8_t)best;
     h->kings_b = (uint8_t)goita__kings_for_b(&r->rules, h->kings, dealt_kings);
+    uint32_t code = (uint32_t)h->kings_b << CODE_KINGS_B_SHIFT;
+    for (int kind = 1; kind < GOITA_KIND_SLOTS; kind++) code |= (uint32_t)h->count[kind] << code_shift[kind];
+    h->code[0] = (uint8_t)code;
+    h->code[1] = (uint8_t)(code >> 8);
+    h->code[2] = (uint8_t)(code >> 16);
   }
   s->built[seat] = held;
 }
 
-/* Lays out the bits of a new deal; no hand facts are built yet. */
+/* Lays out the bits of a new deal. A seat dealt the same hand as in the solver's last deal,
+ * under the same rules of play, keeps its hand facts and kind bits (the deals a player samples
+ * at one decision all give it its own hand); the other seats' facts are built later, for the
+ * hands a solve reaches. The forced-run cache is kept unless the rules of play changed. */
 static void load_deal(goita_solver *s, const goita_round *r) {
+  const bool same_rules = s->players == r->players && s->hand_bits == goita_rules_hand_size(&r->rules) &&
+                          s->rules.king_attack == r->rules.king_attack &&
+                          s->rules.king_face_down == r->rules.king_face_down && s->rules.king_b == r->rules.king_b;
+  if (!same_rules) memset(s->runs, 0, sizeof s->runs);
   s->have_deal = 1;
   s->rules = r->rules;
   s->players = r->players;
-  memcpy(s->deal, r->deal, sizeof s->deal);
   s->hand_bits = goita_rules_hand_size(&r->rules);
   memset(s->kind_mask, 0, sizeof s->kind_mask);
   s->king_bits = 0;
   for (int seat = 0; seat < s->players; seat++) {
     s->offset[seat] = seat * s->hand_bits;
     uint32_t local[GOITA_KIND_SLOTS] = {0};
-    for (int i = 0; i < s->hand_bits; i++) local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+    memset(s->dealt_count[seat], 0, sizeof s->dealt_count[seat]);
+    for (int i = 0; i < s->hand_bits; i++) {
+      local[MARK_KIND(r->deal[seat][i])] |= 1u << i;
+      s->dealt_count[seat][MARK_KIND(r->deal[seat][i])]++;
+    }
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       s->kind_mask[seat][k] = local[k] << s->offset[seat];
       s->kind_mask[seat][0] |= s->kind_mask[seat][k];
     }
     s->king_bits |= s->kind_mask[seat][GOITA_KING];
-    s->bits_of_kinds[seat][0] = 0; /* each set of kinds is a smaller set plus its lowest kind */
-    for (unsigned kinds = 1; kinds < 256; kinds++)
+    if (same_rules && memcmp(s->deal[seat], r->deal[seat], sizeof s->deal[seat]) == 0) continue;
+    unsigned dealt = 0;
+    for (int k = 1; k < GOITA_KIND_SLOTS; k++)
+      if (local[k]) dealt |= 1u << (k - 1);
+    s->dealt_kinds[seat] = (uint8_t)dealt;
+    /* only sets of dealt kinds are asked for; each is a smaller set plus its lowest kind */
+    s->bits_of_kinds[seat][0] = 0;
+    for (unsigned kinds = dealt & -dealt; kinds; kinds = (kinds - dealt) & dealt)
       s->bits_of_kinds[seat][kinds] =
           (uint16_t)(s->bits_of_kinds[seat][kinds & (kinds - 1)] | local[__builtin_ctz(kinds) + 1]);
     s->built[seat] = 0;
   }
+  memcpy(s->deal, r->deal, sizeof s->deal);
   goita__tt_new_generation(s);
 }
 
@@ -80,7 +102,7 @@ static uint32_t hands_of_round(const goita_solver *s, const goita_round *r) {
   for (int seat = 0; seat < s->players; seat++)
     for (int k = 1; k < GOITA_KIND_SLOTS; k++) {
       uint32_t bits = s->kind_mask[seat][k];
-      for (int drop = __builtin_popcount(bits) - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
+      for (int drop = s->dealt_count[seat][k] - r->hand[seat][k]; drop > 0; drop--) bits &= bits - 1;
       hands |= bits;
     }
   return hands;
@@ -106,7 +128,7 @@ static spos position_of(const goita_solver *s, const goita_round *r) {
             .attacker = (uint8_t)r->attacker};
   p.hands = hands_of_round(s, r);
   if (p.attack == 0) p.attacker = p.turn;
-  p.pieces = (uint8_t)__builtin_popcount(p.hands);
+  for (int seat = 0; seat < s->players; seat++) p.pieces = (uint8_t)(p.pieces + r->size[seat]);
   settle(s, &p);
   return p;
 }

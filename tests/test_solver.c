@@ -300,6 +300,48 @@ Test(solver, alpha_beta_reference_french_orders, .timeout = 120) {
   compare_orders_with_alpha_beta("preset=french", 40);
 }
 
+/* The deals a player samples at one decision, solved one after another by one solver (which
+ * keeps the facts of the mover's hand and its forced runs from deal to deal) and each against
+ * the alpha-beta reference: a fact or a run of one deal taken for another's fails here. */
+static void compare_sampled_deals_with_alpha_beta(const char *rules_text, int positions, int deals) {
+  goita_rules rules;
+  cr_assert_eq(goita_rules_parse(&rules, rules_text, NULL), GOITA_OK);
+  ab_table = calloc((size_t)1 << AB_TABLE_LOG, sizeof *ab_table);
+  cr_assert(ab_table);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  const goita_solve_options every = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < positions; seed++) {
+    goita_round r;
+    if (!random_position(&r, &rules, seed, 16 + 2 * (int)(seed % 2))) continue;
+    goita_view v;
+    cr_assert_eq(goita_round_view(&r, r.turn, &v), GOITA_OK);
+    goita_rng rng;
+    goita_rng_seed(&rng, seed);
+    for (int d = 0; d < deals; d++) {
+      goita_round deal;
+      cr_assert_eq(goita_view_sample(&v, &rng, &deal, NULL), GOITA_OK);
+      goita_solve_result res;
+      goita_solve(solver, &deal, &every, &res);
+      char what[96];
+      snprintf(what, sizeof what, "%s seed %llu, deal %d of the view", rules_text, (unsigned long long)seed, d);
+      check_against_alpha_beta(&res, &deal, what);
+    }
+    done++;
+  }
+  goita_solver_free(solver);
+  free(ab_table);
+}
+
+Test(solver, sampled_deals_default_rules, .timeout = 120) { compare_sampled_deals_with_alpha_beta("", 16, 12); }
+Test(solver, sampled_deals_king_b_dealt, .timeout = 120) {
+  compare_sampled_deals_with_alpha_beta("king_b=dealt,king_face_down=allowed,king_attack=a_or_b", 16, 12);
+}
+Test(solver, sampled_deals_king_face_down_allowed, .timeout = 120) {
+  compare_sampled_deals_with_alpha_beta("king_face_down=allowed,king_attack=a_or_last", 16, 12);
+}
+
 /* Positions whose moves once got bounds with lower above upper under king_attack=a_or_b: a
  * reported one (preset=japanese, 22 pieces; its moves searched after the position itself
  * differed too), and a small one where the second seat, left with a pawn and a king, can answer
@@ -516,6 +558,33 @@ Test(solver, earlier_position_after_later) {
   }
   goita_solver_free(solver);
   goita_solver_free(fresh);
+}
+
+/* A solver keeps its table between solves of one deal, also when its last deal had more
+ * players (and so more rows of hands): the second solve of a position is found in the table. */
+Test(solver, same_deal_kept_after_more_players) {
+  goita_rules four, three;
+  cr_assert_eq(goita_rules_parse(&four, "", NULL), GOITA_OK);
+  cr_assert_eq(goita_rules_parse(&three, "players=3", NULL), GOITA_OK);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 2 << 20), GOITA_OK);
+  const goita_solve_options o = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < 5; seed++) {
+    goita_round big, small;
+    if (!random_position(&big, &four, seed, 20) || !random_position(&small, &three, seed, 20)) continue;
+    goita_solve_result first, again;
+    goita_solve(solver, &big, &o, &first);
+    goita_solve(solver, &small, &o, &first);
+    goita_solve(solver, &small, &o, &again);
+    if (first.nodes < 100) continue; /* too small a search to store anything */
+    cr_assert(again.nodes < first.nodes,
+              "seed %llu: %llu nodes the first time, %llu again with the same deal", (unsigned long long)seed,
+              (unsigned long long)first.nodes, (unsigned long long)again.nodes);
+    cr_assert_eq(again.value.lower, first.value.lower);
+    done++;
+  }
+  goita_solver_free(solver);
 }
 
 /* The table's generations wrap after MAX_GEN (127) deals, and emptying it must then leave
