@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 20000) return 0;
   srv_store *store = NULL;
   FUZZ_CHECK(srv_store_open(&store, ":memory:") == 0);
-  const srv_hub_io io = {NULL, check_send, queue_think, fill_random, now, answer_password, NULL, NULL, NULL, NULL};
+  const srv_hub_io io = {NULL, check_send, queue_think, fill_random, now, answer_password, NULL, NULL, NULL, NULL, NULL};
   srv_hub_options options;
   srv_hub_options_default(&options);
   options.round_pause_ms = 0;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game_stats.h"
 #include "goita/goita.h"
 #include "secret.h"
 #include "store.h"
@@ -76,6 +77,10 @@ typedef struct srv_hub_io {
    * through srv_hub_game_saved; the game's texts go with it (the callee frees them, also when
    * it returns -1). NULL: the hub saves it on its own store at once. */
   int (*save_game)(void *ctx, const srv_game_write *game);
+  /* Analyses a saved game for the career statistics away from the hub's thread (game_stats.h),
+   * answered through srv_hub_game_analysed; the job's rounds go with it (the callee frees them,
+   * also when it returns -1). NULL: no statistics are kept. */
+  int (*analyse)(void *ctx, const srv_game_job *job);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -132,6 +137,9 @@ void srv_hub_move_saved(srv_hub *hub, const srv_move_write *move);
  * told; refused, the players are told and the hub tries again. The game's texts stay the
  * caller's. */
 void srv_hub_game_saved(srv_hub *hub, const srv_game_write *game);
+/* A game analysed by io.analyse: its statistics are saved (a failure is logged; the game then
+ * has none). */
+void srv_hub_game_analysed(srv_hub *hub, const srv_game_stats *stats);
 /* The answer to a password job: finishes the client's register or login. */
 void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables

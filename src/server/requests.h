@@ -65,7 +65,8 @@
   X(MATCH,        "match",        1, 0, 0, HERE,       hub_do_match, ({"match", F_MATCH, true}))                              \
   X(CHALLENGE,    "challenge",    1, 1, 0, HERE,       hub_do_challenge,                                        \
     ({"bot", F_PLAYER, true}, {"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}))                    \
-  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true}))
+  X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true})) \
+  X(STATS,        "stats",        1, 0, 0, HERE,       hub_do_stats, ({"player", F_PLAYER, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */
