@@ -141,6 +141,9 @@ function receive(msg) {
     case 'history':
       renderHistory(msg.player, msg.games);
       break;
+    case 'stats':
+      renderStats(msg);
+      break;
     case 'hello':
       break;
     case 'tables':
@@ -239,6 +242,7 @@ function setMe(player) {
   $('account-form').hidden = !!me.registered;
   $('name-form').hidden = !!me.registered;
   $('logout').hidden = !me.registered;
+  $('my-stats').hidden = !me.id; // a guest has no statistics before its first saved action
 }
 
 // A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
@@ -346,6 +350,7 @@ function applyLanguage() {
   renderLeaders(leadersShown);
   renderBotLeaders(botLeadersShown);
   if (historyShown) renderHistory(historyShown.player, historyShown.games);
+  renderStats();
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
 }

@@ -21,7 +21,7 @@ function renderLeaders(players, box = $('leaders')) {
   for (const p of players) {
     const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : botMarked(p.name, p.bot_account);
     box.append(el('li', { class: p.bot ? 'computer' : undefined },
-      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); send({ type: 'history', player: p.id }); } } }),
+      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); showPlayer(p.id); } } }),
       ` ${t('rating')}${p.rating} ±${p.deviation} · ${t('games_count', { n: p.games })}`));
   }
 }

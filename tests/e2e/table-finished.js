@@ -7,6 +7,9 @@
 //   click away, analysed in the page's WebAssembly worker (desktop, English);
 // - the analysis speaks in points with labels, and shows no negative margin and no estimate of
 //   a move valued over fewer deals than the computer's pick;
+// - a game played to its end counts in the player's career statistics, which the lobby shows
+//   with a chart of the points lost per move (from the server's analysis; the chart's drawing
+//   also from a longer career, at 1280 px in English and 390 px in Japanese);
 // - an offline round is followed by the next deal after the pause, with no click;
 // - ?game=999 is a page saying the game was not found (phone, Japanese and desktop, English).
 // GOITA_SCREENSHOTS=DIR saves the screens there.
@@ -130,6 +133,75 @@ async function roundMistakes(page) {
   }
 }
 
+// A game to 1 point (its first scoring round ends it) played to its end from the lobby; then
+// "My statistics" shows it counted, once the server has analysed it.
+async function careerStats(page) {
+  await page.click('#back');
+  await page.waitForSelector('#lobby:not([hidden])');
+  await page.fill('#opt-target', '1');
+  await page.selectOption('#opt-timer', '0');
+  await page.selectOption('#opt-bank', '0');
+  await page.click('#create-form button[type=submit]');
+  await page.waitForSelector('#fill-computers', { timeout: 5000 });
+  await page.click('#fill-computers');
+  await page.click('#seating button:has-text("Start"):not([disabled])', { timeout: 5000 });
+  let seed = 5, steps = 0;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  while (!/Final score/.test(await page.textContent('#table').catch(() => ''))) {
+    if (++steps > 3000) fail('the game to 1 point did not end');
+    if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+  }
+  await page.click('#back');
+  await page.waitForSelector('#my-stats:visible');
+  const asked = Date.now();
+  for (;;) { // the server analyses the game on its own thread: ask until it is counted
+    await page.click('#my-stats');
+    const counted = await page.waitForSelector('#stats-summary', { timeout: 2000 }).then(() => true, () => false);
+    if (counted) break;
+    if (Date.now() - asked > 30000) fail(`the finished game is not in the statistics: ${await page.textContent('#stats')}`);
+  }
+  const summary = await page.textContent('#stats-summary');
+  const m = /^Games 1 · rounds (\d+) · (\d+\.\d) points per round · (\d+\.\d|–) points lost per move \(over (\d+) moves\)$/.exec(summary);
+  if (!m) fail(`the statistics read "${summary}"`);
+  if (!/^Career of Mika/.test(await page.textContent('#stats h3'))) fail(`the statistics are headed "${await page.textContent('#stats h3')}"`);
+  if (Number(m[4]) > 0 && (await page.locator('#stats-chart circle').count()) !== 1) fail('the chart does not show the one game');
+  console.log(`e2e table-finished: the finished game counted in the statistics ${Date.now() - asked} ms after it ended: ${summary}`);
+}
+
+// The chart of a longer career, drawn from a stats message: one point per game with moves,
+// oldest first, the average line, and nothing wider than a phone.
+async function statsChart(page) {
+  const career = await page.evaluate(() => {
+    const recent = [];
+    for (let i = 0; i < 24; i++) { // newest first, as the server sends them: play improving over time
+      const moves = 20 + (i % 5), lost = Math.round(moves * (1.5 + i * 0.25 + (i % 3) * 0.8));
+      recent.push({ game: 100 - i, time: '2026-11-27T10:00:00Z', rounds: 6, points: 120 - i, moves, lost });
+    }
+    recent.push({ game: 70, time: '2026-11-20T10:00:00Z', rounds: 1, points: 0, moves: 0, lost: 0 });
+    const sum = (k) => recent.reduce((a, g) => a + g[k], 0);
+    renderStats({ type: 'stats', player: { id: 1, name: 'Mika', rating: 1500, deviation: 350, games: 40 }, games: 40,
+      rounds: sum('rounds') + 90, points: sum('points') + 600, moves: sum('moves') + 300, lost: sum('lost') + 900, recent });
+    const chart = document.getElementById('stats-chart');
+    return { dots: chart.querySelectorAll('circle.game').length, average: !!chart.querySelector('path.average'),
+      first: Number(chart.querySelector('circle.game').getAttribute('cy')), label: chart.getAttribute('aria-label') };
+  });
+  if (career.dots !== 24) fail(`the chart of 24 games with moves (and one without) has ${career.dots} points`);
+  if (!career.average || !/last 24 games/.test(career.label)) fail(`the chart lacks its average or its label: ${career.label}`);
+  await page.locator('#stats').scrollIntoViewIfNeeded();
+  await shot(page, 'stats-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#lang');
+  await page.waitForFunction(() => /通算成績/.test(document.getElementById('stats').textContent));
+  const ja = await page.textContent('#stats');
+  if (/[A-Za-z]{3,}/.test(ja.replace(/Mika/g, ''))) fail(`the statistics in Japanese read "${ja}"`);
+  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > width) fail(`the statistics at 390 px: the page is ${scroll} px wide`);
+  await page.locator('#stats').scrollIntoViewIfNeeded();
+  await shot(page, 'stats-phone-ja');
+  await page.click('#lang');
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 // The analysis's words: points with units, labels, and no margin below zero.
 function checkAnalysisText(text, where) {
   if (/\bvalue\b/.test(text)) fail(`${where}: the analysis still says "value": ${text.slice(0, 300)}`);
@@ -213,10 +285,12 @@ async function missingGame(browser, viewport, lang, expected) {
   await uncomparableEstimatesOn(page);
   await seatedAndFilled(page);
   await roundMistakes(page);
+  await careerStats(page);
+  await statsChart(page);
   await page.context().close();
   await offlineNextRound(browser);
   await browser.close();
-  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the career statistics, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 })().catch((e) => fail(e.stack || String(e)));
 
 // The analysis's drawing needs the page and its scripts, not a table.
