@@ -7,6 +7,7 @@
 //   click away, analysed in the page's WebAssembly worker (desktop, English);
 // - the analysis speaks in points with labels, and shows no negative margin and no estimate of
 //   a move valued over fewer deals than the computer's pick;
+// - the lobby's row of a table shows its time bank and byoyomi;
 // - a game played to its end counts in the player's career statistics, which the lobby shows
 //   with a chart of the points lost per move (from the server's analysis; the chart's drawing
 //   also from a longer career, at 1280 px in English and 390 px in Japanese);
@@ -138,6 +139,10 @@ async function roundMistakes(page) {
 async function careerStats(page) {
   await page.click('#back');
   await page.waitForSelector('#lobby:not([hidden])');
+  // the lobby's row of the first table shows its time control
+  await page.waitForFunction(() => /#1playing/.test(document.getElementById('tables').textContent));
+  const rowText = await page.locator('.table-row').first().textContent();
+  if (!rowText.includes('time bank 1:00 + 30 s a move')) fail(`the lobby's row of a table with a bank and a byoyomi reads "${rowText}"`);
   await page.fill('#opt-target', '1');
   await page.selectOption('#opt-timer', '0');
   await page.selectOption('#opt-bank', '0');
