@@ -324,6 +324,7 @@ function enterTable(id, asWatcher) {
 
 // Back to the lobby from a table, forgetting it.
 function leaveTable() {
+  clearInterval(countdown); // its tick draws the clocks from the table's view, gone now
   currentTable = 0;
   $('chat-log').replaceChildren();
   clearRoundResult();

@@ -11,6 +11,8 @@
 // - a game played to its end counts in the player's career statistics, which the lobby shows
 //   with a chart of the points lost per move (from the server's analysis; the chart's drawing
 //   also from a longer career, at 1280 px in English and 390 px in Japanese);
+// - at a table that allows it, a spectator takes over the seat of a person gone for good (a
+//   computer standing in after the server's grace of 2 s) and plays it, at 390 px;
 // - an offline round is followed by the next deal after the pause, with no click;
 // - ?game=999 is a page saying the game was not found (phone, Japanese and desktop, English).
 // GOITA_SCREENSHOTS=DIR saves the screens there.
@@ -137,12 +139,13 @@ async function roundMistakes(page) {
 // A game to 1 point (its first scoring round ends it) played to its end from the lobby; then
 // "My statistics" shows it counted, once the server has analysed it.
 async function careerStats(page) {
+  // the lobby's row of the table played (kept up to date meanwhile) shows its time control; read
+  // before leaving, as a table with no person left is soon abandoned
+  const rowText = await page.evaluate(() => [...document.querySelectorAll('#tables .table-row')]
+    .map((r) => r.textContent).find((r) => r.startsWith(`#${currentTable}playing`)) || '');
+  if (!rowText.includes('time bank 1:00 + 30 s a move')) fail(`the lobby's row of a table with a bank and a byoyomi reads "${rowText}"`);
   await page.click('#back');
   await page.waitForSelector('#lobby:not([hidden])');
-  // the lobby's row of the first table shows its time control
-  await page.waitForFunction(() => /#1playing/.test(document.getElementById('tables').textContent));
-  const rowText = await page.locator('.table-row').first().textContent();
-  if (!rowText.includes('time bank 1:00 + 30 s a move')) fail(`the lobby's row of a table with a bank and a byoyomi reads "${rowText}"`);
   await page.fill('#opt-target', '1');
   await page.selectOption('#opt-timer', '0');
   await page.selectOption('#opt-bank', '0');
@@ -205,6 +208,62 @@ async function statsChart(page) {
   await shot(page, 'stats-phone-ja');
   await page.click('#lang');
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+// A person's page in the lobby, named.
+async function person(browser, name, viewport) {
+  const page = await newPage(browser, viewport, 'en');
+  await page.goto(url);
+  await page.waitForSelector('#me:not(:empty)');
+  await page.fill('#name', name);
+  await page.click('#name-form button');
+  await page.waitForFunction((n) => document.getElementById('me').textContent.startsWith(n), name);
+  return page;
+}
+
+// Kai and Mio start a table that lets spectators take over, with two computers; Kai closes the
+// page. Once the grace is over a computer stands in for Kai, and Lia, watching, takes the seat
+// over and plays it (Mio stays: a table with no person left would be abandoned instead).
+async function takeOver(browser) {
+  const desktop = { width: 1280, height: 800 };
+  const kai = await person(browser, 'Kai', desktop);
+  await kai.check('#opt-takeover');
+  await kai.click('#create-form button[type=submit]');
+  await kai.waitForSelector('#fill-computers', { timeout: 5000 });
+  const table = await kai.evaluate(() => currentTable);
+  const mio = await person(browser, 'Mio', desktop);
+  const watch = async (page) => page.locator('.table-row', { hasText: 'Kai' }).locator('button:has-text("Watch")').click({ timeout: 5000 })
+    .catch(() => fail('Kai\'s table is not in the lobby to watch'));
+  await watch(mio);
+  await mio.click('#seating button:has-text("Sit")', { timeout: 5000 });
+  await mio.waitForFunction(() => /Mio/.test(document.getElementById('t-bottom').textContent));
+  await kai.click('#fill-computers');
+  await kai.click('#seating button:has-text("Start"):not([disabled])', { timeout: 5000 });
+  await kai.waitForFunction(() => /Round/.test(document.getElementById('center').textContent));
+  await kai.context().close(); // gone: the seat's connection closes
+  const lia = await person(browser, 'Lia', { width: 390, height: 844 });
+  await watch(lia);
+  await lia.waitForSelector('#seating button:has-text("Take over seat 1")', { timeout: 15000 })
+    .catch(async () => fail(`no take-over offered for Kai's seat: ${await lia.textContent('#table-title')}`));
+  if (await lia.locator('#seating button:has-text("Take over seat 2")').count()) fail('Mio\'s seat is offered, she is here');
+  await lia.click('#seating button:has-text("Take over seat 1")');
+  await lia.waitForFunction(() => /Lia/.test(document.getElementById('t-bottom').textContent), null, { timeout: 5000 })
+    .catch(async () => fail(`Lia does not sit in the seat she took over: ${await lia.textContent('#t-bottom')}`));
+  if (await lia.locator('#seating button:has-text("Take over")').count()) fail('the take-over is still offered to the one seated');
+  if (await lia.evaluate(() => currentTable) !== table) fail('Lia sits at another table');
+  let seed = 7, acted = false;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let steps = 0; !acted; steps++) { // her turn comes (Mio playing hers), and her move is played
+    if (steps > 600) fail('Lia never got a move to make in the seat she took over');
+    acted = await act(lia, rng, fail);
+    if (!acted && !(await act(mio, rng, fail))) await lia.waitForTimeout(50);
+  }
+  await shot(lia, 'take-over-phone');
+  const [scroll, width] = await lia.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > width) fail(`the table taken over at 390 px: the page is ${scroll} px wide`);
+  await lia.context().close();
+  await mio.context().close();
+  console.log(`e2e table-finished: Lia took over Kai's seat at table ${table} and played it`);
 }
 
 // The analysis's words: points with units, labels, and no margin below zero.
@@ -293,9 +352,10 @@ async function missingGame(browser, viewport, lang, expected) {
   await careerStats(page);
   await statsChart(page);
   await page.context().close();
+  await takeOver(browser);
   await offlineNextRound(browser);
   await browser.close();
-  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the career statistics, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the career statistics, a seat taken over, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 })().catch((e) => fail(e.stack || String(e)));
 
 // The analysis's drawing needs the page and its scripts, not a table.
