@@ -205,7 +205,10 @@ static int hub_save_game(void *ctx, const srv_game_write *game) {
 
 static int hub_analyse(void *ctx, const srv_game_job *job) {
   server *s = ctx;
-  return srv_analyst_submit(s->analyst, job);
+  if (s->analyst) return srv_analyst_submit(s->analyst, job);
+  srv_game_job dropped = *job; /* stopping: the game goes without statistics */
+  srv_game_job_free(&dropped);
+  return -1;
 }
 
 /* Hands the analysis thread's statistics to the hub, which saves them. */
