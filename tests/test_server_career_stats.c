@@ -4,8 +4,12 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "analyst.h"
 #include "game_stats.h"
 #include "hub_harness.h"
 #include "store_impl.h"
@@ -22,19 +26,18 @@ static int solve_all(goita_solver *solver, const goita_round *round, goita_solve
   return r->nmoves;
 }
 
-/* A round where every seat plays a best move but one, which plays its worst at the first choice
- * where the worst loses points: the analysis finds that loss on that seat and none elsewhere,
- * and counts every choice (a position in play with two or more legal moves) once. */
-Test(server, the_analysis_finds_each_choice_and_the_one_loss) {
-  goita_rules rules;
-  goita_rules_default(&rules);
+/* Plays a round of seed where every seat plays a best move but one, which plays its worst at
+ * the first choice where the worst loses points; fills the choices each seat made, the seat of
+ * the mistake and its loss, and returns the round as played. */
+static goita_record_round round_with_one_mistake(const goita_rules *rules, uint64_t seed, int choices[GOITA_MAX_SEATS],
+                                                 int *mistake_seat, int *mistake_loss) {
   goita_solver *solver = NULL;
   cr_assert_eq(goita_solver_new(&solver, (size_t)4 << 20), GOITA_OK);
   goita_round round;
-  cr_assert_eq(goita_round_deal(&round, &rules, 0, 11), GOITA_OK);
-  goita_record_round played;
-  memset(&played, 0, sizeof played);
-  int choices[GOITA_MAX_SEATS] = {0}, mistake_seat = -1, mistake_loss = 0;
+  cr_assert_eq(goita_round_deal(&round, rules, 0, seed), GOITA_OK);
+  memset(choices, 0, GOITA_MAX_SEATS * sizeof *choices);
+  *mistake_seat = -1;
+  *mistake_loss = 0;
   goita_move legal[GOITA_MAX_LEGAL];
   while (!goita_round_over(&round)) {
     goita_move m;
@@ -48,9 +51,9 @@ Test(server, the_analysis_finds_each_choice_and_the_one_loss) {
       }
       const int loss = r.move_value[best].lower - r.move_value[worst].lower;
       choices[round.turn]++;
-      if (mistake_seat < 0 && loss > 0) {
-        mistake_seat = round.turn;
-        mistake_loss = loss;
+      if (*mistake_seat < 0 && loss > 0) {
+        *mistake_seat = round.turn;
+        *mistake_loss = loss;
         m = r.moves[worst];
       } else {
         m = r.moves[best];
@@ -61,12 +64,26 @@ Test(server, the_analysis_finds_each_choice_and_the_one_loss) {
     }
     cr_assert_eq(goita_round_apply(&round, m, NULL), GOITA_OK);
   }
-  cr_assert_geq(mistake_seat, 0, "no move of the deal loses points");
+  goita_solver_free(solver);
+  cr_assert_geq(*mistake_seat, 0, "no move of the deal loses points");
+  goita_record_round played;
+  memset(&played, 0, sizeof played);
   played.round = round;
+  return played;
+}
+
+/* The analysis of such a round finds that loss on that seat and none elsewhere, and counts every
+ * choice (a position in play with two or more legal moves) once. */
+Test(server, the_analysis_finds_each_choice_and_the_one_loss) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  int choices[GOITA_MAX_SEATS], mistake_seat, mistake_loss;
+  goita_record_round played = round_with_one_mistake(&rules, 11, choices, &mistake_seat, &mistake_loss);
   srv_game_job job = {.game = 7, .listed = true, .nplayers = 4, .players = {1, 2, 3, 4}, .rules = rules,
                       .nrounds = 1, .rounds = &played};
   srv_game_stats stats;
-  goita_solver_clear(solver); /* the analysis proves everything again */
+  goita_solver *solver = NULL;
+  cr_assert_eq(goita_solver_new(&solver, (size_t)4 << 20), GOITA_OK);
   cr_assert_eq(srv_game_analyse(&job, solver, 0, NULL, &stats), 0);
   goita_solver_free(solver);
   cr_assert_eq(stats.unsolved, 0);
@@ -77,6 +94,55 @@ Test(server, the_analysis_finds_each_choice_and_the_one_loss) {
                  stats.seats[s].lost);
     cr_assert_eq(stats.seats[s].rounds, 1);
   }
+}
+
+static atomic_int wakes;
+static void count_wake(void *ctx) {
+  (void)ctx;
+  atomic_fetch_add(&wakes, 1);
+}
+
+/* A copy of the job with rounds of its own, as the hub gives one away. */
+static srv_game_job given_away(const srv_game_job *job) {
+  srv_game_job copy = *job;
+  copy.rounds = malloc(sizeof *copy.rounds);
+  cr_assert_not_null(copy.rounds);
+  *copy.rounds = job->rounds[0];
+  return copy;
+}
+
+/* The analysis thread gives back what the analysis in place finds, waking the loop for it; a
+ * thread stopped with games still queued or under way drops them (ASan: nothing leaks). */
+Test(server, the_analysis_thread_answers_as_the_analysis_in_place_and_stops_at_once) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  int choices[GOITA_MAX_SEATS], mistake_seat, mistake_loss;
+  goita_record_round played = round_with_one_mistake(&rules, 11, choices, &mistake_seat, &mistake_loss);
+  const srv_game_job job = {.game = 9, .listed = false, .nplayers = 4, .players = {5, 6, 7, 8}, .rules = rules,
+                            .nrounds = 1, .rounds = &played};
+  srv_analyst *analyst = NULL;
+  cr_assert_eq(srv_analyst_start(&analyst, 0, count_wake, NULL), 0);
+  srv_game_job mine = given_away(&job);
+  cr_assert_eq(srv_analyst_submit(analyst, &mine), 0);
+  srv_game_stats got;
+  bool answered = false;
+  for (int waited = 0; waited < 20000 && !answered; waited += 10) {
+    nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    answered = srv_analyst_collect(analyst, &got);
+  }
+  cr_assert(answered, "no answer in 20 s");
+  cr_assert_geq(atomic_load(&wakes), 1, "the loop was not woken");
+  cr_assert_not(srv_analyst_collect(analyst, &got), "one game, two answers");
+  cr_assert_eq(got.game, 9);
+  cr_assert_not(got.listed);
+  cr_assert_eq(got.players[3], 8);
+  cr_assert_eq(got.seats[mistake_seat].lost, mistake_loss);
+  cr_assert_eq(got.seats[mistake_seat].moves, choices[mistake_seat]);
+  for (int i = 0; i < 3; i++) {
+    mine = given_away(&job);
+    cr_assert_eq(srv_analyst_submit(analyst, &mine), 0);
+  }
+  srv_analyst_stop(analyst);
 }
 
 /* The statistics of the player of client id, as client asker gets them. */
