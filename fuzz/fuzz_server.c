@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   srv_store *store = NULL;
   FUZZ_CHECK(srv_store_open(&store, ":memory:") == 0);
   const srv_hub_io io = {NULL, check_send, queue_think, fill_random, now, answer_password, NULL, NULL, NULL, NULL,
-                         drop_ks_think, NULL};
+                         drop_ks_think, NULL, NULL};
   srv_hub_options options;
   srv_hub_options_default(&options);
   options.round_pause_ms = 0;

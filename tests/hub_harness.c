@@ -201,8 +201,26 @@ void save_held_game(void) {
   fake_save_game(NULL, &w.held_game);
 }
 
+/* A saved game to analyse for the career statistics: analysed in place and answered from inside
+ * the call when w.analyse is set, else dropped (most tests need no exact solving). */
+static int fake_analyse(void *ctx, const srv_game_job *job) {
+  (void)ctx;
+  srv_game_job j = *job;
+  if (w.analyse) {
+    goita_solver *solver = NULL;
+    cr_assert_eq(goita_solver_new(&solver, (size_t)4 << 20), GOITA_OK);
+    srv_game_stats stats;
+    cr_assert_eq(srv_game_analyse(&j, solver, 0, NULL, &stats), 0);
+    goita_solver_free(solver);
+    w.analysed++;
+    srv_hub_game_analysed(w.hub, &stats);
+  }
+  srv_game_job_free(&j);
+  return 0;
+}
+
 static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL,
-                              fake_save_move, fake_save_game, NULL, NULL};
+                              fake_save_move, fake_save_game, NULL, NULL, fake_analyse};
 
 void open_hub(int round_pause_ms) {
   cr_assert_eq(srv_store_open(&w.store, w.db), 0);

@@ -75,6 +75,8 @@ typedef struct hub_world {
   bool hold_saves;
   srv_game_write held_game; /* a finished game held by fake_save_game (hold_saves), until given back */
   bool game_held;
+  bool analyse;  /* saved games are analysed for the career statistics (fake_analyse) */
+  int analysed;  /* games analysed */
   int64_t counted_table;           /* think jobs for this table are counted per seat */
   int seat_jobs[GOITA_MAX_SEATS];
 } hub_world;

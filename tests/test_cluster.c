@@ -163,7 +163,7 @@ static void start_hub(int i) {
   o.lease_renew_ms = 1000;
   o.node = names[i];
   const srv_hub_io io = {(void *)(intptr_t)i, fake_send, fake_think, fake_random, fake_now, fake_password,
-                         fake_publish, NULL, NULL, NULL, NULL, NULL};
+                         fake_publish, NULL, NULL, NULL, NULL, NULL, NULL};
   char err[256];
   cr_assert_eq(srv_hub_new(&w.hubs[i], w.stores[i], &io, &o, err, sizeof err), 0, "%s", err);
   for (uint64_t c = 1; c <= CLIENTS; c++) srv_hub_connect(w.hubs[i], c);

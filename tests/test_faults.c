@@ -260,7 +260,7 @@ static void fake_password(void *ctx, const srv_password_job *job) {
   srv_hub_password_done(w.hub, &a);
 }
 
-static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL, NULL, NULL};
+static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now, fake_password, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* ---- the scenario's steps ---- */
 

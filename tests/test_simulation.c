@@ -278,7 +278,7 @@ static bool start_hub(int i) {
   o.lease_renew_ms = RENEW_MS;
   o.node = names[i];
   const srv_hub_io io = {(void *)(intptr_t)i, sim_send, sim_think, sim_random, sim_now, sim_password, sim_publish,
-                         sim_log, NULL, NULL, NULL, NULL};
+                         sim_log, NULL, NULL, NULL, NULL, NULL};
   char err[256];
   h->generation++;
   if (srv_hub_new(&h->hub, h->store, &io, &o, err, sizeof err) != 0) {

@@ -730,3 +730,63 @@ Test(store, a_lease_renewal_after_an_outage_names_every_table_of_the_server) {
   cr_expect(o.count == 1 && o.epoch == row.epoch, "the table is still the server's, in the same epoch");
   cr_expect(!srv_store_failing(w.store));
 }
+
+/* Saves a finished sample game and its statistics: seat s made s + 1 choices losing 10 * s points
+ * in 3 rounds, its side scoring 50 (seats 1 and 3) or 20 (seats 2 and 4). Returns the game. */
+static int64_t game_with_stats(const srv_player *a, const srv_player *b, const srv_player *bot, bool listed) {
+  srv_table_row row = sample_table(a->id);
+  cr_assert_eq(srv_store_table_create(w.store, &row), 0);
+  srv_game_row g = sample_game(row.id, a, b, bot);
+  cr_assert_eq(srv_store_game_finish(w.store, &g, "{}", ""), 0, "%s", srv_store_error(w.store));
+  srv_game_stats stats = {.game = g.id, .listed = listed, .nplayers = 4};
+  for (int s = 0; s < 4; s++) {
+    stats.players[s] = g.players[s];
+    stats.seats[s] = (srv_seat_stats){.rounds = 3, .points = s % 2 ? 20 : 50, .moves = s + 1, .lost = 10 * s};
+  }
+  cr_assert_eq(srv_store_game_stats_save(w.store, &stats), 0, "%s", srv_store_error(w.store));
+  stats.seats[0].lost = 99; /* saved again: the first rows stay */
+  cr_assert_eq(srv_store_game_stats_save(w.store, &stats), 0, "%s", srv_store_error(w.store));
+  return g.id;
+}
+
+/* A player's career sums its games, lists the newest first and cuts the list, counts a private
+ * table's game only when asked with_private, and counts a level in two seats once for rounds and
+ * points with the choices of both. */
+Test(store, career_statistics_sum_a_players_games_newest_first) {
+  srv_player a, b, bot;
+  cr_assert_eq(srv_store_player_create(w.store, "Ayu", "ha", &a), 0);
+  cr_assert_eq(srv_store_player_create(w.store, "Ken", "hb", &b), 0);
+  cr_assert_eq(srv_store_bot_player(w.store, "basic", &bot), 0);
+  const int64_t first = game_with_stats(&a, &b, &bot, true);
+  const int64_t hidden = game_with_stats(&a, &b, &bot, false);
+  const int64_t last = game_with_stats(&a, &b, &bot, true);
+  srv_career career;
+  srv_stats_row rows[2];
+  int count = 0;
+  cr_assert_eq(srv_store_player_stats(w.store, a.id, false, &career, rows, 2, &count), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(count, 2);
+  cr_expect_eq(rows[0].game, last, "not newest first");
+  cr_expect_eq(rows[1].game, first, "the private game is listed");
+  cr_expect_eq(career.games, 2);
+  cr_expect_eq(career.rounds, 6);
+  cr_expect_eq(career.points, 100);
+  cr_expect_eq(career.moves, 2);
+  cr_expect_eq(career.lost, 0, "a row was written over");
+  cr_expect_eq(rows[0].stats.moves, 1);
+  cr_expect_neq(rows[0].finished[0], '\0', "no time");
+  cr_assert_eq(srv_store_player_stats(w.store, a.id, true, &career, rows, 2, &count), 0);
+  cr_expect_eq(rows[1].game, hidden, "the private game is not listed to its player");
+  cr_assert_eq(srv_store_player_stats(w.store, a.id, true, &career, rows, 1, &count), 0);
+  cr_assert_eq(count, 1, "the list is not cut");
+  cr_expect_eq(rows[0].game, last);
+  cr_expect_eq(career.games, 3, "the whole career is not summed past the list");
+  cr_assert_eq(srv_store_player_stats(w.store, bot.id, false, &career, rows, 2, &count), 0);
+  cr_expect_eq(career.games, 2, "the level's two seats are two rows");
+  cr_expect_eq(career.rounds, 6);
+  cr_expect_eq(career.points, 40);
+  cr_expect_eq(career.moves, 2 * (2 + 4));
+  cr_expect_eq(career.lost, 2 * (10 + 30));
+  cr_assert_eq(srv_store_player_stats(w.store, b.id + bot.id + 100, true, &career, rows, 2, &count), 0);
+  cr_expect_eq(count, 0);
+  cr_expect_eq(career.games, 0);
+}

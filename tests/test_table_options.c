@@ -33,6 +33,7 @@ Test(table_options, sit_on_create_seats_the_creator_first) {
   cr_assert_eq(json_integer_value(json_object_get(c->last_state, "seat")), 0, "the state is the first seat's");
   json_t *seat0 = json_array_get(json_object_get(c->last_state, "seats"), 0);
   cr_assert_str_eq(json_string_value(json_object_get(seat0, "name")), "Aki");
+  cr_assert_null(json_object_get(listed(1, (int)table), "bank_seconds"), "a table without a bank lists one");
 
   /* the seat is a seat like any other: another person cannot take it, and sitting again is refused */
   connect_client(2, "Ben");
@@ -133,6 +134,11 @@ Test(table_options, the_bank_runs_down_then_the_byoyomi_is_afresh_at_each_move) 
   const int64_t table = four_people("\"turn_seconds\":10,\"bank_seconds\":30");
   const uint64_t m = mover();
   cr_assert_neq(m, 0);
+  connect_client(9, "Lobby");
+  json_t *row = listed(9, (int)table); /* the lobby shows the time control */
+  cr_assert_not_null(row);
+  cr_assert_eq(int_of(row, "bank_seconds"), 30);
+  cr_assert_eq(int_of(row, "turn_seconds"), 10);
   const int seat = seat_of(m);
   cr_assert_eq(seconds_left(m), 40, "the first turn has the whole bank and the byoyomi");
   cr_assert_eq(bank_left(m, seat), 30);

@@ -141,6 +141,9 @@ function receive(msg) {
     case 'history':
       renderHistory(msg.player, msg.games);
       break;
+    case 'stats':
+      renderStats(msg);
+      break;
     case 'hello':
       break;
     case 'tables':
@@ -240,6 +243,7 @@ function setMe(player) {
   $('account-form').hidden = !!me.registered;
   $('name-form').hidden = !!me.registered;
   $('logout').hidden = !me.registered;
+  $('my-stats').hidden = !me.id; // a guest has no statistics before its first saved action
 }
 
 // A computer seat reads "Computer 2 · expert" in the page's language; people keep their names.
@@ -321,6 +325,7 @@ function enterTable(id, asWatcher) {
 
 // Back to the lobby from a table, forgetting it.
 function leaveTable() {
+  clearInterval(countdown); // its tick draws the clocks from the table's view, gone now
   currentTable = 0;
   $('chat-log').replaceChildren();
   clearRoundResult();
@@ -347,6 +352,7 @@ function applyLanguage() {
   renderLeaders(leadersShown);
   renderBotLeaders(botLeadersShown);
   if (historyShown) renderHistory(historyShown.player, historyShown.games);
+  renderStats();
   if (view) renderTable();
   if (replay && !$('replay').hidden) renderReplay();
 }

@@ -229,3 +229,7 @@ Object.assign(TEXT.en, {
   mistakes: 'Biggest mistakes this round', no_mistakes: 'No move lost points', show_analysis: 'Show the analysis', hide_analysis: 'Hide the analysis',
   mistakes_wait: 'Analysing…',
 });
+
+// A table's time control in the lobby: each person's bank, then the byoyomi at every move.
+Object.assign(TEXT.ja, { lobby_clock: '持ち時間 {bank} + 秒読み {byo} 秒', lobby_bank: '持ち時間 {bank}', lobby_byo: '秒読み {byo} 秒' });
+Object.assign(TEXT.en, { lobby_clock: 'time bank {bank} + {byo} s a move', lobby_bank: 'time bank {bank}', lobby_byo: '{byo} s a move' });

@@ -21,7 +21,7 @@ function renderLeaders(players, box = $('leaders')) {
   for (const p of players) {
     const name = p.bot ? `${t('computer')} · ${t('level_' + p.bot)}` : botMarked(p.name, p.bot_account);
     box.append(el('li', { class: p.bot ? 'computer' : undefined },
-      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); send({ type: 'history', player: p.id }); } } }),
+      el('a', { href: '#', text: name, on: { click: (e) => { e.preventDefault(); showPlayer(p.id); } } }),
       ` ${t('rating')}${p.rating} ±${p.deviation} · ${t('games_count', { n: p.games })}`));
   }
 }
@@ -147,6 +147,13 @@ function koshogiRow(tb) {
     el('a', { href: `koshogi.html?table=${tb.id}`, text: t('ks_open') }));
 }
 
+// A table's time control as the lobby shows it (a bank, a byoyomi, both), or null for none.
+function clockInWords(tb) {
+  const args = { bank: clockTime(tb.bank_seconds || 0), byo: tb.turn_seconds };
+  const key = tb.bank_seconds ? (tb.turn_seconds ? 'lobby_clock' : 'lobby_bank') : tb.turn_seconds ? 'lobby_byo' : null;
+  return key ? el('span', { class: 'table-clock', text: t(key, args) }) : null;
+}
+
 // The open tables, by number: their rules in words, seats with teams, and what one may do.
 function renderTables() {
   const box = $('tables');
@@ -162,7 +169,7 @@ function renderTables() {
     // partners sit opposite: seats 1 and 3 against 2 and 4
     const seats = tb.seats.map((s, i) => el('span', { class: 'seat-chip', text: `${i + 1}. ${displayName(s, i)}${tb.seats.length === 4 ? ` (${teamName(i)})` : ''}` }));
     const row = el('div', { class: 'table-row' },
-      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesInWords(tb.rules, tb.preset) }), ...seats);
+      el('strong', { text: `#${tb.id}` }), el('span', { text: t(tb.status) }), el('span', { class: 'muted', text: rulesInWords(tb.rules, tb.preset) }), clockInWords(tb), ...seats);
     if (mine[tb.id]) {
       row.append(el('button', { class: 'primary', type: 'button', text: t('return_seat'),
         on: { click: () => { watching = false; send({ type: 'resume', seat_token: mine[tb.id] }); } } }));

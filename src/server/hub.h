@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game_stats.h"
 #include "goita/goita.h"
 #include "secret.h"
 #include "store.h"
@@ -92,6 +93,10 @@ typedef struct srv_hub_io {
    * srv_hub_ks_game_saved; the record goes with it (the callee frees it, also when it returns
    * -1). NULL: the hub saves it on its own store at once. */
   int (*save_ks_game)(void *ctx, const srv_ks_game_write *game);
+  /* Analyses a saved game for the career statistics away from the hub's thread (game_stats.h),
+   * answered through srv_hub_game_analysed; the job's rounds go with it (the callee frees them,
+   * also when it returns -1). NULL: no statistics are kept. */
+  int (*analyse)(void *ctx, const srv_game_job *job);
 } srv_hub_io;
 
 typedef struct srv_hub_options {
@@ -152,6 +157,9 @@ void srv_hub_game_saved(srv_hub *hub, const srv_game_write *game);
 void srv_hub_ks_bot_move(srv_hub *hub, int64_t table, int version, const char *move);
 /* A finished Ko shogi game saved, or refused, by io.save_ks_game (its record stays the caller's). */
 void srv_hub_ks_game_saved(srv_hub *hub, const srv_ks_game_write *game);
+/* A game analysed by io.analyse: its statistics are saved (a failure is logged; the game then
+ * has none). */
+void srv_hub_game_analysed(srv_hub *hub, const srv_game_stats *stats);
 /* The answer to a password job: finishes the client's register or login. */
 void srv_hub_password_done(srv_hub *hub, const srv_password_answer *answer);
 /* Runs what is due: turn timers, the next deal after a finished round, the lifecycle of tables

@@ -35,6 +35,7 @@ static json_t *table_row(const hub_table *t) {
                           t->status == SRV_PLAYING ? "playing" : "waiting", "rules", t->rules_text, "turn_seconds",
                           t->turn_seconds, "seats", seats, "watchers", t->nwatchers);
   if (row) add_rules_names(row, &t->rules);
+  if (row && t->clock.bank_seconds > 0) json_object_set_new(row, "bank_seconds", json_integer(t->clock.bank_seconds));
   return row;
 }
 

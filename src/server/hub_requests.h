@@ -54,6 +54,9 @@ void hub_do_bot_token(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_bot_revoke(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_bot_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
 
+/* Career statistics (hub_stats.c, docs/SERVER.md "Career statistics"). */
+void hub_do_stats(srv_hub *h, hub_client *c, const srv_request *r);
+
 /* Duplicate matches (hub_match.c, docs/SERVER.md "Duplicate matches"). */
 void hub_do_match_create(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_match(srv_hub *h, hub_client *c, const srv_request *r);

@@ -12,6 +12,7 @@
 #include "hub_own.h"
 #include "hub_players.h"
 #include "hub_send.h"
+#include "hub_stats.h"
 #include "hub_table.h"
 #include "hub_view.h"
 #include "ratings.h"
@@ -315,6 +316,7 @@ void hub_table_game_saved(srv_hub *h, hub_table *t, int status, const char *erro
     hub_count_open(h, t, -1);
     hub_lobby_touch(h, t);
     hub_announce_ratings(h, game);
+    hub_stats_analyse(h, t, game);
     if (announce) hub_broadcast_state(h, t);
   }
   if (t->status == SRV_OVER || t->lost) return;

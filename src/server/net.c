@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyst.h"
 #include "bots.h"
 #include "ks_bots.h"
 #include "bus.h"
@@ -28,6 +29,9 @@
 #include "store_async.h"
 
 #define TICK_MS 100
+/* The exact solver's budget per position of a finished game analysed for the career statistics:
+ * about half a second at most (docs/SERVER.md "Career statistics"). */
+#define ANALYSIS_MAX_NODES 4000000
 /* A connection whose messages are refused for going over its rate is closed when the refused
  * ones, less FLOOD_DRAIN times the rate per second, add up to FLOOD_SECONDS seconds' worth of
  * the rate: a client sending 5 times the rate is closed after about 3 s, one going over now
@@ -67,6 +71,7 @@ typedef struct server {
   srv_bots *bots;
   srv_ks_bots *ks_bots; /* the computer at Ko shogi tables */
   srv_store_async *saver; /* the store thread: every move and finished game is saved there */
+  srv_analyst *analyst;   /* the analysis thread: finished games' career statistics */
   srv_bus *bus; /* NULL without --bus */
   srv_listener *listener;
   srv_net_limits limits;
@@ -210,6 +215,20 @@ static int hub_save_game(void *ctx, const srv_game_write *game) {
   free(game->record_json);
   free(game->histories);
   return -1;
+}
+
+static int hub_analyse(void *ctx, const srv_game_job *job) {
+  server *s = ctx;
+  if (s->analyst) return srv_analyst_submit(s->analyst, job);
+  srv_game_job dropped = *job; /* stopping: the game goes without statistics */
+  srv_game_job_free(&dropped);
+  return -1;
+}
+
+/* Hands the analysis thread's statistics to the hub, which saves them. */
+static void collect_analyses(server *s) {
+  srv_game_stats stats;
+  while (srv_analyst_collect(s->analyst, &stats)) srv_hub_game_analysed(s->hub, &stats);
 }
 
 static void hub_random(void *ctx, void *buf, size_t len) {
@@ -473,6 +492,7 @@ static int callback_goita(struct lws *wsi, enum lws_callback_reasons reason, voi
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
     if (s && s->hub) {
       if (s->saver) collect_saved_moves(s);
+      if (s->analyst) collect_analyses(s);
       collect_bot_moves(s);
     }
     if (s && s->hub && s->bus) collect_bus_events(s);
@@ -832,11 +852,21 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
+  if (srv_analyst_start(&s.analyst, ANALYSIS_MAX_NODES, wake_loop, &s) != 0) {
+    snprintf(err, errsize, "cannot start the analysis thread");
+    srv_store_async_stop(s.saver);
+    srv_bots_stop(s.bots);
+    lws_context_destroy(s.context);
+    srv_store_close(s.store);
+    srv_listener_close(s.listener);
+    return -1;
+  }
   if (o->bus) hub.node = o->node ? o->node : "goita";
   srv_log_node(o->node);
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
-                         hub_log_line, hub_save_move, hub_save_game, hub_ks_think, hub_save_ks_game};
+                         hub_log_line, hub_save_move, hub_save_game, hub_ks_think, hub_save_ks_game, hub_analyse};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
+    srv_analyst_stop(s.analyst);
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
     srv_ks_bots_stop(s.ks_bots);
@@ -846,6 +876,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     return -1;
   }
   if (open_bus(&s, o, err, errsize) != 0) {
+    srv_analyst_stop(s.analyst);
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
     srv_ks_bots_stop(s.ks_bots);
@@ -873,6 +904,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
    * or the next owner finds them played) */
   srv_store_async_stop(s.saver);
   s.saver = NULL;
+  srv_analyst_stop(s.analyst); /* games not analysed yet go without statistics */
+  s.analyst = NULL;
   /* a clean stop gives up the lease: the other servers take the tables over at once */
   if (!superseded) srv_store_node_release(s.store);
   srv_bots_stop(s.bots); /* before the hub: no answer arrives after it is gone */

@@ -66,6 +66,7 @@
   X(CHALLENGE,    "challenge",    1, 1, 0, HERE,       hub_do_challenge,                                        \
     ({"bot", F_PLAYER, true}, {"rules", F_TEXT, false}, {"turn_seconds", F_SECONDS, false}))                    \
   X(CHALLENGE_DECLINE, "challenge_decline", 1, 0, 0, HERE, hub_do_challenge_decline, ({"table", F_TABLE, true})) \
+  X(STATS,        "stats",        1, 0, 0, HERE,       hub_do_stats, ({"player", F_PLAYER, true})) \
   KS_REQUESTS(X)
 
 /* Ko shogi tables (hub_ks.c, docs/SERVER.md "Ko shogi"): served by the server they were made on

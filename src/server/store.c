@@ -265,3 +265,28 @@ int srv_store_ks_game_text(srv_store *s, int64_t game, const char *key, char **r
   *record = NULL;
   return counted(s, down(s) ? -1 : s->ops->ks_game_text ? s->ops->ks_game_text(s, game, key, record) : no_ks(s));
 }
+
+int srv_store_game_stats_save(srv_store *s, const srv_game_stats *stats) {
+  srv_game_stats merged = *stats; /* one seat per player, in the order of their first seats */
+  merged.nplayers = 0;
+  for (int seat = 0; seat < stats->nplayers; seat++) {
+    int at = 0;
+    while (at < merged.nplayers && merged.players[at] != stats->players[seat]) at++;
+    if (at == merged.nplayers) {
+      merged.players[at] = stats->players[seat];
+      merged.seats[at] = stats->seats[seat];
+      merged.nplayers++;
+    } else {
+      merged.seats[at].moves += stats->seats[seat].moves;
+      merged.seats[at].lost += stats->seats[seat].lost;
+    }
+  }
+  return counted(s, down(s) ? -1 : s->ops->game_stats_save(s, &merged));
+}
+
+int srv_store_player_stats(srv_store *s, int64_t player, bool with_private, srv_career *career, srv_stats_row *rows,
+                           int max, int *count) {
+  memset(career, 0, sizeof *career);
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->player_stats(s, player, with_private, career, rows, max, count));
+}

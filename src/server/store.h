@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "goita/goita.h"
+#include "game_stats.h"
 
 typedef struct srv_store srv_store;
 
@@ -290,5 +291,25 @@ int srv_store_ks_rating(srv_store *store, int64_t player, double *rating, double
 /* A finished Ko shogi game's record (malloc'd; *record is NULL when there is none); a private
  * table's only with its invite code as key, as srv_store_game_text. */
 int srv_store_ks_game_text(srv_store *store, int64_t game, const char *key, char **record);
+/* Career statistics (docs/SERVER.md "Career statistics"): one row per game and player, as
+ * srv_game_analyse found them; a player in several seats of a game (a computer level) is one
+ * row, with its first seat's rounds and points and the moves of all its seats. A game saved
+ * again keeps its first rows. */
+int srv_store_game_stats_save(srv_store *store, const srv_game_stats *stats);
+/* One game of a player's statistics. */
+typedef struct srv_stats_row {
+  int64_t game;
+  char finished[GOITA_RECORD_TIME_SIZE];
+  srv_seat_stats stats;
+} srv_stats_row;
+/* A player's whole career, summed over every game counted. */
+typedef struct srv_career {
+  long long games, rounds, points, moves, lost;
+} srv_career;
+/* A player's career and its newest games, newest first (at most max, their number in *count),
+ * in one query: the games of listed tables, and with_private those of private tables too (the
+ * player asking for its own). */
+int srv_store_player_stats(srv_store *store, int64_t player, bool with_private, srv_career *career,
+                           srv_stats_row *rows, int max, int *count);
 
 #endif

@@ -49,6 +49,10 @@ typedef struct srv_store_ops {
   int (*bot_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
   int (*match_save)(srv_store *store, int64_t *id, const char *summary);
   int (*match_text)(srv_store *store, int64_t id, char **summary);
+  /* (stats holds one seat per player: store.c merges a player's seats first) */
+  int (*game_stats_save)(srv_store *store, const srv_game_stats *stats);
+  int (*player_stats)(srv_store *store, int64_t player, bool with_private, srv_career *career, srv_stats_row *rows,
+                      int max, int *count);
   /* NULL: srv_store_moves_add saves the moves one by one (the simulated cluster's store). */
   int (*moves_add)(srv_store *store, srv_move_write *moves, int n);
   int (*open_again)(const srv_store *store, srv_store **again);
@@ -93,6 +97,17 @@ bool srv_store_fault_fired(const srv_store *store);
  * back (a missing, malformed or negative number is 0). */
 void srv_seat_numbers_format(const int64_t v[GOITA_MAX_SEATS], char *out, size_t size);
 void srv_seat_numbers_parse(const char *text, int64_t v[GOITA_MAX_SEATS]);
+
+/* A player's statistics (srv_store_player_stats) in either dialect, given its parameters' names.
+ * The totals are window sums over every row of the player's the WHERE keeps, taken before the
+ * LIMIT cuts the list to the newest games; the window runs in the list's own order, so the
+ * player's index gives the rows in order and nothing is sorted. */
+#define PLAYER_STATS_SQL(P1, P2, P3)                                                                                  \
+  "SELECT s.game, g.finished, s.rounds, s.points, s.moves, s.lost, COUNT(*) OVER w, SUM(s.rounds) OVER w,"          \
+  " SUM(s.points) OVER w, SUM(s.moves) OVER w, SUM(s.lost) OVER w"                                                  \
+  " FROM game_stats s JOIN games g ON g.id = s.game WHERE s.player = " P1 " AND (s.listed = 1 OR " P2 " = 1)"     \
+  " WINDOW w AS (ORDER BY s.game DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"                    \
+  " ORDER BY s.game DESC LIMIT " P3
 
 /* One step of the schema in each dialect: step N brings version N - 1 to version N. */
 typedef struct srv_migration {

@@ -1049,6 +1049,41 @@ static int pg_ks_rating(srv_store *s, int64_t player, double *rating, double *de
   return 0;
 }
 
+/* A game's statistics, a row per player, in one statement. */
+static int pg_game_stats_save(srv_store *s, const srv_game_stats *stats) {
+  char b[GOITA_MAX_SEATS][7][32];
+  const char *params[GOITA_MAX_SEATS * 7];
+  char sql[1024] = "INSERT INTO game_stats (game, player, listed, rounds, points, moves, lost) VALUES ";
+  size_t len = strlen(sql);
+  for (int i = 0; i < stats->nplayers; i++) {
+    const srv_seat_stats *r = &stats->seats[i];
+    const long long v[7] = {stats->game, stats->players[i], stats->listed, r->rounds, r->points, r->moves, r->lost};
+    for (int k = 0; k < 7; k++) params[7 * i + k] = num(b[i][k], v[k]);
+    const int p = 7 * i;
+    len += (size_t)snprintf(sql + len, sizeof sql - len, "%s($%d, $%d, $%d, $%d, $%d, $%d, $%d)", i ? ", " : "", p + 1,
+                            p + 2, p + 3, p + 4, p + 5, p + 6, p + 7);
+  }
+  snprintf(sql + len, sizeof sql - len, " ON CONFLICT DO NOTHING");
+  return run(s, "saving a game's statistics", sql, 7 * stats->nplayers, params);
+}
+
+static int pg_player_stats(srv_store *s, int64_t player, bool with_private, srv_career *career, srv_stats_row *rows,
+                           int max, int *count) {
+  char b[3][32];
+  const char *params[] = {num(b[0], player), num(b[1], with_private), num(b[2], max)};
+  PGresult *r = query(s, "reading a player's statistics", PLAYER_STATS_SQL("$1", "$2", "$3"), 3, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+    srv_stats_row *row = &rows[(*count)++];
+    row->game = int_at(r, i, 0);
+    text_at(r, i, 1, row->finished, sizeof row->finished);
+    row->stats = (srv_seat_stats){(int)int_at(r, i, 2), (int)int_at(r, i, 3), (int)int_at(r, i, 4), (int)int_at(r, i, 5)};
+    *career = (srv_career){int_at(r, i, 6), int_at(r, i, 7), int_at(r, i, 8), int_at(r, i, 9), int_at(r, i, 10)};
+  }
+  PQclear(r);
+  return 0;
+}
+
 static int pg_ks_game_text(srv_store *s, int64_t game, const char *key, char **record) {
   char b[32];
   const char *params[] = {num(b, game), key ? key : ""};
@@ -1068,5 +1103,6 @@ static const srv_store_ops pg_ops = {
     pg_table_create, pg_table_update, pg_table_end,      pg_tables_open,   pg_move_add,        pg_moves,
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
+    pg_game_stats_save, pg_player_stats,
     pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text,
 };

@@ -198,6 +198,21 @@ const srv_migration srv_migrations[] = {
       "  player BIGINT PRIMARY KEY REFERENCES players(id), rating DOUBLE PRECISION NOT NULL,"
       "  deviation DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL);"
     },
+    /* 11 (career statistics, docs/SERVER.md "Career statistics"): what each finished game says
+     * about each of its players, analysed after it was saved; a player's rows found newest first
+     * by its index; listed is 0 for a private table's game, which only its player sees counted */
+    {
+      "CREATE TABLE game_stats ("
+      "  game INTEGER NOT NULL REFERENCES games(id), player INTEGER NOT NULL REFERENCES players(id),"
+      "  listed INTEGER NOT NULL, rounds INTEGER NOT NULL, points INTEGER NOT NULL,"
+      "  moves INTEGER NOT NULL, lost INTEGER NOT NULL, PRIMARY KEY (game, player));"
+      "CREATE INDEX game_stats_player ON game_stats(player, game);",
+      "CREATE TABLE game_stats ("
+      "  game BIGINT NOT NULL REFERENCES games(id), player BIGINT NOT NULL REFERENCES players(id),"
+      "  listed INTEGER NOT NULL, rounds INTEGER NOT NULL, points INTEGER NOT NULL,"
+      "  moves INTEGER NOT NULL, lost INTEGER NOT NULL, PRIMARY KEY (game, player));"
+      "CREATE INDEX game_stats_player ON game_stats(player, game);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

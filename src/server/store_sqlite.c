@@ -869,6 +869,51 @@ static int lite_ks_game_text(srv_store *s, int64_t game, const char *key, char *
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a Ko shogi game");
 }
 
+/* A game's statistics, a row per player, in one transaction. */
+static int lite_game_stats_save(srv_store *s, const srv_game_stats *stats) {
+  if (lite_begin(s) != 0) return -1;
+  int status = 0;
+  for (int i = 0; i < stats->nplayers && status == 0; i++) {
+    sqlite3_stmt *st = lite_prepare(s, "INSERT INTO game_stats (game, player, listed, rounds, points, moves, lost) "
+                                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+    if (st) {
+      const srv_seat_stats *r = &stats->seats[i];
+      sqlite3_bind_int64(st, 1, stats->game);
+      sqlite3_bind_int64(st, 2, stats->players[i]);
+      sqlite3_bind_int(st, 3, stats->listed);
+      sqlite3_bind_int(st, 4, r->rounds);
+      sqlite3_bind_int(st, 5, r->points);
+      sqlite3_bind_int(st, 6, r->moves);
+      sqlite3_bind_int(st, 7, r->lost);
+    }
+    status = lite_run(s, st, "saving a game's statistics");
+  }
+  return lite_end(s, status);
+}
+
+static int lite_player_stats(srv_store *s, int64_t player, bool with_private, srv_career *career, srv_stats_row *rows,
+                             int max, int *count) {
+  sqlite3_stmt *st = lite_prepare(s, PLAYER_STATS_SQL("?1", "?2", "?3"));
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, player);
+  sqlite3_bind_int(st, 2, with_private);
+  sqlite3_bind_int(st, 3, max);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+    srv_stats_row *r = &rows[(*count)++];
+    r->game = sqlite3_column_int64(st, 0);
+    lite_copy_text(r->finished, sizeof r->finished, sqlite3_column_text(st, 1));
+    r->stats.rounds = sqlite3_column_int(st, 2);
+    r->stats.points = sqlite3_column_int(st, 3);
+    r->stats.moves = sqlite3_column_int(st, 4);
+    r->stats.lost = sqlite3_column_int(st, 5);
+    *career = (srv_career){sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7), sqlite3_column_int64(st, 8),
+                           sqlite3_column_int64(st, 9), sqlite3_column_int64(st, 10)};
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading a player's statistics");
+}
+
 static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                             bool *found) {
   (void)kind;
@@ -887,6 +932,7 @@ static const srv_store_ops sqlite_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
+    lite_game_stats_save, lite_player_stats,
     lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
 };
 
@@ -900,5 +946,6 @@ static const srv_store_ops simulated_ops = {
     lite_game_text,  lite_accounts,    lite_table_options_save,      lite_table_options_load,
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
+    lite_game_stats_save, lite_player_stats,
     NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
 };

@@ -7,6 +7,13 @@
 //   click away, analysed in the page's WebAssembly worker (desktop, English);
 // - the analysis speaks in points with labels, and shows no negative margin and no estimate of
 //   a move valued over fewer deals than the computer's pick;
+// - the lobby's row of a table shows its time bank and byoyomi;
+// - a game played to its end counts in the player's career statistics, which the lobby shows
+//   with a chart of the points lost per move (from the server's analysis; the chart's drawing
+//   also from a longer career, through every screen's checks: overflow, overlaps, axe-core,
+//   Japanese);
+// - at a table that allows it, a spectator takes over the seat of a person gone for good (a
+//   computer standing in after the server's grace of 2 s) and plays it, at 390 px;
 // - an offline round is followed by the next deal after the pause, with no click;
 // - ?game=999 is a page saying the game was not found (phone, Japanese and desktop, English).
 // GOITA_SCREENSHOTS=DIR saves the screens there.
@@ -15,6 +22,7 @@
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '../../tools/e2e/node_modules/playwright-core'));
 const { act } = require('./ui');
+const { checkScreen } = require('./screen-checks');
 
 const [url] = process.argv.slice(2);
 const shots = process.env.GOITA_SCREENSHOTS || '';
@@ -130,6 +138,134 @@ async function roundMistakes(page) {
   }
 }
 
+// A game to 1 point (its first scoring round ends it) played to its end from the lobby; then
+// "My statistics" shows it counted, once the server has analysed it.
+async function careerStats(page) {
+  // the lobby's row of the table played (kept up to date meanwhile) shows its time control; read
+  // before leaving, as a table with no person left is soon abandoned
+  const rowText = await page.evaluate(() => [...document.querySelectorAll('#tables .table-row')]
+    .map((r) => r.textContent).find((r) => r.startsWith(`#${currentTable}playing`)) || '');
+  if (!rowText.includes('time bank 1:00 + 30 s a move')) fail(`the lobby's row of a table with a bank and a byoyomi reads "${rowText}"`);
+  await page.click('#back');
+  await page.waitForSelector('#lobby:not([hidden])');
+  await page.fill('#opt-target', '1');
+  await page.selectOption('#opt-timer', '0');
+  await page.selectOption('#opt-bank', '0');
+  await page.click('#create-form button[type=submit]');
+  await page.waitForSelector('#fill-computers', { timeout: 5000 });
+  await page.click('#fill-computers');
+  await page.click('#seating button:has-text("Start"):not([disabled])', { timeout: 5000 });
+  let seed = 5, steps = 0;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  while (!/Final score/.test(await page.textContent('#table').catch(() => ''))) {
+    if (++steps > 3000) fail('the game to 1 point did not end');
+    if (!(await act(page, rng, fail))) await page.waitForTimeout(50);
+  }
+  await page.click('#back');
+  await page.waitForSelector('#my-stats:visible');
+  const asked = Date.now();
+  for (;;) { // the server analyses the game on its own thread: ask until it is counted
+    await page.click('#my-stats');
+    const counted = await page.waitForSelector('#stats-summary', { timeout: 2000 }).then(() => true, () => false);
+    if (counted) break;
+    if (Date.now() - asked > 30000) fail(`the finished game is not in the statistics: ${await page.textContent('#stats')}`);
+  }
+  const summary = await page.textContent('#stats-summary');
+  const m = /^Games 1 · rounds (\d+) · (\d+\.\d) points per round · (\d+\.\d|–) points lost per move \(over (\d+) moves\)$/.exec(summary);
+  if (!m) fail(`the statistics read "${summary}"`);
+  if (!/^Career of Mika/.test(await page.textContent('#stats h3'))) fail(`the statistics are headed "${await page.textContent('#stats h3')}"`);
+  if (Number(m[4]) > 0 && (await page.locator('#stats-chart circle').count()) !== 1) fail('the chart does not show the one game');
+  console.log(`e2e table-finished: the finished game counted in the statistics ${Date.now() - asked} ms after it ended: ${summary}`);
+}
+
+// The chart of a longer career, drawn from a stats message on Ann's fresh page (no other name
+// on it yet): one point per game with moves, oldest first, the average line; then the screen
+// checks of every screen (overflow from 360 px, overlapping text, axe-core, Japanese).
+async function statsChart(browser) {
+  const page = await person(browser, 'Ann', { width: 1280, height: 800 });
+  const career = await page.evaluate(() => {
+    const recent = [];
+    for (let i = 0; i < 24; i++) { // newest first, as the server sends them: play improving over time
+      const moves = 20 + (i % 5), lost = Math.round(moves * (1.5 + i * 0.25 + (i % 3) * 0.8));
+      recent.push({ game: 100 - i, time: '2026-11-27T10:00:00Z', rounds: 6, points: 120 - i, moves, lost });
+    }
+    recent.push({ game: 70, time: '2026-11-20T10:00:00Z', rounds: 1, points: 0, moves: 0, lost: 0 });
+    const sum = (k) => recent.reduce((a, g) => a + g[k], 0);
+    renderStats({ type: 'stats', player: { id: 1, name: 'Ann', rating: 1500, deviation: 350, games: 40 }, games: 40,
+      rounds: sum('rounds') + 90, points: sum('points') + 600, moves: sum('moves') + 300, lost: sum('lost') + 900, recent });
+    const chart = document.getElementById('stats-chart');
+    return { dots: chart.querySelectorAll('circle.game').length, average: !!chart.querySelector('path.average'),
+      label: chart.getAttribute('aria-label') };
+  });
+  if (career.dots !== 24) fail(`the chart of 24 games with moves (and one without) has ${career.dots} points`);
+  if (!career.average || !/last 24 games/.test(career.label)) fail(`the chart lacks its average or its label: ${career.label}`);
+  await checkScreen(page, 'career statistics', null, fail);
+  await page.locator('#stats').scrollIntoViewIfNeeded();
+  await shot(page, 'stats-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#lang');
+  await page.waitForFunction(() => /通算成績/.test(document.getElementById('stats').textContent));
+  await page.locator('#stats').scrollIntoViewIfNeeded();
+  await shot(page, 'stats-phone-ja');
+  await page.context().close();
+}
+
+// A person's page in the lobby, named.
+async function person(browser, name, viewport) {
+  const page = await newPage(browser, viewport, 'en');
+  await page.goto(url);
+  await page.waitForSelector('#me:not(:empty)');
+  await page.fill('#name', name);
+  await page.click('#name-form button');
+  await page.waitForFunction((n) => document.getElementById('me').textContent.startsWith(n), name);
+  return page;
+}
+
+// Kai and Mio start a table that lets spectators take over, with two computers; Kai closes the
+// page. Once the grace is over a computer stands in for Kai, and Lia, watching, takes the seat
+// over and plays it (Mio stays: a table with no person left would be abandoned instead).
+async function takeOver(browser) {
+  const desktop = { width: 1280, height: 800 };
+  const kai = await person(browser, 'Kai', desktop);
+  await kai.check('#opt-takeover');
+  await kai.click('#create-form button[type=submit]');
+  await kai.waitForSelector('#fill-computers', { timeout: 5000 });
+  const table = await kai.evaluate(() => currentTable);
+  const mio = await person(browser, 'Mio', desktop);
+  const watch = async (page) => page.locator('.table-row', { hasText: 'Kai' }).locator('button:has-text("Watch")').click({ timeout: 5000 })
+    .catch(() => fail('Kai\'s table is not in the lobby to watch'));
+  await watch(mio);
+  await mio.click('#seating button:has-text("Sit")', { timeout: 5000 });
+  await mio.waitForFunction(() => /Mio/.test(document.getElementById('t-bottom').textContent));
+  await kai.click('#fill-computers');
+  await kai.click('#seating button:has-text("Start"):not([disabled])', { timeout: 5000 });
+  await kai.waitForFunction(() => /Round/.test(document.getElementById('center').textContent));
+  await kai.context().close(); // gone: the seat's connection closes
+  const lia = await person(browser, 'Lia', { width: 390, height: 844 });
+  await watch(lia);
+  await lia.waitForSelector('#seating button:has-text("Take over seat 1")', { timeout: 15000 })
+    .catch(async () => fail(`no take-over offered for Kai's seat: ${await lia.textContent('#table-title')}`));
+  if (await lia.locator('#seating button:has-text("Take over seat 2")').count()) fail('Mio\'s seat is offered, she is here');
+  await lia.click('#seating button:has-text("Take over seat 1")');
+  await lia.waitForFunction(() => /Lia/.test(document.getElementById('t-bottom').textContent), null, { timeout: 5000 })
+    .catch(async () => fail(`Lia does not sit in the seat she took over: ${await lia.textContent('#t-bottom')}`));
+  if (await lia.locator('#seating button:has-text("Take over")').count()) fail('the take-over is still offered to the one seated');
+  if (await lia.evaluate(() => currentTable) !== table) fail('Lia sits at another table');
+  let seed = 7, acted = false;
+  const rng = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let steps = 0; !acted; steps++) { // her turn comes (Mio playing hers), and her move is played
+    if (steps > 600) fail('Lia never got a move to make in the seat she took over');
+    acted = await act(lia, rng, fail);
+    if (!acted && !(await act(mio, rng, fail))) await lia.waitForTimeout(50);
+  }
+  await shot(lia, 'take-over-phone');
+  const [scroll, width] = await lia.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > width) fail(`the table taken over at 390 px: the page is ${scroll} px wide`);
+  await lia.context().close();
+  await mio.context().close();
+  console.log(`e2e table-finished: Lia took over Kai's seat at table ${table} and played it`);
+}
+
 // The analysis's words: points with units, labels, and no margin below zero.
 function checkAnalysisText(text, where) {
   if (/\bvalue\b/.test(text)) fail(`${where}: the analysis still says "value": ${text.slice(0, 300)}`);
@@ -209,14 +345,17 @@ async function missingGame(browser, viewport, lang, expected) {
   const started = Date.now();
   await missingGame(browser, { width: 390, height: 844 }, 'ja', '対局 #999 は見つかりません');
   await missingGame(browser, { width: 1280, height: 800 }, 'en', 'Game #999 was not found');
+  await statsChart(browser);
   const page = await newPage(browser, { width: 1280, height: 800 }, 'en');
   await uncomparableEstimatesOn(page);
   await seatedAndFilled(page);
   await roundMistakes(page);
+  await careerStats(page);
   await page.context().close();
+  await takeOver(browser);
   await offlineNextRound(browser);
   await browser.close();
-  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`e2e table-finished: seated on create, filled, started, the round's mistakes, the analysis's words, the career statistics, a seat taken over, the offline deal and a missing game (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 })().catch((e) => fail(e.stack || String(e)));
 
 // The analysis's drawing needs the page and its scripts, not a table.
