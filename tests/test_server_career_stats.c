@@ -145,6 +145,28 @@ Test(server, the_analysis_thread_answers_as_the_analysis_in_place_and_stops_at_o
   srv_analyst_stop(analyst);
 }
 
+/* A burst of finished games does not pile up behind the analysis thread: past a bound of
+ * waiting games a game is refused (it goes without statistics), and nothing leaks (ASan). */
+Test(server, the_analysis_thread_refuses_games_beyond_its_bound) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  int choices[GOITA_MAX_SEATS], mistake_seat, mistake_loss;
+  goita_record_round played = round_with_one_mistake(&rules, 11, choices, &mistake_seat, &mistake_loss);
+  const srv_game_job job = {.game = 9, .listed = true, .nplayers = 4, .players = {5, 6, 7, 8}, .rules = rules,
+                            .nrounds = 1, .rounds = &played};
+  srv_analyst *analyst = NULL;
+  cr_assert_eq(srv_analyst_start(&analyst, 0, count_wake, NULL), 0);
+  /* (each game takes the thread milliseconds; the burst is submitted in far less) */
+  int accepted = 0;
+  for (int i = 0; i < 1000; i++) {
+    srv_game_job mine = given_away(&job);
+    accepted += srv_analyst_submit(analyst, &mine) == 0;
+  }
+  cr_assert_lt(accepted, 1000, "every game of the burst was queued");
+  cr_assert_geq(accepted, 256, "only %d games were queued", accepted);
+  srv_analyst_stop(analyst);
+}
+
 /* The statistics of the player of client id, as client asker gets them. */
 static json_t *stats_of(uint64_t asker, json_int_t player) {
   say(asker, "{\"type\":\"stats\",\"player\":%lld}", (long long)player);

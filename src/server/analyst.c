@@ -1,11 +1,17 @@
 /* The analysis thread (analyst.h): a list of games waiting, one of results, and one thread. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "analyst.h"
 
 /* The solver's table: later positions of a round reuse what earlier ones proved. */
 #define SOLVER_BYTES ((size_t)16 << 20)
+/* The most games waiting: beyond it a finished game is not analysed (a burst of games, say a
+ * load test, would otherwise hold their rounds in memory for as long as the thread lags). */
+#define WAITING_MAX 256
+/* The thread's niceness: statistics can wait, the computer players' threads cannot. */
+#define ANALYST_NICE 10
 
 typedef struct item {
   struct item *next;
@@ -22,6 +28,7 @@ struct srv_analyst {
   pthread_mutex_t lock;
   pthread_cond_t queued; /* a game was queued, or the thread is to stop */
   item *waiting, *waiting_tail; /* oldest first */
+  int nwaiting;
   item *done, *done_tail;
   bool stopping;
   atomic_bool cancel; /* set with stopping: the game being analysed is given up */
@@ -46,11 +53,15 @@ static item *pop(item **head, item **tail) {
 /* Analyses the games in the order queued until stopped; a game given up has no statistics. */
 static void *analyst_main(void *arg) {
   srv_analyst *a = arg;
+  /* (Linux gives each thread its own niceness, and 0 names the calling thread; a failure
+   * leaves it at the server's) */
+  (void)setpriority(PRIO_PROCESS, 0, ANALYST_NICE);
   pthread_mutex_lock(&a->lock);
   for (;;) {
     while (!a->waiting && !a->stopping) pthread_cond_wait(&a->queued, &a->lock);
     if (a->stopping) break;
     item *it = pop(&a->waiting, &a->waiting_tail);
+    a->nwaiting--;
     pthread_mutex_unlock(&a->lock);
     const int status = srv_game_analyse(&it->job, a->solver, a->max_nodes, &a->cancel, &it->stats);
     srv_game_job_free(&it->job);
@@ -101,6 +112,13 @@ int srv_analyst_submit(srv_analyst *a, const srv_game_job *job) {
   }
   it->job = *job;
   pthread_mutex_lock(&a->lock);
+  if (a->nwaiting == WAITING_MAX) {
+    pthread_mutex_unlock(&a->lock);
+    srv_game_job_free(&it->job);
+    free(it);
+    return -1;
+  }
+  a->nwaiting++;
   push(&a->waiting, &a->waiting_tail, it);
   pthread_cond_signal(&a->queued);
   pthread_mutex_unlock(&a->lock);

@@ -16,7 +16,8 @@ typedef struct srv_analyst srv_analyst;
  * or -1 (no memory for the solver, no thread). */
 int srv_analyst_start(srv_analyst **analyst, uint64_t max_nodes, void (*wake)(void *ctx), void *ctx);
 /* Queues a game (its rounds go with it: freed also when this fails). Returns 0, or -1 when
- * memory runs out (the game is not analysed). */
+ * memory runs out or 256 games already wait (the game is not analysed). The thread runs at
+ * niceness 10, below the computer players'. */
 int srv_analyst_submit(srv_analyst *analyst, const srv_game_job *job);
 /* Takes one game's statistics; returns whether there was one. */
 bool srv_analyst_collect(srv_analyst *analyst, srv_game_stats *out);
