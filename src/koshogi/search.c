@@ -221,19 +221,26 @@ static int gain(const ks_position *pos, const ks_move *m) {
 }
 
 #define KEY_FIRST (1 << 30)
-#define KEY_TAKES (1 << 24)
-#define KEY_KILLER (1 << 22)
+#define KEY_GAINS (1 << 26)
+#define KEY_KILLER (1 << 24)
+#define KEY_TRADES (1 << 22)
 
-/* Ordering keys: the table's move, then what takes most (the cheaper taker first among equal
- * gains), then the killers, then quiet moves by how often they refuted lines before. */
+/* Ordering keys: the table's move, then captures of more than the taker is worth (what takes
+ * most first, the cheaper taker first among equal gains), then the killers, then the other
+ * captures, then quiet moves by how often they refuted lines before. A capture by a piece
+ * worth as much as its victim or more is at best a trade when the victim is defended, and
+ * trying it before the killers made most refutations come late: at the start, two plies took
+ * 11,364 nodes with every capture first and 6,762 with these after the killers. */
 static void order_keys(const ks_searcher *s, const ks_position *pos, const ks_move *moves, int n, int *keys,
                        int first, int ply) {
   for (int i = 0; i < n; i++) {
     const ks_move *m = &moves[i];
     if (i == first) keys[i] = KEY_FIRST;
-    else if (m->ncap || m->nshot || m->promote)
-      keys[i] = KEY_TAKES + 8 * gain(pos, m) - value[ks_face_of(pos->board[m->from])] / 64;
-    else if (same_move(m, &s->killers[ply][0])) keys[i] = KEY_KILLER + 1;
+    else if (m->ncap || m->nshot || m->promote) {
+      const int g = gain(pos, m), taker = value[ks_face_of(pos->board[m->from])];
+      const int taken = g - (m->promote ? 100 : 0);
+      keys[i] = (taken > taker ? KEY_GAINS : KEY_TRADES) + 8 * g - taker / 64;
+    } else if (same_move(m, &s->killers[ply][0])) keys[i] = KEY_KILLER + 1;
     else if (same_move(m, &s->killers[ply][1])) keys[i] = KEY_KILLER;
     else keys[i] = s->cutoffs[m->from * KS_POINTS + m->to];
   }
@@ -259,7 +266,7 @@ static void refuted_by(ks_searcher *s, const ks_move *m, int depth, int ply) {
     s->killers[ply][0] = *m;
   }
   int *c = &s->cutoffs[m->from * KS_POINTS + m->to];
-  if (*c < KEY_KILLER - 4096) *c += depth * depth;
+  if (*c < KEY_TRADES - 4096) *c += depth * depth;
 }
 
 /* Win scores count plies from the root; the table holds them counted from the position. */
@@ -287,8 +294,23 @@ static bool removes(const ks_position *pos, const ks_move *m) {
  * position with more is searched on the first ones (all legal; the rest are not looked at). */
 static int listed(int n) { return n < 0 ? 0 : n > KS_MAX_MOVES ? KS_MAX_MOVES : n; }
 
-/* At the horizon: stand pat, or try the captures, best gain first (QDEPTH plies at most). */
-static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta) {
+/* Whether a move captures or shoots the piece on point. */
+static bool takes_on(const ks_move *m, int point) {
+  for (int i = 0; i < m->ncap; i++)
+    if (m->cap[i] == point) return true;
+  for (int i = 0; i < m->nshot; i++)
+    if (m->shot[i] == point) return true;
+  return false;
+}
+
+/* At the horizon: stand pat, or try the captures, best gain first (QDEPTH plies at most).
+ * From its third ply on only the captures of the piece that has just taken (on last_to) are
+ * tried: the exchange on that point is played out, while every other capture of every ply
+ * made the capture search most of the search (two plies from the start: 18,874 nodes with
+ * every capture at every ply, 6,762 with recaptures only from the third). The second ply
+ * keeps every capture: a side that answers a capture by taking something elsewhere must meet
+ * every reply to that, or the search takes a chariot left hanging for a fair trade. */
+static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta, int last_to) {
   s->pvlen[ply] = 0;
   if (ply > s->seldepth) s->seldepth = ply;
   const int stand = ks_evaluate(pos);
@@ -307,12 +329,13 @@ static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, 
     /* a capture that cannot lift the score to alpha even if the taker were lost for nothing is
      * not worth a node */
     if (stand + gain(pos, m) + 200 <= alpha) continue;
+    if (qdepth <= QDEPTH - 2 && !takes_on(m, last_to)) continue;
     ks_position next = *pos;
     ks_play(&next, m);
     if (tick(s)) return 0;
     const int score = removes(pos, m) && ks_defeated(&next, pos->to_move ^ 1)
                           ? WIN - ply - 1
-                          : -quiesce(s, &next, ply + 1, qdepth - 1, -beta, -alpha);
+                          : -quiesce(s, &next, ply + 1, qdepth - 1, -beta, -alpha, m->to);
     if (score >= beta) return score;
     if (score > alpha) alpha = score;
   }
@@ -344,7 +367,7 @@ static tt_entry *probe(ks_searcher *s, uint64_t key, int *first) {
 static int search(ks_searcher *s, const ks_position *pos, int depth, int ply, int alpha, int beta) {
   s->pvlen[ply] = 0;
   if (tick(s)) return 0;
-  if (depth <= 0 || ply >= PLIES - QDEPTH - 1) return quiesce(s, pos, ply, QDEPTH, alpha, beta);
+  if (depth <= 0 || ply >= PLIES - QDEPTH - 1) return quiesce(s, pos, ply, QDEPTH, alpha, beta, -1);
   const uint64_t key = ks_key(pos);
   int first;
   tt_entry *entry = probe(s, key, &first);
