@@ -526,19 +526,23 @@ static int start_body(struct lws *wsi, download *d, unsigned status, const char 
   return 0;
 }
 
+/* Answers 404 with what to ask for instead; -1 when the connection is then to close. */
+static int not_found(struct lws *wsi, const char *why) {
+  lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, why);
+  return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
 /* A finished Ko shogi game's record: /records/ks-ID.txt (docs/KOSHOGI.md "Online"). */
 static int start_ks_download(server *s, struct lws *wsi, download *d, const char *path) {
   long long id = 0;
   char ext[8] = "";
   if (sscanf(path, "/ks-%lld.%7s", &id, ext) != 2 || id <= 0 || strcmp(ext, "txt") != 0) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "use /records/ks-ID.txt");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "use /records/ks-ID.txt");
   }
   char arg[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE, as a Goita record's */
   const char *key = lws_get_urlarg_by_name(wsi, "key=", arg, (int)sizeof arg);
   if (srv_store_ks_game_text(s->store, id, key, &d->body) != 0 || !d->body) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished Ko shogi game");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "no such finished Ko shogi game");
   }
   char disposition[64];
   snprintf(disposition, sizeof disposition, "inline; filename=\"koshogi-game-%lld.txt\"", id);
@@ -550,15 +554,13 @@ static int start_download(server *s, struct lws *wsi, download *d, const char *p
   long long id = 0;
   char ext[8] = "";
   if (sscanf(path, "/%lld.%7s", &id, ext) != 2 || id <= 0 || (strcmp(ext, "json") != 0 && strcmp(ext, "txt") != 0)) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "use /records/ID.json or /records/ID.txt");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "use /records/ID.json or /records/ID.txt");
   }
   const bool histories = strcmp(ext, "txt") == 0;
   char arg[SRV_TOKEN_SIZE + 8]; /* ?key=INVITE: a private table's games are given only with its code */
   const char *key = lws_get_urlarg_by_name(wsi, "key=", arg, (int)sizeof arg); /* the value, within arg */
   if (srv_store_game_text(s->store, id, key, histories, &d->body) != 0 || !d->body) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such finished game");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "no such finished game");
   }
   char disposition[64];
   snprintf(disposition, sizeof disposition, "attachment; filename=\"goita-game-%lld.%s\"", id, ext);
@@ -571,12 +573,10 @@ static int start_match(server *s, struct lws *wsi, download *d, const char *path
   long long id = 0;
   char ext[8] = "";
   if (sscanf(path, "/%lld.%7s", &id, ext) != 2 || id <= 0 || strcmp(ext, "json") != 0) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "use /matches/ID.json");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "use /matches/ID.json");
   }
   if (srv_store_match_text(s->store, id, &d->body) != 0 || !d->body) {
-    lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such match");
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return not_found(wsi, "no such match");
   }
   return start_body(wsi, d, HTTP_STATUS_OK, "application/json", NULL);
 }
