@@ -48,13 +48,15 @@ async function makeBot(owner, name) {
 // Starts goita bot for games games, with a level or (engine) `goita engine` playing it behind
 // the line protocol; resolves with its exit code and output when it ends.
 const running = new Set();
+const botOutput = new Map(); // token -> what its goita bot printed so far, for a failure's message
 function runBot(token, games, level = 'rules', engine = false) {
   let out = '';
   const player = engine ? ['--engine', `${goita} engine --player ${level}`] : ['--player', level];
   const child = spawn(goita, ['bot', '--server', wsUrl, '--token', token, ...player, '--games', String(games)]);
   running.add(child);
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
+  const keep = (d) => { out += d; botOutput.set(token, out); };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return new Promise((resolve) => child.on('exit', (code) => { running.delete(child); resolve({ code, out }); }));
 }
 
@@ -68,7 +70,8 @@ async function challenge(owner, bot) {
   await new Promise((r) => setTimeout(r, 300)); // goita bot has said hello
   const sent = await owner.request({ type: 'challenge', bot: bot.id, rules: 'players=2,target=1' }, 'challenge_sent');
   owner.table = sent.table;
-  await owner.wait((m) => m.type === 'state' && m.table === sent.table && m.seats[1] && m.seats[1].bot_account, 'the bot accepting', 5000);
+  await owner.waitState((m) => m.table === sent.table && m.seats[1] && m.seats[1].bot_account, 'the bot accepting', 5000)
+    .catch((e) => fail(`${e.message}; goita bot printed: ${botOutput.get(bot.token) || 'nothing'}`));
   owner.send({ type: 'start', table: sent.table });
   for (const start = Date.now(); !(owner.state.table === sent.table && owner.state.status === 'over');) {
     if (Date.now() - start > 20000) fail('the challenge game did not end');

@@ -76,6 +76,13 @@ class Client {
     });
   }
 
+  // As wait, for a state: resolves at once when the last state passes the test. ws hands over
+  // the messages of one network read together, so a state may arrive before a waiter made
+  // after an earlier message of the same read.
+  waitState(test, what, ms = 10000) {
+    return this.state && test(this.state) ? Promise.resolve(this.state) : this.wait((m) => m.type === 'state' && test(m), what, ms);
+  }
+
   request(msg, type) {
     const reply = this.wait((m) => m.type === type || m.type === 'error', type);
     this.send(msg);
