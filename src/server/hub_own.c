@@ -110,6 +110,10 @@ static void reconcile(srv_hub *h, const owned_list *l) {
   for (int i = 0; i < h->ntables; i++) {
     hub_table *t = h->tables[i];
     if (t->lost || t->status == SRV_OVER) continue; /* (a finished table stays for its rematch) */
+    /* A write in flight on the store thread may have changed the table's row before this list
+     * was read (a finished game closes it) and its answer is not heard yet: that write is fenced
+     * itself, and its answer says whether the table is still this server's. */
+    if (t->saving) continue;
     const int at = owned_find(l, t->id);
     if (at < 0)
       hub_table_lost(h, t, "the database names another server as its owner");
