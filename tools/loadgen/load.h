@@ -55,6 +55,8 @@ typedef struct worker_result {
   long moves;              /* moves sent in the window */
   long games;              /* games finished in the window */
   u64_list move_latency;   /* microseconds from a move to a seat's receipt of the state after it */
+  u64_list game_end;       /* microseconds from a game's last move to the `over` state (its save) */
+  u64_list game_setup;     /* microseconds from a create to the new game's first state of play */
   u64_list creates;        /* pairs: table id, when its create was sent (us since the start) */
   u64_list *seen;          /* per listener of this worker: table id -> first seen (us + 1), 0 = never */
   int nlisteners;

@@ -223,6 +223,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nworkers; i++) {
     worker_result *r = &workers[i].result;
     free(r->move_latency.v);
+    free(r->game_end.v);
+    free(r->game_setup.v);
     free(r->creates.v);
     for (int l = 0; l < r->nlisteners; l++) free(r->seen[l].v);
     free(r->seen);

@@ -72,6 +72,8 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
     all.moves += r->moves;
     all.games += r->games;
     append(&all.move_latency, &r->move_latency);
+    append(&all.game_end, &r->game_end);
+    append(&all.game_setup, &r->game_setup);
     all.lobby_messages += r->lobby_messages;
     all.lobby_bytes += r->lobby_bytes;
     all.players_closed += r->players_closed;
@@ -87,6 +89,7 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
   const int64_t end_us = atomic_load(&((load_run *)run)->begin_us) + (int64_t)(seconds * 1e6);
   long missed = 0;
   const spread move = spread_of(&all.move_latency);
+  const spread end = spread_of(&all.game_end), setup = spread_of(&all.game_setup);
   const spread lobby = lobby_latency(run, workers, nworkers, end_us, &missed);
   const double mps = (double)all.moves / seconds;
 
@@ -98,6 +101,9 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
          all.stalled);
   printf("move -> broadcast: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples: each seat's receipt of each move)\n",
          move.p50, move.p99, move.max, move.n);
+  printf("between games: last move -> over p50 %.2f ms, p99 %.2f ms; create -> playing p50 %.2f ms, p99 %.2f ms "
+         "(%zu and %zu games)\n",
+         end.p50, end.p99, setup.p50, setup.p99, end.n, setup.n);
   printf("lobby update: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples, %ld missed), %ld messages, %.1f MB/s\n",
          lobby.p50, lobby.p99, lobby.max, lobby.n, missed, all.lobby_messages,
          (double)all.lobby_bytes / seconds / 1e6);
@@ -107,9 +113,11 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
     printf("flood: %ld creates sent, %ld created, %ld refused, flooder closed %ld times%s%s\n", all.flood_sent,
            all.flood_created, all.flood_refused, all.flood_closed, all.flood_refusal[0] ? "; first refusal: " : "",
            all.flood_refusal);
+  long errors = 0;
   for (int i = 0; i < nworkers; i++)
     for (int e = 0; e < workers[i].result.nerrors; e++) {
       const error_count *c = &workers[i].result.errors[e];
+      errors += c->count;
       printf("errors (worker %d): %ld to %s, first: %s\n", i, c->count, c->request, c->first);
     }
   printf("cpu: generator %.2f cores, server %.2f cores (user + system over the window); the server's event loop "
@@ -120,12 +128,14 @@ long load_report(const load_run *run, worker_args *workers, int nworkers, double
   printf("summary clients=%d tables=%d listeners=%d flood=%llu think_ms=%lld seconds=%.1f threads=%d moves_per_s=%.0f "
          "move_p50_ms=%.2f move_p99_ms=%.2f move_max_ms=%.2f lobby_p50_ms=%.2f lobby_p99_ms=%.2f lobby_max_ms=%.2f "
          "lobby_missed=%ld closed=%ld flood_created=%ld gen_cpu=%.2f server_cpu=%.2f server_wait_ms_per_s=%.0f "
-         "server_rss_mib=%.0f\n",
+         "server_rss_mib=%.0f game_end_p50_ms=%.2f game_setup_p50_ms=%.2f stalled=%ld errors=%ld\n",
          4 * run->tables, run->tables, run->listeners, (unsigned long long)run->flood_rate,
          (long long)(run->think_us / 1000), seconds, run->threads, mps,
          move.p50, move.p99, move.max, lobby.p50, lobby.p99, lobby.max, missed,
          all.players_closed + all.listeners_closed, all.flood_created, usage->generator_cpu, usage->server_cpu,
-         usage->server_wait * 1000, (double)usage->server_rss_end_kib / 1024);
+         usage->server_wait * 1000, (double)usage->server_rss_end_kib / 1024, end.p50, setup.p50, all.stalled, errors);
   free(all.move_latency.v);
+  free(all.game_end.v);
+  free(all.game_setup.v);
   return (long)move.n;
 }

@@ -173,13 +173,18 @@ static void player_state(worker *w, peer *p, json_t *msg, int64_t now) {
   if (strcmp(status, "over") == 0) {
     p->seen_seq = t->seq; /* the next game's first state is no move's */
     if (t->phase != T_PLAYING) return;
-    if (measuring(w)) w->r->games++;
+    if (measuring(w)) {
+      w->r->games++;
+      u64_list_push(&w->r->game_end, (uint64_t)(now - t->sent_us));
+    }
     table_create(t);
     return;
   }
   if (strcmp(status, "playing") != 0) return;
   if (t->phase == T_STARTING) {
     t->phase = T_PLAYING;
+    if (measuring(w) && t->create_us >= atomic_load(&w->run->begin_us))
+      u64_list_push(&w->r->game_setup, (uint64_t)(now - t->create_us));
     if (!t->started_once) atomic_fetch_add(&w->run->tables_playing, 1);
     t->started_once = true;
   }
