@@ -10,7 +10,7 @@
 # file instead, for comparison. Prints the generator's summary, the CPU each piece (the nodes
 # together, HAProxy, PostgreSQL, NATS) used over the generator's run (set-up included), and the PostgreSQL transactions per move (pg_stat_database's
 # xact_commit over the run, divided by the window's moves).
-# LOAD_ARGS adds goita-load options (--setup-seconds 20, say).
+# LOAD_ARGS adds goita-load options (--setup-seconds 20, say), SERVE_ARGS goita serve options.
 # Usage: [VIA=direct|proxy|spread] scripts/loadtest-cluster.sh [NODES=3] [TABLES=60] [SECONDS=20] [THINK_MS=0]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ store=$([ "$nodes" -eq 0 ] && echo sqlite || echo postgresql)
 # The per-connection and per-player rate limits are lifted: clients at full speed move far
 # faster than people (a refused move stalls its table, and the run would measure the limits).
 limits="--rate-per-second 100000 --rate-burst 100000 --player-rate-per-second 0"
-NODES=$count STORE=$store SERVE_ARGS="--round-pause 0 $limits" GOITA=$build/goita scripts/cluster.sh up "$cluster" >"$tmp/up.out" ||
+NODES=$count STORE=$store SERVE_ARGS="--round-pause 0 $limits ${SERVE_ARGS:-}" GOITA=$build/goita scripts/cluster.sh up "$cluster" >"$tmp/up.out" ||
   { cat "$tmp/up.out" >&2; exit 1; }
 
 psql_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/psql

@@ -57,6 +57,7 @@ int cmd_serve(int argc, char **argv) {
   o.host = "127.0.0.1";
   o.port = 8080;
   o.bot_threads = 0; /* one per core */
+  o.analysis_nodes = 4000000;
   o.web_dir = default_web_dir();
   srv_hub_options_default(&o.hub);
   srv_net_limits_default(&o.limits);
@@ -88,6 +89,10 @@ int cmd_serve(int argc, char **argv) {
        .help = "the web client's files: beside the sources in a build tree, else where make install put them"},
       {"--bot-threads", CLI_UINT, "N", &bot_threads,
        "threads that think for the computer players (0: one per core)", .hi = 16},
+      {"--analysis-nodes", CLI_UINT, "N", &o.analysis_nodes,
+       "the exact solver's nodes for each finished game's analysis, on a thread of its own at low priority "
+       "(the players' career statistics; 0: none kept)",
+       .hi = 1000000000},
       {"--round-pause", CLI_UINT, "MS", &round_pause, "the pause after a round before the next deal",
        .hi = 60000, .unit = "ms"},
       {"--max-connections", CLI_UINT, "N", &max_connections,

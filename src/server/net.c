@@ -31,7 +31,6 @@
 #define TICK_MS 100
 /* The exact solver's budget per position of a finished game analysed for the career statistics:
  * about half a second at most (docs/SERVER.md "Career statistics"). */
-#define ANALYSIS_MAX_NODES 4000000
 /* A connection whose messages are refused for going over its rate is closed when the refused
  * ones, less FLOOD_DRAIN times the rate per second, add up to FLOOD_SECONDS seconds' worth of
  * the rate: a client sending 5 times the rate is closed after about 3 s, one going over now
@@ -852,7 +851,7 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
     srv_listener_close(s.listener);
     return -1;
   }
-  if (srv_analyst_start(&s.analyst, ANALYSIS_MAX_NODES, wake_loop, &s) != 0) {
+  if (o->analysis_nodes && srv_analyst_start(&s.analyst, o->analysis_nodes, wake_loop, &s) != 0) {
     snprintf(err, errsize, "cannot start the analysis thread");
     srv_store_async_stop(s.saver);
     srv_bots_stop(s.bots);
@@ -864,7 +863,8 @@ int srv_serve(const srv_serve_options *o, char *err, size_t errsize) {
   if (o->bus) hub.node = o->node ? o->node : "goita";
   srv_log_node(o->node);
   const srv_hub_io io = {&s, hub_send, hub_think, hub_random, hub_now, hub_password, o->bus ? hub_publish : NULL,
-                         hub_log_line, hub_save_move, hub_save_game, hub_ks_think, hub_save_ks_game, hub_analyse};
+                         hub_log_line, hub_save_move, hub_save_game, hub_ks_think, hub_save_ks_game,
+                         o->analysis_nodes ? hub_analyse : NULL};
   if (srv_hub_new(&s.hub, s.store, &io, &hub, err, errsize) != 0) {
     srv_analyst_stop(s.analyst);
     srv_store_async_stop(s.saver);

@@ -29,6 +29,9 @@ typedef struct srv_serve_options {
   const char *db_path;
   const char *web_dir; /* the static files of the browser client */
   int bot_threads;
+  /* The exact solver's node budget for each finished game's analysis (the players' career
+   * statistics, docs/SERVER.md "Career statistics"); 0: no analysis and no statistics. */
+  uint64_t analysis_nodes;
   srv_hub_options hub;
   srv_net_limits limits;
   const char *tls_cert, *tls_key; /* PEM files: serve https and wss; NULL for plain http */
