@@ -342,6 +342,10 @@ static int run(bot_client *b) {
   signal(SIGTERM, on_signal);
   while (!b->done && !interrupted && lws_service(ctx, 250) >= 0) {
   }
+  /* What was queued before the end (the `leave` after the last game) goes out first: the
+   * server then hears the bot leave its table, not only its connection drop. */
+  for (int waits = 0; b->wsi && b->nout > 0 && waits < 8 && lws_service(ctx, 250) >= 0; waits++) {
+  }
   if (interrupted) finish(b, 0, "stopped after %llu games", (unsigned long long)b->games);
   lws_context_destroy(ctx);
   return b->status;
