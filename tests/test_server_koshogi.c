@@ -4,6 +4,7 @@
  * computer's replies, rematches with the colours swapped, the finished game saved with its
  * record and both ratings, and the limits and hostile input Goita's tables refuse. */
 #include <criterion/criterion.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -182,6 +183,48 @@ Test(server_koshogi, resignation_on_the_opponents_turn_and_draws_offered_decline
   cr_assert_eq(srv_store_ks_game_text(w.store, json_integer_value(json_object_get(ks(1), "game_id")), NULL, &record), 0);
   cr_assert(record && strstr(record, "[Termination \"resignation\"]") && strstr(record, "[Result \"1-0\"]"), "%s", record);
   free(record);
+}
+
+/* One row of a ks_leaderboard reply: its player's id, name and numbers. */
+static void expect_board_row(json_t *row, const char *name, json_int_t rating, json_int_t games) {
+  cr_assert_str_eq(json_string_value(json_object_get(row, "name")), name);
+  cr_assert_eq(json_integer_value(json_object_get(row, "rating")), rating, "%s's rating", name);
+  cr_assert_eq(json_integer_value(json_object_get(row, "games")), games, "%s's games", name);
+  double stored_rating, deviation;
+  int stored_games;
+  cr_assert_eq(srv_store_ks_rating(w.store, json_integer_value(json_object_get(row, "id")), &stored_rating, &deviation,
+                                   &stored_games),
+               0);
+  cr_assert_eq(json_integer_value(json_object_get(row, "deviation")), (json_int_t)(deviation + 0.5), "%s's deviation",
+               name);
+  cr_assert_lt(deviation, 350, "a rated game narrows the deviation");
+}
+
+Test(server_koshogi, the_leaderboard_lists_those_with_a_rated_game_best_first) {
+  const json_int_t table = game_between_1_and_2(10, 30);
+  connect_client(3, "Cy");
+  say(3, "{\"type\":\"ks_create\",\"side\":\"black\"}"); /* a player row, but no finished Ko shogi game */
+  cr_assert_str_eq(error_code(3), "", "%s", error_of(3));
+  /* a Goita player far above both: Goita's rating does not count here */
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(w.db, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(db, "UPDATE players SET games = 5, rating = 2000 WHERE name = 'Cy'", NULL, NULL, NULL),
+               SQLITE_OK);
+  sqlite3_close(db);
+  play_first(1);
+  play_first(2);
+  say(1, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table); /* Ben (White) wins */
+  cr_assert_str_eq(ks_text(2, "result"), "white");
+  json_t *ratings = json_object_get(ks(1), "ratings");
+  const json_int_t ann = json_integer_value(json_array_get(ratings, 0)), ben = json_integer_value(json_array_get(ratings, 1));
+  cr_assert(ben > 1500 && 1500 > ann, "Ben gained, Ann lost: %lld %lld", (long long)ben, (long long)ann);
+
+  say(3, "{\"type\":\"ks_leaderboard\"}");
+  cr_assert_str_eq(last_type(3), "ks_leaderboard", "%s", error_of(3));
+  json_t *players = json_object_get(w.clients[3].last, "players");
+  cr_assert_eq(json_array_size(players), 2, "Cy, without a Ko shogi game, is absent: %zu rows", json_array_size(players));
+  expect_board_row(json_array_get(players, 0), "Ben", ben, 1);
+  expect_board_row(json_array_get(players, 1), "Ann", ann, 1);
 }
 
 Test(server_koshogi, the_computer_replies_at_its_level_through_the_table) {

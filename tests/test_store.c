@@ -226,6 +226,18 @@ Test(store, ko_shogi_games_and_ratings) {
   cr_expect(rating == 1700 && deviation == 329.29 && games == 2, "Ann: %g %g %d", rating, deviation, games);
   cr_expect_eq(raw("SELECT count(*) FROM ks_games WHERE ended = 'time' AND moves = 41 AND byoyomi_ms = 5000"), 2);
   cr_expect_eq(raw("SELECT rating FROM players WHERE id = 1"), 1500, "Goita's rating moved");
+  /* the leaderboard: Ko shogi's numbers, best first, in at most max rows; Cy (no Ko shogi game) absent */
+  srv_player cy, board[4];
+  cr_assert_eq(srv_store_player_create(w.store, "Cy", "hash-cy", &cy), 0);
+  int n = -1;
+  cr_assert_eq(srv_store_ks_leaderboard(w.store, board, 4, &n), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(n, 2, "rows: %d", n);
+  cr_expect(board[0].id == ann.id && board[0].rating == 1700 && board[0].deviation == 329.29 && board[0].games == 2,
+            "first: %s %g %g %d", board[0].name, board[0].rating, board[0].deviation, board[0].games);
+  cr_expect(board[1].id == ben.id && board[1].rating == 1380.97 && board[1].games == 2 && !board[1].bot_account,
+            "second: %s %g %d", board[1].name, board[1].rating, board[1].games);
+  cr_assert_eq(srv_store_ks_leaderboard(w.store, board, 1, &n), 0);
+  cr_expect(n == 1 && board[0].id == ann.id, "one row asked: %d", n);
   char *text = NULL;
   cr_assert_eq(srv_store_ks_game_text(w.store, first, NULL, &text), 0);
   cr_expect_str_eq(text, "[Result \"1-0\"]\n");

@@ -51,6 +51,9 @@ const KS_TEXT = {
     err_table_private: 'The table is private: open it with its invite link.', err_invite_unknown: 'No open table has this invite link.',
     err_too_many_tables: 'You have the most open tables a player may have.', err_rate_limited: 'Too many requests: wait a moment.',
     err_draw_not_offered: 'Your opponent has no draw offer standing.', err_already_seated: 'You sit at this table already.',
+    ks_leaderboard: 'Leaderboard', refresh: 'Refresh', no_leaders: 'Nobody has finished a rated Ko shogi game yet.',
+    leader_numbers: '{rating} ±{deviation} · rated games: {games}',
+    err_storage_failed: 'The server could not reach its database: try again in a moment.',
   },
   ja: {
     title: '広将棋', language: '言語', goita: 'ごいた', loading: 'エンジンを読み込んでいます…', zoom: '駒を大きく',
@@ -99,6 +102,9 @@ const KS_TEXT = {
     err_table_private: '非公開の対局です。招待リンクから開いてください。', err_invite_unknown: 'その招待リンクの対局はありません。',
     err_too_many_tables: '一人が作れる対局の数の上限です。', err_rate_limited: '要求が多すぎます。少し待ってください。',
     err_draw_not_offered: '相手は引き分けを提案していません。', err_already_seated: 'すでにこの卓に座っています。',
+    ks_leaderboard: 'ランキング', refresh: '更新', no_leaders: 'まだ広将棋のレーティング対局を終えた人はいません。',
+    leader_numbers: '{rating} ±{deviation}・レーティング対局 {games} 局',
+    err_storage_failed: 'サーバーがデータベースに届きませんでした。少し待ってからもう一度どうぞ。',
   },
 };
 

@@ -2,9 +2,9 @@
 // WebSocket to goita serve, the lobby's Ko shogi tables, a table's game as the server sends it
 // (the moves replayed into the page's engine, so the board, the legal moves and the move list
 // are drawn as for a game at one screen), both clocks counting down from the server's figures,
-// resignation, draws and rematches; records of finished games replayed from the server with a
-// link to a move (?record=ID&move=N). The server decides everything: the page shows a flag
-// fallen only when the server says so.
+// resignation, draws and rematches; the Ko shogi leaderboard; records of finished games
+// replayed from the server with a link to a move (?record=ID&move=N). The server decides
+// everything: the page shows a flag fallen only when the server says so.
 'use strict';
 
 const ks = {
@@ -12,6 +12,7 @@ const ks = {
   retry: 0,
   me: null,          // the player the server welcomed
   tables: new Map(), // the lobby's Ko shogi tables by id
+  leaders: [],       // the Ko shogi leaderboard's players, best first
   table: null,       // the last ks_table message of the table this page is at
   at: 0,             // performance.now() when it came: the running clock counts from there
   applying: Promise.resolve(), // the table's messages are applied one after the other
@@ -146,6 +147,19 @@ function drawTables() {
   $('no-tables').hidden = ks.tables.size > 0;
 }
 
+// The Ko shogi leaderboard: each player's Ko shogi rating, deviation and rated games.
+function drawLeaders() {
+  const list = $('ks-leaders');
+  list.textContent = '';
+  for (const p of ks.leaders) {
+    const name = p.bot ? kt('level_' + p.bot) : p.name;
+    list.appendChild(Object.assign(document.createElement('li'), {
+      textContent: `${name} ${kt('leader_numbers', { rating: p.rating, deviation: p.deviation, games: p.games })}`,
+    }));
+  }
+  $('no-leaders').hidden = ks.leaders.length > 0;
+}
+
 function ksReceive(msg) {
   switch (msg.type) {
     case 'welcome':
@@ -166,7 +180,13 @@ function ksReceive(msg) {
       drawTables();
       break;
     case 'ks_table':
+      // a game just saved has moved two ratings: the leaderboard is asked again
+      if (msg.game_id && !(ks.table && ks.table.game_id === msg.game_id)) ksSend({ type: 'ks_leaderboard' });
       onTable(msg);
+      break;
+    case 'ks_leaderboard':
+      ks.leaders = msg.players;
+      drawLeaders();
       break;
     case 'error':
       notice(ksError(msg));
@@ -194,6 +214,7 @@ function ksConnect() {
     if (name) hello.name = name;
     ksSend(hello);
     ksSend({ type: 'list' });
+    ksSend({ type: 'ks_leaderboard' });
     if (ks.table) ksSend({ type: 'ks_watch', table: ks.table.table }); // back at the table after a reconnect
     else goToAddress();
   };
@@ -228,6 +249,7 @@ function onlineInit() {
   $('offer-draw').addEventListener('click', () => ksSend({ type: 'ks_draw', table: ks.table.table, answer: 'offer' }));
   $('accept-draw').addEventListener('click', () => ksSend({ type: 'ks_draw', table: ks.table.table, answer: 'accept' }));
   $('decline-draw').addEventListener('click', () => ksSend({ type: 'ks_draw', table: ks.table.table, answer: 'decline' }));
+  $('refresh-leaders').addEventListener('click', () => ksSend({ type: 'ks_leaderboard' }));
   $('rematch').addEventListener('click', () => ksSend({ type: 'ks_rematch', table: ks.table.table }));
   setInterval(() => { if (online() && ks.table.clock.running && !ks.table.result) drawOnline(); }, 200);
   const q = new URLSearchParams(location.search);

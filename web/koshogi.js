@@ -472,6 +472,8 @@ function changeLanguage(next) {
   translateStatic();
   fillHelpPieces();
   if (ui.state) draw();
+  drawTables();
+  drawLeaders();
   showHelp($('help-piece').value || 'G', $('help-white').checked ? 1 : 0);
 }
 

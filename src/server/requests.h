@@ -84,7 +84,8 @@
   X(KS_RESIGN,    "ks_resign",    1, 0, 0, HERE,       hub_do_ks_resign, ({"table", F_TABLE, true}))            \
   X(KS_DRAW,      "ks_draw",      1, 0, 0, HERE,       hub_do_ks_draw,                                          \
     ({"table", F_TABLE, true}, {"answer", F_KS_DRAW, true}))                                                    \
-  X(KS_REMATCH,   "ks_rematch",   1, 0, 0, HERE,       hub_do_ks_rematch, ({"table", F_TABLE, true}))
+  X(KS_REMATCH,   "ks_rematch",   1, 0, 0, HERE,       hub_do_ks_rematch, ({"table", F_TABLE, true}))         \
+  X(KS_LEADERBOARD, "ks_leaderboard", 1, 0, 0, HERE,   hub_do_ks_leaderboard, (NO_FIELDS))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

@@ -266,6 +266,11 @@ int srv_store_ks_game_text(srv_store *s, int64_t game, const char *key, char **r
   return counted(s, down(s) ? -1 : s->ops->ks_game_text ? s->ops->ks_game_text(s, game, key, record) : no_ks(s));
 }
 
+int srv_store_ks_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s) ? -1 : s->ops->ks_leaderboard ? s->ops->ks_leaderboard(s, rows, max, count) : no_ks(s));
+}
+
 int srv_store_game_stats_save(srv_store *s, const srv_game_stats *stats) {
   srv_game_stats merged = *stats; /* one seat per player, in the order of their first seats */
   merged.nplayers = 0;

@@ -291,6 +291,9 @@ int srv_store_ks_rating(srv_store *store, int64_t player, double *rating, double
 /* A finished Ko shogi game's record (malloc'd; *record is NULL when there is none); a private
  * table's only with its invite code as key, as srv_store_game_text. */
 int srv_store_ks_game_text(srv_store *store, int64_t game, const char *key, char **record);
+/* As srv_store_leaderboard, but by Ko shogi ratings: the players with a rated Ko shogi game
+ * (bot accounts left out), rating, deviation and games their Ko shogi ones, best first. */
+int srv_store_ks_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
 /* Career statistics (docs/SERVER.md "Career statistics"): one row per game and player, as
  * srv_game_analyse found them; a player in several seats of a game (a computer level) is one
  * row, with its first seat's rounds and points and the moves of all its seats. A game saved

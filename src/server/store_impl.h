@@ -59,6 +59,7 @@ typedef struct srv_store_ops {
   int (*ks_game_save)(srv_store *store, srv_ks_game_row *game, const char *record);
   int (*ks_rating)(srv_store *store, int64_t player, double *rating, double *deviation, int *games);
   int (*ks_game_text)(srv_store *store, int64_t game, const char *key, char **record);
+  int (*ks_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

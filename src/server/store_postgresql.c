@@ -1049,6 +1049,18 @@ static int pg_ks_rating(srv_store *s, int64_t player, double *rating, double *de
   return 0;
 }
 
+/* PLAYER_COLUMNS' order with the Ko shogi rating, deviation and games in place of Goita's; the
+ * last column (bot account) is constant as the WHERE leaves bot accounts out. */
+static int pg_ks_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  char b[32];
+  const char *params[] = {num(b, max)};
+  return some_players(s, "reading the Ko shogi leaderboard",
+                      "SELECT p.id, p.name, p.bot, k.rating, k.games, k.deviation, p.account, false"
+                      " FROM ks_ratings k JOIN players p ON p.id = k.player WHERE k.games > 0"
+                      " AND p.id NOT IN (SELECT player FROM bot_accounts) ORDER BY k.rating DESC, p.id LIMIT $1",
+                      1, params, rows, max, count);
+}
+
 /* A game's statistics, a row per player, in one statement. */
 static int pg_game_stats_save(srv_store *s, const srv_game_stats *stats) {
   char b[GOITA_MAX_SEATS][7][32];
@@ -1104,5 +1116,5 @@ static const srv_store_ops pg_ops = {
     pg_save_game,   pg_games,        pg_game_text,      pg_accounts,      pg_table_options_save,      pg_table_options_load,
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
     pg_game_stats_save, pg_player_stats,
-    pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text,
+    pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text, pg_ks_leaderboard,
 };

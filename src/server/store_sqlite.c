@@ -869,6 +869,16 @@ static int lite_ks_game_text(srv_store *s, int64_t game, const char *key, char *
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a Ko shogi game");
 }
 
+/* PLAYER_COLUMNS' order with the Ko shogi rating, deviation and games in place of Goita's; the
+ * last column (bot account) is constant as the WHERE leaves bot accounts out. */
+static int lite_ks_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT p.id, p.name, p.bot, k.rating, k.games, k.deviation, p.account, 0"
+                                     " FROM ks_ratings k JOIN players p ON p.id = k.player WHERE k.games > 0"
+                                     " AND p.id NOT IN (SELECT player FROM bot_accounts) ORDER BY k.rating DESC, p.id LIMIT ?");
+  if (st) sqlite3_bind_int(st, 1, max);
+  return some_players(s, st, rows, max, count, "reading the Ko shogi leaderboard");
+}
+
 /* A game's statistics, a row per player, in one transaction. */
 static int lite_game_stats_save(srv_store *s, const srv_game_stats *stats) {
   if (lite_begin(s) != 0) return -1;
@@ -933,7 +943,7 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
-    lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
+    lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -947,5 +957,5 @@ static const srv_store_ops simulated_ops = {
     lite_bot_account_create, lite_bot_accounts, lite_bot_account_token,
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
-    NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text,
+    NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
 };

@@ -4,7 +4,8 @@
 // in the list and sits at White, a spectator opens it by its address. Each player moves by
 // clicks, the spectator sees every move live, both clocks count down, a draw is offered and
 // declined, and Black's flag falls: the server says so and all three pages show the loss on
-// time in their language. The finished game's record opens from its link at the last move.
+// time in their language. The finished game's record opens from its link at the last move, and
+// the leaderboard lists the winner above the loser, each with one rated game.
 // axe-core on every page while the game runs, no sideways scroll.
 // Usage: node koshogi-online.js URL [SCREENSHOT_PREFIX]
 // With a prefix, it saves PREFIX-koshogi-online-1280.png and PREFIX-koshogi-online-390.png.
@@ -133,6 +134,11 @@ async function playOne(page, who, before) {
   // the saved game's record, replayed from its link
   await ann.waitForSelector('#record-link:visible', { timeout: 5000 }).catch(() => fail('no link to the saved record'));
   const link = await ann.getAttribute('#record-link', 'href');
+  await ann.waitForFunction(() => /^Ben \d+ ±\d+ · rated games: 1\|Ann \d+ ±\d+ · rated games: 1$/
+    .test([...document.querySelectorAll('#ks-leaders li')].map((li) => li.textContent).join('|')), null, { timeout: 5000 })
+    .catch(() => fail('the leaderboard does not list Ben above Ann after their game'));
+  await ben.waitForFunction(() => /レーティング対局 1 局/.test(document.getElementById('ks-leaders').textContent), null, { timeout: 5000 })
+    .catch(() => fail('Ben\'s leaderboard is not in Japanese'));
   await spectator.goto(root + link + '&move=1');
   await spectator.waitForFunction(() => ui.state && ui.state.plies === 2 && ui.state.ply === 1, null, { timeout: 10000 })
     .catch(() => fail(`the record at ${link} did not open at move 1`));
