@@ -15,6 +15,7 @@
 #include "ks_bots.h"
 #include "ks_levels.h"
 #include "ks_message.h"
+#include "store_impl.h"
 
 TestSuite(server_koshogi, .init = hub_harness_setup, .fini = hub_harness_teardown);
 
@@ -368,4 +369,100 @@ Test(server_koshogi, a_waiting_table_nobody_waits_at_expires) {
   srv_hub_tick(w.hub);
   say(2, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
   cr_assert_str_eq(error_code(2), "table_unknown", "gone once nobody seated is there");
+}
+
+/* The main time a side has left by the client's last table message. */
+static json_int_t main_left(uint64_t id, const char *side) {
+  return json_integer_value(json_object_get(json_object_get(json_object_get(ks(id), "clock"), side), "main_ms"));
+}
+
+/* The client, connected again to a new server, says hello as its player and watches the table. */
+static void come_back(uint64_t id, const char *player_token, json_int_t table) {
+  srv_hub_connect(w.hub, id);
+  say(id, "{\"type\":\"hello\",\"player_token\":\"%s\"}", player_token);
+  cr_assert_str_eq(last_type(id), "welcome");
+  say(id, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(error_code(id), "", "%s", error_of(id));
+}
+
+Test(server_koshogi, a_restarted_server_restores_the_table_its_moves_and_clocks_and_the_game_goes_on) {
+  const json_int_t table = game_between_1_and_2(10, 30);
+  char tokens[3][SRV_TOKEN_SIZE];
+  for (int id = 1; id <= 2; id++) snprintf(tokens[id], sizeof tokens[id], "%s", w.clients[id].player_token);
+  play_first(1);   /* Black takes no time */
+  w.now += 5000;
+  play_first(2);   /* White 5 s */
+  w.now += 7000;
+  play_first(1);   /* Black 7 s */
+  w.now += 20000;  /* White thinks 20 s, then the server goes down for an hour */
+  char position[KS_POSITION_TEXT];
+  snprintf(position, sizeof position, "%s", ks_text(1, "position"));
+  close_hub();
+  w.now += 3600000;
+  open_hub(0);
+
+  come_back(1, tokens[1], table);
+  come_back(2, tokens[2], table);
+  cr_assert_str_eq(ks_text(2, "position"), position, "the moves replayed");
+  cr_assert_eq(json_array_size(json_object_get(ks(2), "moves")), 3);
+  cr_assert_str_eq(ks_text(2, "status"), "playing");
+  cr_assert_str_eq(ks_text(1, "you"), "black");
+  cr_assert_str_eq(ks_text(2, "you"), "white");
+  /* the outage is nobody's time: each side has what it had after its last move, and White's
+   * turn starts again at the restore */
+  cr_assert_eq(main_left(2, "black"), 600000 - 7000);
+  cr_assert_eq(main_left(2, "white"), 600000 - 5000);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(ks(2), "clock"), "running")), "white");
+
+  /* a move the store cannot keep is not played */
+  char move[KS_MOVE_TEXT];
+  legal_move(2, move);
+  srv_store_fail_all(w.store, true);
+  say(2, "{\"type\":\"ks_move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table, move);
+  cr_assert_str_eq(error_code(2), "storage_failed", "%s", error_of(2));
+  srv_store_fail_all(w.store, false);
+  cr_assert_str_eq(ks_text(2, "position"), position, "the move that was not stored was taken back");
+
+  w.now += 4000;
+  play_first(2); /* White 4 s after the restore */
+  cr_assert_eq(main_left(1, "white"), 600000 - 5000 - 4000);
+  close_hub(); /* a second restart finds that move too */
+  open_hub(0);
+  come_back(1, tokens[1], table);
+  cr_assert_eq(json_array_size(json_object_get(ks(1), "moves")), 4);
+  cr_assert_eq(main_left(1, "white"), 600000 - 9000);
+  cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_tables"), 1);
+
+  say(1, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(error_code(1), "", "%s", error_of(1));
+  cr_assert_str_eq(ks_text(1, "status"), "over");
+  cr_assert(json_integer_value(json_object_get(ks(1), "game_id")) > 0, "the game was saved");
+  cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_games WHERE moves = 4 AND ended = 'resignation'"), 1);
+  cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_tables"), 0, "the game's save closes the stored table");
+  cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_moves"), 0);
+  close_hub();
+  open_hub(0);
+  connect_client(3, "Cid");
+  say(3, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(error_code(3), "table_unknown", "a finished game is not restored");
+}
+
+Test(server_koshogi, a_restored_table_against_the_computer_plays_on_and_new_tables_are_numbered_above_it) {
+  connect_client(1, "Ann");
+  say(1, "{\"type\":\"ks_create\",\"level\":\"ks-novice\",\"side\":\"white\",\"main_minutes\":1}");
+  cr_assert_str_eq(error_code(1), "", "%s", error_of(1));
+  const json_int_t table = table_of(1);
+  char token[SRV_TOKEN_SIZE];
+  snprintf(token, sizeof token, "%s", w.clients[1].player_token);
+  cr_assert_eq(json_array_size(json_object_get(ks(1), "moves")), 1, "the computer opened as Black");
+  close_hub();
+  open_hub(0);
+  come_back(1, token, table);
+  cr_assert_str_eq(ks_text(1, "you"), "white");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(ks(1), "seats"), 0), "bot")),
+                   "ks-novice");
+  play_first(1);
+  cr_assert_eq(json_array_size(json_object_get(ks(1), "moves")), 3, "the computer answered after the restore");
+  say(1, "{\"type\":\"ks_create\",\"side\":\"black\"}");
+  cr_assert_gt(table_of(1), table, "a new table is not numbered as a restored one");
 }

@@ -3,8 +3,10 @@
  * plays on), moves, resignation and draws judged by the table's game (ks_table.h), the flag
  * decided by the hub's own clock on its tick, the computer's moves thought off the hub's thread
  * (io.ks_think), and the finished game with its record and both players' new Ko shogi ratings
- * saved on the store thread (io.save_ks_game). Tables live in this server's memory only: a
- * restart ends the games in play unsaved (docs/KOSHOGI.md "Not done yet"). */
+ * saved on the store thread (io.save_ks_game). A server alone keeps each table and each move
+ * in the store before it is announced (synchronously, on the hub's own store) and a new server
+ * restores them (hub_ks_restore); with several servers on one database the tables live in one
+ * server's memory only (docs/KOSHOGI.md "Not done yet"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,7 @@ typedef struct ks_room {
   bool rematch_asked[2];
   int64_t rematch;      /* the rematch's table once made */
   bool lobby_dirty, announced;
+  bool row_stored;      /* the table's row is in the store as it is now (kept(h) only) */
 } ks_room;
 
 struct hub_ks {
@@ -90,6 +93,42 @@ static void count_open(srv_hub *h, ks_room *t, int delta) {
 }
 
 static bool listed(const ks_room *t) { return t->open && !t->invite[0]; }
+
+/* Whether this server keeps its Ko shogi tables in the store. Not with several servers on one
+ * database: their tables are numbered per server, so two servers' rows would collide, and a
+ * restore would take a live server's tables (docs/KOSHOGI.md "Not done yet"). */
+static bool kept(const srv_hub *h) { return h->options.lease_renew_ms <= 0; }
+
+/* ---- the store ---- */
+
+/* Stores the table's row (made or seated): true when stored, or when nothing is kept. */
+static bool store_room(srv_hub *h, ks_room *t) {
+  if (!kept(h)) return true;
+  srv_ks_table_row row = {.id = t->id, .owner = t->owner, .main_ms = t->game.clock.main_ms,
+                          .byoyomi_ms = t->game.clock.byoyomi_ms};
+  snprintf(row.invite, sizeof row.invite, "%s", t->invite);
+  for (int side = KS_BLACK; side <= KS_WHITE; side++) {
+    row.players[side] = t->seats[side].player;
+    snprintf(row.names[side], sizeof row.names[side], "%s", t->seats[side].name);
+    snprintf(row.bots[side], sizeof row.bots[side], "%s", t->seats[side].bot);
+  }
+  t->row_stored = srv_store_ks_table_save(h->store, &row) == 0;
+  if (!t->row_stored)
+    hub_log(h, "koshogi table %lld was not stored: %s", (long long)t->id, srv_store_error(h->store));
+  return t->row_stored;
+}
+
+/* Stores the move just played (its text as it was given, which replays on the same position)
+ * with both sides' main time left after it. Returns false, with the reason in err, when it
+ * could not be stored. */
+static bool store_move(srv_hub *h, ks_room *t, const char *move, char *err, size_t errsize) {
+  if (!kept(h)) return true;
+  if ((t->row_stored || store_room(h, t)) &&
+      srv_store_ks_move_add(h->store, t->id, t->game.game.nplies - 1, move, t->game.clock.left_ms) == 0)
+    return true;
+  snprintf(err, errsize, "the move could not be stored, so it was not played: %s", srv_store_error(h->store));
+  return false;
+}
 
 static void lobby_touch(ks_room *t) { t->lobby_dirty = true; }
 
@@ -283,6 +322,7 @@ static void save_game(srv_hub *h, ks_room *t) {
   g->byoyomi_ms = t->game.clock.byoyomi_ms;
   snprintf(g->invite, sizeof g->invite, "%s", t->invite);
   g->rated = t->rated;
+  if (kept(h)) g->table = t->id;
   w.record = srv_ks_record(&t->game, t->seats[KS_BLACK].name, t->seats[KS_WHITE].name);
   t->save_retry_ms = 0;
   if (!w.record) {
@@ -326,13 +366,48 @@ static void changed(srv_hub *h, ks_room *t) {
 }
 
 static srv_error play(srv_hub *h, ks_room *t, int64_t player, const char *move, char *err, size_t errsize) {
+  const srv_ks_clock clock = t->game.clock;
+  const int draw_offer = t->game.draw_offer;
   const srv_error refused = srv_ks_table_move(&t->game, player, move, h->io.now_ms(h->io.ctx), err, errsize);
+  if (refused == SRV_ERROR_NONE && !store_move(h, t, move, err, errsize) &&
+      srv_ks_table_take_back(&t->game, &clock, draw_offer) == 0)
+    return SRV_ERR_STORAGE_FAILED; /* stored before it is announced, or not played */
   if (refused == SRV_ERROR_NONE) h->moves++;
   if (refused == SRV_ERROR_NONE || srv_ks_table_over(&t->game)) changed(h, t); /* (or the flag fell first) */
   return refused;
 }
 
 /* ---- tables made and seated ---- */
+
+/* A new table with empty seats under a clock, in the hub's list (whose numbering goes on above
+ * it); NULL when out of memory. */
+static ks_room *room_new(srv_hub *h, int64_t id, int64_t owner, int64_t main_ms, int64_t byoyomi_ms) {
+  struct hub_ks *ks = h->ks;
+  ks_room *t = calloc(1, sizeof *t);
+  char err[128];
+  if (ks->n == ks->cap) {
+    const int cap = ks->cap ? 2 * ks->cap : 16;
+    ks_room **grown = realloc(ks->rooms, (size_t)cap * sizeof *grown);
+    if (grown) {
+      ks->rooms = grown;
+      ks->cap = cap;
+    }
+  }
+  if (!t || ks->n == ks->cap || srv_ks_table_init(&t->game, main_ms, byoyomi_ms, err, sizeof err) != 0 ||
+      hub_map_put(&ks->index, (uint64_t)id, (uint64_t)(uintptr_t)t) != 0) {
+    if (t) srv_ks_table_free(&t->game);
+    free(t);
+    return NULL;
+  }
+  t->id = id;
+  if (id - SRV_KS_TABLE_BASE > ks->next_id) ks->next_id = id - SRV_KS_TABLE_BASE;
+  t->owner = owner;
+  t->thinking_version = -1;
+  t->created_ms = h->io.now_ms(h->io.ctx);
+  ks->rooms[ks->n++] = t;
+  lobby_touch(t);
+  return t;
+}
 
 static ks_room *room_add(srv_hub *h, hub_client *c, const char *request, int64_t main_ms, int64_t byoyomi_ms,
                          bool private_table) {
@@ -350,34 +425,13 @@ static ks_room *room_add(srv_hub *h, hub_client *c, const char *request, int64_t
                    h->options.max_tables_per_player);
     return NULL;
   }
-  struct hub_ks *ks = h->ks;
-  ks_room *t = calloc(1, sizeof *t);
-  char err[128];
-  if (ks->n == ks->cap) {
-    const int cap = ks->cap ? 2 * ks->cap : 16;
-    ks_room **grown = realloc(ks->rooms, (size_t)cap * sizeof *grown);
-    if (grown) {
-      ks->rooms = grown;
-      ks->cap = cap;
-    }
-  }
-  const int64_t id = SRV_KS_TABLE_BASE + ks->next_id + 1;
-  if (!t || ks->n == ks->cap || srv_ks_table_init(&t->game, main_ms, byoyomi_ms, err, sizeof err) != 0 ||
-      hub_map_put(&ks->index, (uint64_t)id, (uint64_t)(uintptr_t)t) != 0) {
-    if (t) srv_ks_table_free(&t->game);
-    free(t);
+  ks_room *t = room_new(h, SRV_KS_TABLE_BASE + h->ks->next_id + 1, c->player, main_ms, byoyomi_ms);
+  if (!t) {
     hub_send_error_retry(h, c->id, request, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return NULL;
   }
-  t->id = id;
-  ks->next_id++;
-  t->owner = c->player;
-  t->thinking_version = -1;
-  t->created_ms = h->io.now_ms(h->io.ctx);
   if (private_table) hub_new_token(h, t->invite);
-  ks->rooms[ks->n++] = t;
   count_open(h, t, +1);
-  lobby_touch(t);
   return t;
 }
 
@@ -432,6 +486,7 @@ void hub_do_ks_create(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_send_json(h, c->id, created);
   if (r->ks.side >= 0) seat(h, t, r->ks.side, c, NULL, "ks_create");
   if (r->level[0] && t->seats[r->ks.side].player) seat(h, t, 1 - r->ks.side, NULL, r->level, "ks_create");
+  store_room(h, t); /* (a row not stored is stored again with the first move) */
   attend(h, c, t, "ks_create");
 }
 
@@ -454,6 +509,7 @@ static ks_room *open_room(srv_hub *h, hub_client *c, const char *request, int64_
 void hub_do_ks_sit(srv_hub *h, hub_client *c, const srv_request *r) {
   ks_room *t = open_room(h, c, "ks_sit", r->table);
   if (!t || seat(h, t, r->ks.side, c, NULL, "ks_sit") != 0) return;
+  store_room(h, t);
   attend(h, c, t, "ks_sit");
   broadcast(h, t);
 }
@@ -487,6 +543,10 @@ static ks_room *seated_room(srv_hub *h, hub_client *c, const char *request, int6
 
 /* Sends a refusal of the game (ks_table.h) with words for people. */
 static void send_refusal(srv_hub *h, hub_client *c, const char *request, srv_error refused, const char *why) {
+  if (refused == SRV_ERR_STORAGE_FAILED) { /* the move was not stored: it may be sent again */
+    hub_send_error_retry(h, c->id, request, refused, HUB_RETRY_STORE_MS, "%s", why);
+    return;
+  }
   const char *text = refused == SRV_ERR_NOT_PLAYING     ? "no game is being played at the table (not started, or over)"
                      : refused == SRV_ERR_WRONG_SEAT    ? "it is your opponent's turn"
                      : refused == SRV_ERR_DRAW_NOT_OFFERED ? "your opponent has no draw offer standing"
@@ -544,6 +604,7 @@ static void make_rematch(srv_hub *h, hub_client *c, ks_room *t) {
     srv_ks_table_sit(&next->game, 1 - side, s->player);
   }
   srv_ks_table_start(&next->game, h->io.now_ms(h->io.ctx));
+  store_room(h, next);
   t->rematch = next->id;
   broadcast(h, t);
   while (t->nwatchers > 0) {
@@ -611,6 +672,9 @@ static void room_remove(srv_hub *h, int i) {
     hub_client *c = hub_client_get(h, t->watchers[j]);
     if (c && c->ks_table == t->id) c->ks_table = 0;
   }
+  /* a game played was closed in the store by its save; a table let go waiting is closed here */
+  if (kept(h) && !t->game.started && srv_store_ks_table_close(h->store, t->id) != 0)
+    hub_log(h, "koshogi table %lld was not closed in the store: %s", (long long)t->id, srv_store_error(h->store));
   hub_map_del(&h->ks->index, (uint64_t)t->id);
   room_free(t);
   memmove(&h->ks->rooms[i], &h->ks->rooms[i + 1], (size_t)(h->ks->n - i - 1) * sizeof *h->ks->rooms);
@@ -636,4 +700,106 @@ void hub_ks_tick(srv_hub *h, int64_t now) {
     }
     if (t->lobby_dirty) send_lobby(h, t);
   }
+}
+
+/* ---- restored at start ---- */
+
+typedef struct ks_stored {
+  srv_ks_table_row *rows;
+  int n, cap;
+  bool out_of_memory;
+} ks_stored;
+
+static void stored_row(void *ctx, const srv_ks_table_row *row) {
+  ks_stored *st = ctx;
+  if (st->n == st->cap) {
+    const int cap = st->cap ? 2 * st->cap : 16;
+    srv_ks_table_row *grown = realloc(st->rows, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      st->out_of_memory = true;
+      return;
+    }
+    st->rows = grown;
+    st->cap = cap;
+  }
+  st->rows[st->n++] = *row;
+}
+
+typedef struct ks_replay {
+  ks_room *t;
+  int64_t left_ms[2]; /* as stored with the last move */
+  char err[256];
+  bool failed;
+} ks_replay;
+
+static void stored_move(void *ctx, const char *move, const int64_t left_ms[2]) {
+  ks_replay *r = ctx;
+  if (r->failed) return;
+  char why[200];
+  if (srv_ks_table_replay(&r->t->game, move, why, sizeof why) != SRV_ERROR_NONE) {
+    snprintf(r->err, sizeof r->err, "Ko shogi table %lld, move %d \"%s\" does not replay: %s", (long long)r->t->id,
+             r->t->game.game.nplies + 1, move, why);
+    r->failed = true;
+    return;
+  }
+  r->left_ms[KS_BLACK] = left_ms[KS_BLACK];
+  r->left_ms[KS_WHITE] = left_ms[KS_WHITE];
+}
+
+/* Brings one stored table back: its seats with the players' ratings now, its moves replayed,
+ * its clock resumed at now. Returns 0, or -1 with the reason in err. */
+static int restore_room(srv_hub *h, const srv_ks_table_row *row, char *err, size_t errsize) {
+  ks_room *t = room_new(h, row->id, row->owner, row->main_ms, row->byoyomi_ms);
+  if (!t) {
+    snprintf(err, errsize, "out of memory");
+    return -1;
+  }
+  snprintf(t->invite, sizeof t->invite, "%s", row->invite);
+  count_open(h, t, +1);
+  for (int side = KS_BLACK; side <= KS_WHITE; side++) {
+    ks_seat *s = &t->seats[side];
+    if (!row->players[side]) continue;
+    s->player = row->players[side];
+    snprintf(s->name, sizeof s->name, "%s", row->names[side]);
+    snprintf(s->bot, sizeof s->bot, "%s", row->bots[side]);
+    int games;
+    if (srv_store_ks_rating(h->store, s->player, &s->rating.rating, &s->rating.deviation, &games) != 0 ||
+        srv_ks_table_sit(&t->game, side, s->player) != SRV_ERROR_NONE) {
+      snprintf(err, errsize, "Ko shogi table %lld: %s", (long long)row->id, srv_store_error(h->store));
+      return -1;
+    }
+  }
+  t->row_stored = true;
+  ks_replay r = {.t = t, .left_ms = {row->main_ms, row->main_ms}};
+  if (srv_store_ks_moves(h->store, row->id, stored_move, &r) != 0) {
+    snprintf(err, errsize, "%s", srv_store_error(h->store));
+    return -1;
+  }
+  if (r.failed) {
+    snprintf(err, errsize, "%s", r.err);
+    return -1;
+  }
+  if (t->seats[KS_BLACK].player && t->seats[KS_WHITE].player)
+    srv_ks_table_resume(&t->game, r.left_ms, h->io.now_ms(h->io.ctx));
+  if (srv_ks_table_over(&t->game)) game_ended(h, t); /* its last move was stored, its save was not */
+  schedule(h, t);
+  return 0;
+}
+
+int hub_ks_restore(srv_hub *h, char *err, size_t errsize) {
+  if (!kept(h)) return 0;
+  ks_stored st = {0};
+  if (srv_store_ks_tables_open(h->store, stored_row, &st) != 0) {
+    snprintf(err, errsize, "%s", srv_store_error(h->store));
+    free(st.rows);
+    return -1;
+  }
+  int status = 0;
+  if (st.out_of_memory || (st.n > 0 && !h->ks && !(h->ks = calloc(1, sizeof *h->ks)))) {
+    snprintf(err, errsize, "out of memory");
+    status = -1;
+  }
+  for (int i = 0; status == 0 && i < st.n; i++) status = restore_room(h, &st.rows[i], err, errsize);
+  free(st.rows);
+  return status;
 }

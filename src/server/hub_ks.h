@@ -11,6 +11,10 @@
 #define SRV_KS_TABLE_BASE (INT64_C(1) << 40)
 
 void hub_ks_free(srv_hub *h);
+/* Brings back at start every Ko shogi table the store keeps (docs/KOSHOGI.md "Online"): its
+ * seats, its moves replayed by the rules, the clocks resumed with the side to move's turn
+ * starting now. Returns 0, or -1 with the reason in err (a move that does not replay). */
+int hub_ks_restore(srv_hub *h, char *err, size_t errsize);
 /* Runs what is due at the Ko shogi tables: flags that fell, computer moves asked again, games
  * saved again, tables expired or let go, and the lobby's events for them. */
 void hub_ks_tick(srv_hub *h, int64_t now);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hub_invite.h"
+#include "hub_ks.h"
 #include "hub_lifecycle.h"
 #include "hub_lobby.h"
 #include "hub_options.h"
@@ -164,6 +165,7 @@ int srv_hub_new(srv_hub **out, srv_store *store, const srv_hub_io *io, const srv
     snprintf(err, errsize, "%s", srv_store_error(store));
     c.failed = 1;
   }
+  if (!c.failed && hub_ks_restore(h, err, errsize) != 0) c.failed = 1;
   if (c.failed) {
     srv_hub_free(h);
     return -1;

@@ -123,3 +123,41 @@ srv_error srv_ks_table_answer_draw(srv_ks_table *table, int64_t player, bool acc
   }
   return SRV_ERROR_NONE;
 }
+
+int srv_ks_table_take_back(srv_ks_table *table, const srv_ks_clock *clock, int draw_offer) {
+  ks_game before;
+  if (ks_game_init(&before) != 0) return -1;
+  for (int ply = 0; ply + 1 < table->game.nplies; ply++)
+    if (ks_game_play(&before, &table->game.moves[ply]) != 0) {
+      ks_game_free(&before);
+      return -1;
+    }
+  ks_game_free(&table->game);
+  table->game = before;
+  table->clock = *clock;
+  table->draw_offer = draw_offer;
+  table->result = KS_ONGOING;
+  table->end = SRV_KS_END_NONE;
+  return 0;
+}
+
+srv_error srv_ks_table_replay(srv_ks_table *table, const char *text, char *err, size_t errsize) {
+  ks_move move;
+  if (table->game.result != KS_ONGOING) {
+    snprintf(err, errsize, "the game was over before this move");
+    return SRV_ERR_ILLEGAL_MOVE;
+  }
+  if (ks_move_parse(&table->game.pos, text, &move, err, errsize) != 0) return SRV_ERR_ILLEGAL_MOVE;
+  if (ks_game_play(&table->game, &move) != 0) {
+    snprintf(err, errsize, "out of memory");
+    return SRV_ERR_SERVER_BUSY;
+  }
+  return SRV_ERROR_NONE;
+}
+
+void srv_ks_table_resume(srv_ks_table *table, const int64_t left_ms[2], int64_t now) {
+  table->clock.left_ms[KS_BLACK] = left_ms[KS_BLACK];
+  table->clock.left_ms[KS_WHITE] = left_ms[KS_WHITE];
+  if (srv_ks_table_start(table, now) != SRV_ERROR_NONE) return;
+  if (table->game.result != KS_ONGOING) finish(table, table->game.result, SRV_KS_END_RULES, now);
+}

@@ -63,5 +63,16 @@ srv_error srv_ks_table_answer_draw(srv_ks_table *table, int64_t player, bool acc
 bool srv_ks_table_tick(srv_ks_table *table, int64_t now);
 /* Whether the game is over. */
 bool srv_ks_table_over(const srv_ks_table *table);
+/* Takes back the last move of a game that is not over or that this move ended, restoring the
+ * clock and the draw offer as they were before it (the caller kept them): the move could not be
+ * stored, so it must not stand. Returns 0, -1 when out of memory (the move then stands). */
+int srv_ks_table_take_back(srv_ks_table *table, const srv_ks_clock *clock, int draw_offer);
+/* A restored table (docs/KOSHOGI.md "Online"): replays a stored move by the rules alone, before
+ * the clock is set. ILLEGAL_MOVE with the reason in err, SERVER_BUSY when out of memory. */
+srv_error srv_ks_table_replay(srv_ks_table *table, const char *text, char *err, size_t errsize);
+/* Starts a restored table with both seats taken: each side's main time as stored with the last
+ * move (both full before any), the side to move's turn beginning at now (the time the server was
+ * down is nobody's), or the game ended by the rules when its last stored move ended it. */
+void srv_ks_table_resume(srv_ks_table *table, const int64_t left_ms[2], int64_t now);
 
 #endif

@@ -271,6 +271,27 @@ int srv_store_ks_leaderboard(srv_store *s, srv_player *rows, int max, int *count
   return counted(s, down(s) ? -1 : s->ops->ks_leaderboard ? s->ops->ks_leaderboard(s, rows, max, count) : no_ks(s));
 }
 
+int srv_store_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
+  return counted(s, down(s) ? -1 : s->ops->ks_table_save ? s->ops->ks_table_save(s, row) : no_ks(s));
+}
+
+int srv_store_ks_table_close(srv_store *s, int64_t table) {
+  return counted(s, down(s) ? -1 : s->ops->ks_table_close ? s->ops->ks_table_close(s, table) : no_ks(s));
+}
+
+int srv_store_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
+  return counted(s, down(s) ? -1 : s->ops->ks_move_add ? s->ops->ks_move_add(s, table, ply, move, left_ms) : no_ks(s));
+}
+
+int srv_store_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  return counted(s, down(s) ? -1 : s->ops->ks_tables_open ? s->ops->ks_tables_open(s, fn, ctx) : no_ks(s));
+}
+
+int srv_store_ks_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
+                       void *ctx) {
+  return counted(s, down(s) ? -1 : s->ops->ks_moves ? s->ops->ks_moves(s, table, fn, ctx) : no_ks(s));
+}
+
 int srv_store_game_stats_save(srv_store *s, const srv_game_stats *stats) {
   srv_game_stats merged = *stats; /* one seat per player, in the order of their first seats */
   merged.nplayers = 0;

@@ -274,6 +274,7 @@ typedef struct srv_ks_game_row {
   char invite[SRV_TOKEN_SIZE];         /* a private table's invite code: the key to its record; "" */
   bool rated;                          /* both players' ratings are written */
   double rating_after[2], deviation_after[2];
+  int64_t table;                       /* the stored table (srv_ks_table_row) its save closes; 0: none */
 } srv_ks_game_row;
 /* A finished Ko shogi game to save away from the hub's thread (hub.h io.save_ks_game). */
 typedef struct srv_ks_game_write {
@@ -294,6 +295,29 @@ int srv_store_ks_game_text(srv_store *store, int64_t game, const char *key, char
 /* As srv_store_leaderboard, but by Ko shogi ratings: the players with a rated Ko shogi game
  * (bot accounts left out), rating, deviation and games their Ko shogi ones, best first. */
 int srv_store_ks_leaderboard(srv_store *store, srv_player *rows, int max, int *count);
+/* A Ko shogi table not over, as stored so that a new server restores it (docs/KOSHOGI.md
+ * "Online"): the table itself here, its moves apart (srv_store_ks_move_add). */
+typedef struct srv_ks_table_row {
+  int64_t id, owner;
+  int64_t main_ms, byoyomi_ms;
+  char invite[SRV_TOKEN_SIZE];        /* "" for a listed table */
+  int64_t players[2];                 /* at Black and White; 0 for an empty seat */
+  char names[2][SRV_NAME_SIZE];
+  char bots[2][SRV_LEVEL_SIZE];       /* a computer's level, "" for a person */
+} srv_ks_table_row;
+/* Stores a Ko shogi table, made or seated (written over when it is stored already). */
+int srv_store_ks_table_save(srv_store *store, const srv_ks_table_row *row);
+/* Forgets a stored Ko shogi table and its moves (a waiting table let go); a finished game's
+ * srv_store_ks_game_save does the same in its own transaction. */
+int srv_store_ks_table_close(srv_store *store, int64_t table);
+/* Stores ply `ply` (from 0) of a Ko shogi table in notation, with both sides' main time left
+ * after it (Black's, White's). */
+int srv_store_ks_move_add(srv_store *store, int64_t table, int ply, const char *move, const int64_t left_ms[2]);
+/* Calls fn for every stored Ko shogi table, in id order. */
+int srv_store_ks_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx);
+/* Calls fn for a stored table's moves in order, each with the main times stored with it. */
+int srv_store_ks_moves(srv_store *store, int64_t table,
+                       void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]), void *ctx);
 /* Career statistics (docs/SERVER.md "Career statistics"): one row per game and player, as
  * srv_game_analyse found them; a player in several seats of a game (a computer level) is one
  * row, with its first seat's rounds and points and the moves of all its seats. A game saved

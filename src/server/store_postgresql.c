@@ -1008,6 +1008,14 @@ static int pg_match_text(srv_store *s, int64_t id, char **summary) {
   return lost ? -1 : 0;
 }
 
+/* Deletes a stored Ko shogi table's row and moves (schema step 12), inside a transaction. */
+static int pg_ks_forget(srv_store *s, int64_t table) {
+  char b[32];
+  const char *params[] = {num(b, table)};
+  if (run(s, "closing a Ko shogi table's moves", "DELETE FROM ks_moves WHERE table_id = $1", 1, params) != 0) return -1;
+  return run(s, "closing a Ko shogi table", "DELETE FROM ks_tables WHERE id = $1", 1, params);
+}
+
 /* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
 static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record) {
   if (begin(s) != 0) return -1;
@@ -1029,6 +1037,7 @@ static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record)
                  " games = ks_ratings.games + 1",
                  3, rating);
   }
+  if (status == 0 && g->table) status = pg_ks_forget(s, g->table);
   if (end(s, status) != 0) return -1;
   g->id = id;
   return 0;
@@ -1109,6 +1118,72 @@ static int pg_ks_game_text(srv_store *s, int64_t game, const char *key, char **r
   return lost ? -1 : 0;
 }
 
+/* Ko shogi tables not over (schema step 12). */
+static int pg_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
+  char b[7][32];
+  const char *params[] = {num(b[0], row->id),         num(b[1], row->owner),      num(b[2], row->main_ms),
+                          num(b[3], row->byoyomi_ms), row->invite,                num(b[4], row->players[0]),
+                          num(b[5], row->players[1]), row->names[0],              row->names[1],
+                          row->bots[0],               row->bots[1]};
+  return run(s, "saving a Ko shogi table",
+             "INSERT INTO ks_tables (id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name,"
+             " black_bot, white_bot) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+             " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, main_ms = excluded.main_ms,"
+             " byoyomi_ms = excluded.byoyomi_ms, invite = excluded.invite, black = excluded.black,"
+             " white = excluded.white, black_name = excluded.black_name, white_name = excluded.white_name,"
+             " black_bot = excluded.black_bot, white_bot = excluded.white_bot",
+             11, params);
+}
+
+static int pg_ks_table_close(srv_store *s, int64_t table) {
+  if (begin(s) != 0) return -1;
+  return end(s, pg_ks_forget(s, table));
+}
+
+static int pg_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
+  char b[4][32];
+  const char *params[] = {num(b[0], table), num(b[1], ply), move, num(b[2], left_ms[0]), num(b[3], left_ms[1])};
+  return run(s, "saving a Ko shogi move",
+             "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)", 5, params);
+}
+
+static int pg_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  PGresult *r = query(s, "reading the Ko shogi tables",
+                      "SELECT id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name, black_bot,"
+                      " white_bot FROM ks_tables ORDER BY id",
+                      0, NULL);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r); i++) {
+    srv_ks_table_row row = {.id = strtoll(PQgetvalue(r, i, 0), NULL, 10), .owner = strtoll(PQgetvalue(r, i, 1), NULL, 10),
+                            .main_ms = strtoll(PQgetvalue(r, i, 2), NULL, 10),
+                            .byoyomi_ms = strtoll(PQgetvalue(r, i, 3), NULL, 10)};
+    snprintf(row.invite, sizeof row.invite, "%s", PQgetvalue(r, i, 4));
+    for (int side = 0; side < 2; side++) {
+      row.players[side] = strtoll(PQgetvalue(r, i, 5 + side), NULL, 10);
+      snprintf(row.names[side], sizeof row.names[side], "%s", PQgetvalue(r, i, 7 + side));
+      snprintf(row.bots[side], sizeof row.bots[side], "%s", PQgetvalue(r, i, 9 + side));
+    }
+    fn(ctx, &row);
+  }
+  PQclear(r);
+  return 0;
+}
+
+static int pg_ks_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
+                       void *ctx) {
+  char b[32];
+  const char *params[] = {num(b, table)};
+  PGresult *r = query(s, "reading a Ko shogi table's moves",
+                      "SELECT move, black_ms, white_ms FROM ks_moves WHERE table_id = $1 ORDER BY ply", 1, params);
+  if (!r) return -1;
+  for (int i = 0; i < PQntuples(r); i++) {
+    const int64_t left_ms[2] = {strtoll(PQgetvalue(r, i, 1), NULL, 10), strtoll(PQgetvalue(r, i, 2), NULL, 10)};
+    fn(ctx, PQgetvalue(r, i, 0), left_ms);
+  }
+  PQclear(r);
+  return 0;
+}
+
 static const srv_store_ops pg_ops = {
     pg_close,       pg_limit_bytes,  pg_node, pg_node_release, pg_lease_renew, pg_table_load,  pg_table_owner,  pg_player_by_token, pg_player_create, pg_player_rename,   pg_bot_player,
     pg_player_get,  pg_player_token_add, pg_account,     pg_player_register, pg_leaderboard,   pg_rating_history,
@@ -1117,4 +1192,5 @@ static const srv_store_ops pg_ops = {
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
     pg_game_stats_save, pg_player_stats,
     pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text, pg_ks_leaderboard,
+    pg_ks_table_save, pg_ks_table_close, pg_ks_move_add, pg_ks_tables_open, pg_ks_moves,
 };

@@ -213,6 +213,25 @@ const srv_migration srv_migrations[] = {
       "  moves INTEGER NOT NULL, lost INTEGER NOT NULL, PRIMARY KEY (game, player));"
       "CREATE INDEX game_stats_player ON game_stats(player, game);"
     },
+    /* 12 (Ko shogi tables across a restart, docs/KOSHOGI.md "Online"): each table not over, with
+     * its seats (player 0: empty; a computer's level, "" for a person), and its moves, each with
+     * both sides' main time left after it; a finished game's save deletes both */
+    {
+      "CREATE TABLE ks_tables ("
+      "  id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, main_ms INTEGER NOT NULL, byoyomi_ms INTEGER NOT NULL,"
+      "  invite TEXT NOT NULL, black INTEGER NOT NULL, white INTEGER NOT NULL, black_name TEXT NOT NULL,"
+      "  white_name TEXT NOT NULL, black_bot TEXT NOT NULL, white_bot TEXT NOT NULL);"
+      "CREATE TABLE ks_moves ("
+      "  table_id INTEGER NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL, black_ms INTEGER NOT NULL,"
+      "  white_ms INTEGER NOT NULL, PRIMARY KEY (table_id, ply));",
+      "CREATE TABLE ks_tables ("
+      "  id BIGINT PRIMARY KEY, owner BIGINT NOT NULL, main_ms BIGINT NOT NULL, byoyomi_ms BIGINT NOT NULL,"
+      "  invite TEXT NOT NULL, black BIGINT NOT NULL, white BIGINT NOT NULL, black_name TEXT NOT NULL,"
+      "  white_name TEXT NOT NULL, black_bot TEXT NOT NULL, white_bot TEXT NOT NULL);"
+      "CREATE TABLE ks_moves ("
+      "  table_id BIGINT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL, black_ms BIGINT NOT NULL,"
+      "  white_ms BIGINT NOT NULL, PRIMARY KEY (table_id, ply));"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

@@ -804,6 +804,16 @@ static int lite_match_text(srv_store *s, int64_t id, char **summary) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a match");
 }
 
+/* Deletes a stored Ko shogi table's row and moves (schema step 12), inside a transaction. */
+static int lite_ks_forget(srv_store *s, int64_t table) {
+  sqlite3_stmt *st = lite_prepare(s, "DELETE FROM ks_moves WHERE table_id = ?");
+  if (st) sqlite3_bind_int64(st, 1, table);
+  if (lite_run(s, st, "closing a Ko shogi table's moves") != 0) return -1;
+  st = lite_prepare(s, "DELETE FROM ks_tables WHERE id = ?");
+  if (st) sqlite3_bind_int64(st, 1, table);
+  return lite_run(s, st, "closing a Ko shogi table");
+}
+
 /* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
 static int lite_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record) {
   if (lite_begin(s) != 0) return -1;
@@ -835,6 +845,7 @@ static int lite_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *recor
     }
     status = lite_run(s, st, "saving a Ko shogi rating");
   }
+  if (status == 0 && g->table) status = lite_ks_forget(s, g->table);
   if (lite_end(s, status) != 0) return -1;
   g->id = id;
   return 0;
@@ -934,6 +945,83 @@ static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *ta
   return lite_node(s, "", 0);
 }
 
+/* Ko shogi tables not over (schema step 12). */
+static int lite_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
+  sqlite3_stmt *st = lite_prepare(s, "INSERT OR REPLACE INTO ks_tables (id, owner, main_ms, byoyomi_ms, invite, black,"
+                                     " white, black_name, white_name, black_bot, white_bot)"
+                                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, row->id);
+    sqlite3_bind_int64(st, 2, row->owner);
+    sqlite3_bind_int64(st, 3, row->main_ms);
+    sqlite3_bind_int64(st, 4, row->byoyomi_ms);
+    sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
+    for (int side = 0; side < 2; side++) {
+      sqlite3_bind_int64(st, 6 + side, row->players[side]);
+      sqlite3_bind_text(st, 8 + side, row->names[side], -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(st, 10 + side, row->bots[side], -1, SQLITE_TRANSIENT);
+    }
+  }
+  return lite_run(s, st, "saving a Ko shogi table");
+}
+
+static int lite_ks_table_close(srv_store *s, int64_t table) {
+  if (lite_begin(s) != 0) return -1;
+  return lite_end(s, lite_ks_forget(s, table));
+}
+
+static int lite_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
+  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) VALUES (?, ?, ?, ?, ?)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, table);
+    sqlite3_bind_int(st, 2, ply);
+    sqlite3_bind_text(st, 3, move, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, left_ms[0]);
+    sqlite3_bind_int64(st, 5, left_ms[1]);
+  }
+  return lite_run(s, st, "saving a Ko shogi move");
+}
+
+/* Copies a text column into a fixed field, cut to fit. */
+static void lite_text(sqlite3_stmt *st, int column, char *out, size_t size) {
+  const unsigned char *text = sqlite3_column_text(st, column);
+  snprintf(out, size, "%s", text ? (const char *)text : "");
+}
+
+static int lite_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT id, owner, main_ms, byoyomi_ms, invite, black, white, black_name,"
+                                     " white_name, black_bot, white_bot FROM ks_tables ORDER BY id");
+  if (!st) return -1;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    srv_ks_table_row row = {.id = sqlite3_column_int64(st, 0), .owner = sqlite3_column_int64(st, 1),
+                            .main_ms = sqlite3_column_int64(st, 2), .byoyomi_ms = sqlite3_column_int64(st, 3)};
+    lite_text(st, 4, row.invite, sizeof row.invite);
+    for (int side = 0; side < 2; side++) {
+      row.players[side] = sqlite3_column_int64(st, 5 + side);
+      lite_text(st, 7 + side, row.names[side], sizeof row.names[side]);
+      lite_text(st, 9 + side, row.bots[side], sizeof row.bots[side]);
+    }
+    fn(ctx, &row);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the Ko shogi tables");
+}
+
+static int lite_ks_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
+                         void *ctx) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT move, black_ms, white_ms FROM ks_moves WHERE table_id = ? ORDER BY ply");
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, table);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const int64_t left_ms[2] = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
+    fn(ctx, (const char *)sqlite3_column_text(st, 0), left_ms);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a Ko shogi table's moves");
+}
+
 static const srv_store_ops sqlite_ops = {
     lite_close,      lite_limit_bytes, lite_node, lite_node_release, lite_lease_renew, lite_table_load, lite_table_owner, lite_player_by_token, lite_player_create, lite_player_rename,
     lite_bot_player, lite_player_get,  lite_player_token_add, lite_account,      lite_player_register,
@@ -944,6 +1032,7 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
     lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
+    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -958,4 +1047,5 @@ static const srv_store_ops simulated_ops = {
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
     NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
+    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves,
 };
