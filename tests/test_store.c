@@ -249,6 +249,77 @@ Test(store, ko_shogi_games_and_ratings) {
   free(text);
 }
 
+/* Stored Ko shogi tables and their moves (a restarted server restores them), closed by the
+ * game's save or on their own. */
+typedef struct ks_collected {
+  srv_ks_table_row tables[4];
+  int ntables;
+  char moves[8][16];
+  int64_t left[8][2];
+  int nmoves;
+} ks_collected;
+
+static void collect_ks_table(void *ctx, const srv_ks_table_row *row) {
+  ks_collected *c = ctx;
+  cr_assert_lt(c->ntables, 4);
+  c->tables[c->ntables++] = *row;
+}
+
+static void collect_ks_move(void *ctx, const char *move, const int64_t left_ms[2]) {
+  ks_collected *c = ctx;
+  cr_assert_lt(c->nmoves, 8);
+  snprintf(c->moves[c->nmoves], sizeof c->moves[0], "%s", move);
+  c->left[c->nmoves][0] = left_ms[0];
+  c->left[c->nmoves++][1] = left_ms[1];
+}
+
+Test(store, ko_shogi_tables_and_moves_come_back_as_stored) {
+  srv_player ann, ben;
+  cr_assert_eq(srv_store_player_create(w.store, "Ann", "hash-ann", &ann), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_player_create(w.store, "Ben", "hash-ben", &ben), 0);
+  srv_ks_table_row t = {.id = 7, .owner = ann.id, .main_ms = 600000, .byoyomi_ms = 30000,
+                        .players = {ann.id, 0}, .names = {"Ann", ""}, .bots = {"", "ks-club"}};
+  cr_assert_eq(srv_store_ks_table_save(w.store, &t), 0, "%s", srv_store_error(w.store));
+  t.players[1] = ben.id; /* seated: written over */
+  snprintf(t.names[1], sizeof t.names[1], "%s", "Ben");
+  t.bots[1][0] = '\0';
+  snprintf(t.invite, sizeof t.invite, "%s", "0123456789abcdef0123456789abcdef");
+  cr_assert_eq(srv_store_ks_table_save(w.store, &t), 0, "%s", srv_store_error(w.store));
+  srv_ks_table_row other = {.id = 9, .owner = ben.id, .main_ms = 60000, .players = {0, ben.id}, .names = {"", "Ben"}};
+  cr_assert_eq(srv_store_ks_table_save(w.store, &other), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_ks_move_add(w.store, 7, 0, "CUx19f+", (const int64_t[]){593000, 600000}), 0, "%s",
+               srv_store_error(w.store));
+  cr_assert_eq(srv_store_ks_move_add(w.store, 7, 1, "P10e", (const int64_t[]){593000, 595000}), 0, "%s",
+               srv_store_error(w.store));
+  ks_collected c = {0};
+  cr_assert_eq(srv_store_ks_tables_open(w.store, collect_ks_table, &c), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(c.ntables, 2);
+  const srv_ks_table_row *got = &c.tables[0];
+  cr_expect(got->id == 7 && got->owner == ann.id && got->main_ms == 600000 && got->byoyomi_ms == 30000 &&
+                got->players[0] == ann.id && got->players[1] == ben.id,
+            "table 7 as stored: %lld %lld %lld %lld", (long long)got->id, (long long)got->owner,
+            (long long)got->players[0], (long long)got->players[1]);
+  cr_expect_str_eq(got->names[1], "Ben");
+  cr_expect_str_eq(got->bots[1], "", "the computer's seat taken by Ben");
+  cr_expect_str_eq(got->invite, "0123456789abcdef0123456789abcdef");
+  cr_expect_eq(c.tables[1].id, 9, "in id order");
+  cr_assert_eq(srv_store_ks_moves(w.store, 7, collect_ks_move, &c), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(c.nmoves, 2);
+  cr_expect(strcmp(c.moves[0], "CUx19f+") == 0 && strcmp(c.moves[1], "P10e") == 0, "moves: %s %s", c.moves[0],
+            c.moves[1]);
+  cr_expect(c.left[1][0] == 593000 && c.left[1][1] == 595000, "times: %lld %lld", (long long)c.left[1][0],
+            (long long)c.left[1][1]);
+  /* table 9 let go; table 7's game saved, which closes it with its moves */
+  cr_assert_eq(srv_store_ks_table_close(w.store, 9), 0, "%s", srv_store_error(w.store));
+  srv_ks_game_row g = {.players = {ann.id, ben.id}, .names = {"Ann", "Ben"}, .result = "white", .end = "resignation",
+                       .moves = 2, .main_ms = 600000, .byoyomi_ms = 30000, .table = 7};
+  cr_assert_eq(srv_store_ks_game_save(w.store, &g, "record"), 0, "%s", srv_store_error(w.store));
+  c = (ks_collected){0};
+  cr_assert_eq(srv_store_ks_tables_open(w.store, collect_ks_table, &c), 0);
+  cr_expect_eq(c.ntables, 0, "tables left after their close and their game's save");
+  cr_expect_eq(raw("SELECT count(*) FROM ks_moves"), 0, "the game's save kept its table's moves");
+}
+
 Test(store, a_computer_level_has_one_player) {
   srv_player a, b;
   cr_assert_eq(srv_store_bot_player(w.store, "expert", &a), 0, "%s", srv_store_error(w.store));
