@@ -16,7 +16,6 @@
 /* How many bot accounts one person may own: enough for a few versions of a program side by
  * side, few enough that names are not hoarded. */
 #define BOTS_PER_OWNER 5
-#define BOT_LEADERBOARD_ROWS 50
 
 static void storage_failed(srv_hub *h, hub_client *c, const char *request) {
   hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s", srv_store_error(h->store));
@@ -133,13 +132,5 @@ void hub_do_bot_revoke(srv_hub *h, hub_client *c, const srv_request *r) {
 
 void hub_do_bot_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
   (void)r;
-  srv_player rows[BOT_LEADERBOARD_ROWS];
-  int n = 0;
-  if (srv_store_bot_leaderboard(h->store, rows, BOT_LEADERBOARD_ROWS, &n) != 0) {
-    storage_failed(h, c, "bot_leaderboard");
-    return;
-  }
-  json_t *list = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(list, hub_player_json(&rows[i]));
-  hub_send_json(h, c->id, json_pack("{s:s, s:o}", "type", "bot_leaderboard", "players", list));
+  hub_send_leaderboard(h, c, "bot_leaderboard", srv_store_bot_leaderboard);
 }

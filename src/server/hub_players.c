@@ -529,18 +529,22 @@ void srv_hub_password_done(srv_hub *h, const srv_password_answer *a) {
     login_checked(h, c, a);
 }
 
-void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
-  (void)r;
+void hub_send_leaderboard(srv_hub *h, hub_client *c, const char *type,
+                          int (*read)(srv_store *store, srv_player *rows, int max, int *count)) {
   srv_player rows[LEADERBOARD_ROWS];
   int n = 0;
-  if (srv_store_leaderboard(h->store, rows, LEADERBOARD_ROWS, &n) != 0) {
-    hub_send_error_retry(h, c->id, "leaderboard", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
-                         srv_store_error(h->store));
+  if (read(h->store, rows, LEADERBOARD_ROWS, &n) != 0) {
+    hub_send_error_retry(h, c->id, type, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s", srv_store_error(h->store));
     return;
   }
   json_t *list = json_array();
   for (int i = 0; i < n; i++) json_array_append_new(list, hub_player_json(&rows[i]));
-  hub_send_json(h, c->id, json_pack("{s:s, s:o}", "type", "leaderboard", "players", list));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o}", "type", type, "players", list));
+}
+
+void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
+  (void)r;
+  hub_send_leaderboard(h, c, "leaderboard", srv_store_leaderboard);
 }
 
 void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {

@@ -27,6 +27,12 @@ bool hub_name_allowed(srv_hub *h, hub_client *c, const char *request, const char
  * "bot" (a computer's level) or "bot_account": true (a program's account) when so. */
 json_t *hub_player_json(const srv_player *p);
 
+/* Answers a leaderboard request (type: its name, and its answer's type) with the rows read(store,
+ * rows, max, count) gives: {"type":TYPE,"players":[...]} of at most 50; storage_failed when the
+ * store cannot be read. */
+void hub_send_leaderboard(srv_hub *h, hub_client *c, const char *type,
+                          int (*read)(srv_store *store, srv_player *rows, int max, int *count));
+
 /* Sends a client its player as stored now: {"type":"player","player":{...}}. */
 void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
 
