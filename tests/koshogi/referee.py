@@ -14,6 +14,7 @@ load: the same seed plays the same games, which moves_digest shows. Prints one J
 import argparse
 import hashlib
 import json
+import os
 import random
 import re
 import shlex
@@ -38,6 +39,7 @@ def parse_args():
     p.add_argument("--inc", type=int, default=0, help="increment, ms")
     p.add_argument("--byoyomi", type=int, default=0, help="byoyomi, ms")
     p.add_argument("--go", default=None, help="a fixed go for every move instead of a clock (\"depth 2\")")
+    p.add_argument("--records", default=None, help="a directory to write each game's moves to (game-N.txt)")
     p.add_argument("--strict", action="store_true", help="exit 1 on an illegal move or a loss on time")
     p.add_argument("--adjudicate", type=int, default=0,
                    help="a game is won when for 4 plies in a row both engines score it at least this many "
@@ -148,7 +150,8 @@ def play_game(args, engines, judge, opening, stats):
             for colour, sign in ((0, 1), (1, -1)):
                 if all(v is not None and sign * v >= args.adjudicate for v in recent):
                     return colour, f"adjudicated ({recent} for Black)", moves
-    return None, "ply limit", moves
+    last = scores[-2:] if len(scores) >= 2 else scores
+    return None, f"ply limit (last scores {last} for Black)", moves
 
 
 def random_opening(judge, rng, plies):
@@ -183,6 +186,9 @@ def main():
         engines = [a, b] if g % 2 == 0 else [b, a]
         winner, how, moves = play_game(args, engines, judge, opening, stats)
         plies += len(moves)
+        if args.records:
+            with open(os.path.join(args.records, f"game-{g + 1}.txt"), "w") as f:
+                f.write(f"A {'Black' if g % 2 == 0 else 'White'}; {how}\n{' '.join(moves)}\n")
         digest.update((" ".join(moves) + "\n").encode())
         if g % 2 == 0:
             pair_scores.append(0.0)
