@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_bus.h"
 #include "hub_ks.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
@@ -940,5 +941,7 @@ void hub_ks_drop_lost(srv_hub *h) {
     for (int w = 0; w < t->nwatchers; w++) hub_send_moved(h, t->watchers[w], t->id, node);
     hub_log(h, "koshogi table %lld let go%s%s", (long long)t->id, node[0] ? ": served by " : "", node);
     room_remove_lost(h, i);
+    /* the lobby here gets the new owner's row of it (this server ignored it while it held it) */
+    if (node[0] && hub_bus_on(h)) hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
   }
 }
