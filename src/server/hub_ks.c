@@ -338,6 +338,7 @@ static void save_done(srv_hub *h, ks_room *t, int status, const char *error, con
 
 /* Sends the finished game to be saved: the record, the result and both new ratings. */
 static void save_game(srv_hub *h, ks_room *t) {
+  if (t->lost) return; /* (its result is its new owner's to store) */
   srv_ks_game_write w = {.table = t->id};
   srv_ks_game_row *g = &w.game;
   for (int side = KS_BLACK; side <= KS_WHITE; side++) {
@@ -362,7 +363,6 @@ static void save_game(srv_hub *h, ks_room *t) {
     t->save_retry_ms = h->io.now_ms(h->io.ctx) + KS_SAVE_RETRY_MS;
     return;
   }
-  if (t->lost) return;
   t->saving = true;
   if (h->io.save_ks_game) {
     if (h->io.save_ks_game(h->io.ctx, &w) != 0) {
