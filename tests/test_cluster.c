@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hub.h"
+#include "koshogi/koshogi.h"
 #include "store.h"
 
 #define HUBS 3
@@ -27,6 +28,8 @@ typedef struct client_log {
   bool hand_seen_by_spectator;
   char invite[SRV_TOKEN_SIZE]; /* from "created" */
   int joined;
+  char player_token[SRV_TOKEN_SIZE]; /* from "welcome" */
+  json_t *last_ks;                   /* the last Ko shogi table message */
 } client_log;
 
 typedef struct bus_msg {
@@ -90,6 +93,11 @@ static void fake_send(void *ctx, uint64_t client, const char *text, size_t len) 
   } else if (strcmp(type, "tables") == 0) {
     json_decref(c->last_tables);
     c->last_tables = json_incref(msg);
+  } else if (strcmp(type, "welcome") == 0) {
+    snprintf(c->player_token, sizeof c->player_token, "%s", json_string_value(json_object_get(msg, "player_token")));
+  } else if (strcmp(type, "ks_table") == 0) {
+    json_decref(c->last_ks);
+    c->last_ks = json_incref(msg);
   }
   json_decref(msg);
 }
@@ -226,6 +234,7 @@ static void teardown(void) {
     for (int c = 0; c <= CLIENTS; c++) {
       json_decref(w.clients[i][c].last_state);
       json_decref(w.clients[i][c].last_tables);
+      json_decref(w.clients[i][c].last_ks);
     }
   }
 }
@@ -692,4 +701,185 @@ Test(cluster, a_request_forwarded_to_a_server_that_does_not_answer_gets_an_error
   say(1, 1, "{\"type\":\"chat\",\"table\":1,\"text\":\"there?\"}");
   run(6000);
   cr_expect_eq(ben->errors, later, "an answered request was given up: %s", ben->last_error);
+}
+
+/* ---- Ko shogi tables on several servers (docs/SERVER.md "Ko shogi tables") ---- */
+
+static const char *ks_text(const client_log *c, const char *key) {
+  return json_string_value(json_object_get(c->last_ks, key));
+}
+
+static long long ks_moves_seen(const client_log *c) {
+  return (long long)json_array_size(json_object_get(c->last_ks, "moves"));
+}
+
+static json_int_t ks_main_left(const client_log *c, const char *side) {
+  return json_integer_value(json_object_get(json_object_get(json_object_get(c->last_ks, "clock"), side), "main_ms"));
+}
+
+/* The first legal move of the position the client was last sent. */
+static void first_legal(const client_log *c, char move[KS_MOVE_TEXT]) {
+  ks_position pos;
+  int number;
+  char err[256];
+  cr_assert_eq(ks_position_parse(ks_text(c, "position"), &pos, &number, err, sizeof err), 0, "%s", err);
+  ks_move moves[512];
+  cr_assert_gt(ks_legal_moves(&pos, moves, 512), 0);
+  cr_assert_gt(ks_move_format(&pos, &moves[0], move, KS_MOVE_TEXT), 0);
+}
+
+/* The client at hub `hub` plays the first legal move of the position it was last sent. */
+static void play_first_legal(int hub, uint64_t client, int64_t table) {
+  client_log *c = &w.clients[hub][client];
+  char move[KS_MOVE_TEXT];
+  first_legal(c, move);
+  const int errors = c->errors;
+  say(hub, client, "{\"type\":\"ks_move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table, move);
+  cr_assert_eq(c->errors, errors, "the move on %s was refused: %s", names[hub], c->last_error);
+}
+
+static long long ks_sql(const char *fmt, int64_t table) {
+  char query[256];
+  snprintf(query, sizeof query, fmt, (long long)table);
+  return sql(query);
+}
+
+/* Ann (client 1 of a) makes a Ko shogi table on a at Black; Ben (client 1 of b) sits at White
+ * through b, his request sent to a over the bus. Returns the table's number. */
+static int64_t ks_game_across_servers(void) {
+  hellos();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
+  say(0, 1, "{\"type\":\"ks_create\",\"side\":\"black\",\"main_minutes\":10,\"byoyomi_seconds\":30}");
+  cr_assert(ann->last_ks, "no table for Ann: %s", ann->last_error);
+  const int64_t table = (int64_t)json_integer_value(json_object_get(ann->last_ks, "table"));
+  cr_assert_gt(table, INT64_C(1) << 40, "a Ko shogi number: %lld", (long long)table);
+  cr_assert_eq(ks_sql("SELECT count(*) FROM ks_tables WHERE id = %lld AND node = 'a' AND epoch = 1", table), 1,
+               "the table is stored as a's, in epoch 1");
+  say(1, 1, "{\"type\":\"ks_sit\",\"table\":%lld,\"side\":\"white\"}", (long long)table);
+  cr_assert(ben->last_ks, "Ben, on b, was not seated at a's table: %s", ben->last_error);
+  cr_assert_str_eq(ks_text(ben, "status"), "playing");
+  cr_assert_str_eq(ks_text(ben, "you"), "white");
+  cr_assert_str_eq(ks_text(ann, "status"), "playing");
+  return table;
+}
+
+/* Servers number Ko shogi tables from the database: tables made on a and b at once differ. */
+Test(cluster, ko_shogi_tables_made_on_two_servers_get_different_numbers_and_every_lobby_lists_both) {
+  if (skipped()) return;
+  hellos();
+  say(0, 1, "{\"type\":\"ks_create\",\"side\":\"black\"}");
+  say(1, 1, "{\"type\":\"ks_create\",\"side\":\"black\"}");
+  const json_int_t on_a = json_integer_value(json_object_get(w.clients[0][1].last_ks, "table"));
+  const json_int_t on_b = json_integer_value(json_object_get(w.clients[1][1].last_ks, "table"));
+  cr_assert(on_a > 0 && on_b > 0 && on_a != on_b, "tables %lld and %lld", (long long)on_a, (long long)on_b);
+  run(300);
+  say(2, 1, "{\"type\":\"list\"}");
+  json_t *koshogi = json_object_get(w.clients[2][1].last_tables, "koshogi");
+  cr_assert_eq(json_array_size(koshogi), 2, "c's lobby lists %zu Ko shogi tables", json_array_size(koshogi));
+  cr_expect_eq(json_array_size(json_object_get(w.clients[2][1].last_tables, "tables")), 0,
+               "Ko shogi rows are listed apart from Goita's");
+}
+
+/* A request on b for a table a owns is played there, and what a sends reaches b's and c's clients. */
+Test(cluster, a_ko_shogi_table_of_another_server_is_played_and_watched_through_the_bus) {
+  if (skipped()) return;
+  const int64_t table = ks_game_across_servers();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1], *cid = &w.clients[2][1];
+  say(2, 1, "{\"type\":\"hello\",\"name\":\"Cid\"}");
+  say(2, 1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert(cid->last_ks, "Cid, on c, does not watch a's table: %s", cid->last_error);
+  cr_assert(json_is_null(json_object_get(cid->last_ks, "you")), "a spectator has no side");
+  play_first_legal(0, 1, table);
+  play_first_legal(1, 1, table); /* Ben's move, sent to a */
+  cr_assert_eq(ks_sql("SELECT count(*) FROM ks_moves WHERE table_id = %lld", table), 2, "a stored both moves");
+  cr_expect_eq(ks_moves_seen(ann), 2);
+  cr_expect_eq(ks_moves_seen(ben), 2);
+  cr_expect_eq(ks_moves_seen(cid), 2, "the spectator on c sees both moves");
+  say(1, 1, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(ks_text(cid, "status"), "over", "%s", ben->last_error);
+  cr_expect_eq(ks_sql("SELECT count(*) FROM ks_games WHERE result = 'black' AND moves = 2 AND %lld > 0", table), 1);
+}
+
+/* a stops answering and its lease runs out: another server takes its Ko shogi table over with
+ * the clocks as stored (the outage is nobody's), the players come back by watching it on any
+ * server, the game is played to its end there and its result stored once; a woken later finds
+ * the table gone from it. */
+Test(cluster, a_ko_shogi_table_is_taken_over_when_its_servers_lease_runs_out_and_played_to_the_end) {
+  if (skipped()) return;
+  const int64_t table = ks_game_across_servers();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
+  play_first_legal(0, 1, table);
+  run(3000);
+  play_first_legal(1, 1, table); /* White took 3 s */
+  const json_int_t white_left = ks_main_left(ann, "white");
+  cr_assert_lt(white_left, 600000);
+  w.paused[0] = true;
+  run(1000); /* a second of outage, Black to move: not Black's time */
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
+  bool taken = false;
+  for (int ms = 0; ms < 3000 && !taken; ms += 100) {
+    run(100);
+    taken = ks_sql("SELECT count(*) FROM ks_tables WHERE id = %lld AND node IN ('b', 'c') AND epoch = 2", table) == 1;
+  }
+  cr_assert(taken, "no live server took a's table over");
+  /* Ann comes back through c, as her player */
+  client_log *ann_c = &w.clients[2][3];
+  say(2, 3, "{\"type\":\"hello\",\"player_token\":\"%s\"}", ann->player_token);
+  say(2, 3, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert(ann_c->last_ks, "Ann does not find her table through c: %s", ann_c->last_error);
+  cr_assert_str_eq(ks_text(ann_c, "you"), "black", "Ann is Black again");
+  cr_assert_eq(ks_moves_seen(ann_c), 2);
+  cr_expect_geq(ks_main_left(ann_c, "black"), 600000 - 100, "Black's time as stored, its turn from the takeover: %lld",
+                (long long)ks_main_left(ann_c, "black"));
+  cr_expect_eq(ks_main_left(ann_c, "white"), white_left, "White's time as stored");
+  say(1, 1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(ks_text(ben, "you"), "white", "%s", ben->last_error);
+  play_first_legal(2, 3, table);
+  play_first_legal(1, 1, table);
+  cr_assert_eq(ks_sql("SELECT count(*) FROM ks_moves WHERE table_id = %lld", table), 4);
+  say(1, 1, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table);
+  cr_assert_str_eq(ks_text(ann_c, "status"), "over", "%s", ben->last_error);
+  cr_assert_eq(sql("SELECT count(*) FROM ks_games WHERE moves = 4 AND result = 'black'"), 1, "the result stored once");
+  cr_expect_eq(ks_sql("SELECT count(*) FROM ks_tables WHERE id = %lld", table), 0, "the save closed the table");
+  /* a wakes: its first renewal finds the table gone, its players told */
+  w.paused[0] = false;
+  run(300);
+  cr_expect_eq(ann->moved, 1, "a did not tell Ann the table moved");
+  cr_expect_eq(sql("SELECT count(*) FROM ks_games"), 1, "a stored a second result");
+}
+
+/* A paused owner wakes after its table was taken over, and a move of its stale copy arrives
+ * before its first renewal: the database refuses it, nothing stored is changed, the table leaves
+ * a and its players are told it moved; the game goes on at the new owner. */
+Test(cluster, a_paused_ko_shogi_owner_woken_after_a_takeover_stores_nothing) {
+  if (skipped()) return;
+  const int64_t table = ks_game_across_servers();
+  client_log *ann = &w.clients[0][1], *ben = &w.clients[1][1];
+  play_first_legal(0, 1, table);
+  play_first_legal(1, 1, table);
+  w.paused[0] = true;
+  sql("UPDATE nodes SET lease_until = now() - interval '1 second' WHERE name = 'a'");
+  run(1500);
+  cr_assert_eq(ks_sql("SELECT count(*) FROM ks_tables WHERE id = %lld AND node != 'a'", table), 1,
+               "no live server took a's table over");
+  /* a wakes; Black's move reaches it before its lease renewal */
+  w.paused[0] = false;
+  const int errors = ann->errors;
+  char stale[KS_MOVE_TEXT];
+  first_legal(ann, stale);
+  say(0, 1, "{\"type\":\"ks_move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table, stale);
+  cr_expect_gt(ann->errors, errors, "a's stale move was not refused");
+  cr_expect_eq(ks_sql("SELECT count(*) FROM ks_moves WHERE table_id = %lld", table), 2,
+               "a stored a move of a table another server owns");
+  cr_expect_eq(ann->moved, 1, "Ann was not told the table moved");
+  /* Ann watches again through a: her request goes to the owner, which serves the stored game;
+   * Ben is at the owner's table (sent there by b when it took the table over or when a told
+   * him the table moved) */
+  say(0, 1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  cr_assert_eq(ks_moves_seen(ann), 2, "%s", ann->last_error);
+  if (ben->moved) say(1, 1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  play_first_legal(0, 1, table);
+  cr_expect_eq(ks_sql("SELECT count(*) FROM ks_moves WHERE table_id = %lld AND ply = 2", table), 1,
+               "Ann's move through a is stored by the owner");
+  cr_expect_eq(ks_moves_seen(ben), 3, "Ben does not see the game at its owner");
 }

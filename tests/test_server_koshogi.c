@@ -447,6 +447,35 @@ Test(server_koshogi, a_restarted_server_restores_the_table_its_moves_and_clocks_
   cr_assert_str_eq(error_code(3), "table_unknown", "a finished game is not restored");
 }
 
+/* A standing draw offer is stored with the table: after a restart it still stands until the
+ * opponent answers it or plays a move (which declines it, and is stored as such). */
+Test(server_koshogi, a_standing_draw_offer_survives_a_restart_and_a_move_declines_it_for_good) {
+  const json_int_t table = game_between_1_and_2(10, 30);
+  char tokens[3][SRV_TOKEN_SIZE];
+  for (int id = 1; id <= 2; id++) snprintf(tokens[id], sizeof tokens[id], "%s", w.clients[id].player_token);
+  play_first(1);
+  say(1, "{\"type\":\"ks_draw\",\"table\":%lld,\"answer\":\"offer\"}", (long long)table);
+  cr_assert_str_eq(ks_text(2, "draw_offer"), "black", "%s", error_of(1));
+  close_hub();
+  open_hub(0);
+  come_back(2, tokens[2], table);
+  cr_assert_str_eq(ks_text(2, "draw_offer"), "black", "Black's offer stands after the restart");
+  play_first(2); /* no: White plays on, declining it */
+  cr_assert(json_is_null(json_object_get(ks(2), "draw_offer")), "the move declined the offer");
+  close_hub();
+  open_hub(0);
+  come_back(1, tokens[1], table);
+  cr_assert(json_is_null(json_object_get(ks(1), "draw_offer")), "a declined offer came back with a restart");
+  say(1, "{\"type\":\"ks_draw\",\"table\":%lld,\"answer\":\"offer\"}", (long long)table);
+  close_hub();
+  open_hub(0);
+  come_back(2, tokens[2], table);
+  say(2, "{\"type\":\"ks_draw\",\"table\":%lld,\"answer\":\"accept\"}", (long long)table);
+  cr_assert_str_eq(error_code(2), "", "%s", error_of(2));
+  cr_assert_str_eq(ks_text(2, "status"), "over");
+  cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_games WHERE result = 'draw' AND ended = 'agreement'"), 1);
+}
+
 Test(server_koshogi, a_restored_table_against_the_computer_plays_on_and_new_tables_are_numbered_above_it) {
   connect_client(1, "Ann");
   say(1, "{\"type\":\"ks_create\",\"level\":\"ks-novice\",\"side\":\"white\",\"main_minutes\":1}");

@@ -277,42 +277,51 @@ Test(store, ko_shogi_tables_and_moves_come_back_as_stored) {
   srv_player ann, ben;
   cr_assert_eq(srv_store_player_create(w.store, "Ann", "hash-ann", &ann), 0, "%s", srv_store_error(w.store));
   cr_assert_eq(srv_store_player_create(w.store, "Ben", "hash-ben", &ben), 0);
-  srv_ks_table_row t = {.id = 7, .owner = ann.id, .main_ms = 600000, .byoyomi_ms = 30000,
-                        .players = {ann.id, 0}, .names = {"Ann", ""}, .bots = {"", "ks-club"}};
+  srv_ks_table_row t = {.owner = ann.id, .main_ms = 600000, .byoyomi_ms = 30000, .players = {ann.id, 0},
+                        .names = {"Ann", ""}, .bots = {"", "ks-club"}, .draw_offer = -1};
   cr_assert_eq(srv_store_ks_table_save(w.store, &t), 0, "%s", srv_store_error(w.store));
+  cr_expect(t.id > (INT64_C(1) << 40) && t.epoch == 1, "a new table numbered %lld in epoch %lld", (long long)t.id,
+            (long long)t.epoch);
   t.players[1] = ben.id; /* seated: written over */
   snprintf(t.names[1], sizeof t.names[1], "%s", "Ben");
   t.bots[1][0] = '\0';
+  t.draw_offer = 1;
   snprintf(t.invite, sizeof t.invite, "%s", "0123456789abcdef0123456789abcdef");
   cr_assert_eq(srv_store_ks_table_save(w.store, &t), 0, "%s", srv_store_error(w.store));
-  srv_ks_table_row other = {.id = 9, .owner = ben.id, .main_ms = 60000, .players = {0, ben.id}, .names = {"", "Ben"}};
+  srv_ks_table_row other = {.owner = ben.id, .main_ms = 60000, .players = {0, ben.id}, .names = {"", "Ben"},
+                            .draw_offer = -1};
   cr_assert_eq(srv_store_ks_table_save(w.store, &other), 0, "%s", srv_store_error(w.store));
-  cr_assert_eq(srv_store_ks_move_add(w.store, 7, 0, "CUx19f+", (const int64_t[]){593000, 600000}), 0, "%s",
+  cr_expect_gt(other.id, t.id, "numbered in order");
+  cr_assert_eq(srv_store_ks_move_add(w.store, t.id, t.epoch, 0, "CUx19f+", (const int64_t[]){593000, 600000}), 0,
+               "%s", srv_store_error(w.store));
+  cr_assert_eq(srv_store_ks_move_add(w.store, t.id, t.epoch, 1, "P10e", (const int64_t[]){593000, 595000}), 0, "%s",
                srv_store_error(w.store));
-  cr_assert_eq(srv_store_ks_move_add(w.store, 7, 1, "P10e", (const int64_t[]){593000, 595000}), 0, "%s",
-               srv_store_error(w.store));
+  cr_expect_eq(srv_store_ks_move_add(w.store, t.id, t.epoch, 1, "P10e", (const int64_t[]){593000, 595000}), 0,
+               "the same move stored again (its answer lost) is no error: %s", srv_store_error(w.store));
+  cr_expect_eq(srv_store_ks_move_add(w.store, t.id, t.epoch, 1, "P1e", (const int64_t[]){593000, 595000}),
+               SRV_STORE_FENCED, "another move written over a stored one");
   ks_collected c = {0};
   cr_assert_eq(srv_store_ks_tables_open(w.store, collect_ks_table, &c), 0, "%s", srv_store_error(w.store));
   cr_assert_eq(c.ntables, 2);
   const srv_ks_table_row *got = &c.tables[0];
-  cr_expect(got->id == 7 && got->owner == ann.id && got->main_ms == 600000 && got->byoyomi_ms == 30000 &&
-                got->players[0] == ann.id && got->players[1] == ben.id,
-            "table 7 as stored: %lld %lld %lld %lld", (long long)got->id, (long long)got->owner,
-            (long long)got->players[0], (long long)got->players[1]);
+  cr_expect(got->id == t.id && got->owner == ann.id && got->main_ms == 600000 && got->byoyomi_ms == 30000 &&
+                got->players[0] == ann.id && got->players[1] == ben.id && got->draw_offer == 1,
+            "the first table as stored: %lld %lld %lld %lld %d", (long long)got->id, (long long)got->owner,
+            (long long)got->players[0], (long long)got->players[1], got->draw_offer);
   cr_expect_str_eq(got->names[1], "Ben");
   cr_expect_str_eq(got->bots[1], "", "the computer's seat taken by Ben");
   cr_expect_str_eq(got->invite, "0123456789abcdef0123456789abcdef");
-  cr_expect_eq(c.tables[1].id, 9, "in id order");
-  cr_assert_eq(srv_store_ks_moves(w.store, 7, collect_ks_move, &c), 0, "%s", srv_store_error(w.store));
+  cr_expect_eq(c.tables[1].id, other.id, "in id order");
+  cr_assert_eq(srv_store_ks_moves(w.store, t.id, collect_ks_move, &c), 0, "%s", srv_store_error(w.store));
   cr_assert_eq(c.nmoves, 2);
   cr_expect(strcmp(c.moves[0], "CUx19f+") == 0 && strcmp(c.moves[1], "P10e") == 0, "moves: %s %s", c.moves[0],
             c.moves[1]);
   cr_expect(c.left[1][0] == 593000 && c.left[1][1] == 595000, "times: %lld %lld", (long long)c.left[1][0],
             (long long)c.left[1][1]);
-  /* table 9 let go; table 7's game saved, which closes it with its moves */
-  cr_assert_eq(srv_store_ks_table_close(w.store, 9), 0, "%s", srv_store_error(w.store));
+  /* the second table let go; the first one's game saved, which closes it with its moves */
+  cr_assert_eq(srv_store_ks_table_close(w.store, other.id, other.epoch), 0, "%s", srv_store_error(w.store));
   srv_ks_game_row g = {.players = {ann.id, ben.id}, .names = {"Ann", "Ben"}, .result = "white", .end = "resignation",
-                       .moves = 2, .main_ms = 600000, .byoyomi_ms = 30000, .table = 7};
+                       .moves = 2, .main_ms = 600000, .byoyomi_ms = 30000, .table = t.id, .epoch = t.epoch};
   cr_assert_eq(srv_store_ks_game_save(w.store, &g, "record"), 0, "%s", srv_store_error(w.store));
   c = (ks_collected){0};
   cr_assert_eq(srv_store_ks_tables_open(w.store, collect_ks_table, &c), 0);

@@ -188,6 +188,11 @@ function ksReceive(msg) {
       ks.leaders = msg.players;
       drawLeaders();
       break;
+    case 'moved':
+      // the server that served the table lost it to another (docs/SERVER.md "Ko shogi tables"):
+      // watch it again, and this server sends the request where the table is now
+      if (ks.table && msg.table === ks.table.table) ksSend({ type: 'ks_watch', table: msg.table });
+      break;
     case 'error':
       notice(ksError(msg));
       break;

@@ -3,19 +3,24 @@
  * plays on), moves, resignation and draws judged by the table's game (ks_table.h), the flag
  * decided by the hub's own clock on its tick, the computer's moves thought off the hub's thread
  * (io.ks_think), and the finished game with its record and both players' new Ko shogi ratings
- * saved on the store thread (io.save_ks_game). A server alone keeps each table and each move
- * in the store before it is announced (synchronously, on the hub's own store) and a new server
- * restores them (hub_ks_restore); with several servers on one database the tables live in one
- * server's memory only (docs/KOSHOGI.md "Not done yet"). */
+ * saved on the store thread (io.save_ks_game). Each table and each move is kept in the store
+ * before it is announced (synchronously, on the hub's own store), so a new server restores them
+ * (hub_ks_restore). With several servers on one database a table is owned as a Goita table is
+ * (hub_own.c, docs/SERVER.md "Ownership"): numbered by the database, every write fenced by the
+ * epoch this server owns it in, taken over from a server whose lease ran out
+ * (hub_ks_reconcile), let go when a write finds another server owns it now. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub_bus.h"
 #include "hub_ks.h"
 #include "hub_limits.h"
 #include "hub_lobby.h"
 #include "hub_map.h"
+#include "hub_own.h"
 #include "hub_requests.h"
+#include "hub_route.h"
 #include "hub_send.h"
 #include "ks_levels.h"
 #include "ks_message.h"
@@ -53,14 +58,15 @@ typedef struct ks_room {
   bool rematch_asked[2];
   int64_t rematch;      /* the rematch's table once made */
   bool lobby_dirty, announced;
-  bool row_stored;      /* the table's row is in the store as it is now (kept(h) only) */
+  bool row_stored;      /* the table's row is in the store as it is now */
+  int64_t epoch;        /* the epoch this server owns it in (docs/SERVER.md "Ownership") */
+  bool lost;            /* another server owns it now: let go by hub_ks_drop_lost */
 } ks_room;
 
 struct hub_ks {
   ks_room **rooms; /* in id order */
   int n, cap;
   hub_map index;   /* id -> ks_room *: a request costs the same with 10,000 tables */
-  int64_t next_id;
 };
 
 static const char *side_word(int side) { return side == KS_BLACK ? "black" : "white"; }
@@ -94,38 +100,59 @@ static void count_open(srv_hub *h, ks_room *t, int delta) {
 
 static bool listed(const ks_room *t) { return t->open && !t->invite[0]; }
 
-/* Whether this server keeps its Ko shogi tables in the store. Not with several servers on one
- * database: their tables are numbered per server, so two servers' rows would collide, and a
- * restore would take a live server's tables (docs/KOSHOGI.md "Not done yet"). */
-static bool kept(const srv_hub *h) { return h->options.lease_renew_ms <= 0; }
+/* ---- the store, and ownership among several servers ---- */
 
-/* ---- the store ---- */
+/* Marks a table lost to another server (logged once, with why): hub_ks_drop_lost lets it go
+ * once the request or tick at hand is done with it. */
+static void lose(srv_hub *h, ks_room *t, const char *why) {
+  if (t->lost) return;
+  t->lost = true;
+  h->nlost++;
+  hub_log(h, "koshogi table %lld lost (epoch %lld): %s", (long long)t->id, (long long)t->epoch, why);
+}
 
-/* Stores the table's row (made or seated): true when stored, or when nothing is kept. */
-static bool store_room(srv_hub *h, ks_room *t) {
-  if (!kept(h)) return true;
+/* Passes a store call's status on, first marking the table lost when fencing refused it. */
+static int owned(srv_hub *h, ks_room *t, int status) {
+  if (status == SRV_STORE_FENCED) lose(h, t, srv_store_error(h->store));
+  return status;
+}
+
+/* The table's row as stored (srv_ks_table_row). */
+static srv_ks_table_row stored_row_of(const ks_room *t) {
   srv_ks_table_row row = {.id = t->id, .owner = t->owner, .main_ms = t->game.clock.main_ms,
-                          .byoyomi_ms = t->game.clock.byoyomi_ms};
+                          .byoyomi_ms = t->game.clock.byoyomi_ms, .draw_offer = t->game.draw_offer,
+                          .epoch = t->epoch};
   snprintf(row.invite, sizeof row.invite, "%s", t->invite);
   for (int side = KS_BLACK; side <= KS_WHITE; side++) {
     row.players[side] = t->seats[side].player;
     snprintf(row.names[side], sizeof row.names[side], "%s", t->seats[side].name);
     snprintf(row.bots[side], sizeof row.bots[side], "%s", t->seats[side].bot);
   }
-  t->row_stored = srv_store_ks_table_save(h->store, &row) == 0;
+  return row;
+}
+
+/* Stores the table's row (seated, or its draw offer changed) in its epoch: true when stored. */
+static bool store_room(srv_hub *h, ks_room *t) {
+  if (t->lost) return false;
+  srv_ks_table_row row = stored_row_of(t);
+  t->row_stored = owned(h, t, srv_store_ks_table_save(h->store, &row)) == 0;
   if (!t->row_stored)
     hub_log(h, "koshogi table %lld was not stored: %s", (long long)t->id, srv_store_error(h->store));
   return t->row_stored;
 }
 
 /* Stores the move just played (its text as it was given, which replays on the same position)
- * with both sides' main time left after it. Returns false, with the reason in err, when it
- * could not be stored. */
-static bool store_move(srv_hub *h, ks_room *t, const char *move, char *err, size_t errsize) {
-  if (!kept(h)) return true;
+ * with both sides' main time left after it, in the epoch this server owns the table in; and the
+ * row again when the move declined a draw offer. Returns false, with the reason in err, when it
+ * could not be stored (the table lost, when fencing refused it). */
+static bool store_move(srv_hub *h, ks_room *t, const char *move, int draw_offer_before, char *err, size_t errsize) {
   if ((t->row_stored || store_room(h, t)) &&
-      srv_store_ks_move_add(h->store, t->id, t->game.game.nplies - 1, move, t->game.clock.left_ms) == 0)
+      owned(h, t,
+            srv_store_ks_move_add(h->store, t->id, t->epoch, t->game.game.nplies - 1, move, t->game.clock.left_ms)) ==
+          0) {
+    if (draw_offer_before != t->game.draw_offer) store_room(h, t); /* (not stored: the move stands, the offer may) */
     return true;
+  }
   snprintf(err, errsize, "the move could not be stored, so it was not played: %s", srv_store_error(h->store));
   return false;
 }
@@ -288,12 +315,17 @@ void srv_hub_ks_bot_move(srv_hub *h, int64_t table, int version, const char *mov
     hub_log(h, "koshogi table %lld: the computer's move %s was refused: %s", (long long)table, move, err);
     t->thinking_version = -1;
   }
+  hub_drop_lost(h);
 }
 
 /* ---- the end ---- */
 
 static void save_done(srv_hub *h, ks_room *t, int status, const char *error, const srv_ks_game_row *game) {
   t->saving = false;
+  if (status == SRV_STORE_FENCED) { /* another server owns the table: its result is that server's to store */
+    lose(h, t, error);
+    return;
+  }
   if (status != 0) {
     hub_log(h, "koshogi table %lld: the finished game was not saved: %s", (long long)t->id, error);
     t->save_retry_ms = h->io.now_ms(h->io.ctx) + KS_SAVE_RETRY_MS;
@@ -306,6 +338,7 @@ static void save_done(srv_hub *h, ks_room *t, int status, const char *error, con
 
 /* Sends the finished game to be saved: the record, the result and both new ratings. */
 static void save_game(srv_hub *h, ks_room *t) {
+  if (t->lost) return; /* (its result is its new owner's to store) */
   srv_ks_game_write w = {.table = t->id};
   srv_ks_game_row *g = &w.game;
   for (int side = KS_BLACK; side <= KS_WHITE; side++) {
@@ -322,7 +355,8 @@ static void save_game(srv_hub *h, ks_room *t) {
   g->byoyomi_ms = t->game.clock.byoyomi_ms;
   snprintf(g->invite, sizeof g->invite, "%s", t->invite);
   g->rated = t->rated;
-  if (kept(h)) g->table = t->id;
+  g->table = t->id;
+  g->epoch = t->epoch;
   w.record = srv_ks_record(&t->game, t->seats[KS_BLACK].name, t->seats[KS_WHITE].name);
   t->save_retry_ms = 0;
   if (!w.record) {
@@ -344,8 +378,9 @@ static void save_game(srv_hub *h, ks_room *t) {
 
 void srv_hub_ks_game_saved(srv_hub *h, const srv_ks_game_write *w) {
   ks_room *t = room_get(h, w->table);
-  if (!t || !t->saving) return;
+  if (!t || !t->saving || t->epoch != w->game.epoch) return; /* the table was let go */
   save_done(h, t, w->status, w->error, &w->game);
+  hub_drop_lost(h);
 }
 
 /* The game has just ended: no longer open, rated, sent to be saved. */
@@ -366,10 +401,14 @@ static void changed(srv_hub *h, ks_room *t) {
 }
 
 static srv_error play(srv_hub *h, ks_room *t, int64_t player, const char *move, char *err, size_t errsize) {
+  if (t->lost) {
+    snprintf(err, errsize, "Ko shogi table %lld is served by another server now: watch it again", (long long)t->id);
+    return SRV_ERR_STORAGE_FAILED;
+  }
   const srv_ks_clock clock = t->game.clock;
   const int draw_offer = t->game.draw_offer;
   const srv_error refused = srv_ks_table_move(&t->game, player, move, h->io.now_ms(h->io.ctx), err, errsize);
-  if (refused == SRV_ERROR_NONE && !store_move(h, t, move, err, errsize) &&
+  if (refused == SRV_ERROR_NONE && !store_move(h, t, move, draw_offer, err, errsize) &&
       srv_ks_table_take_back(&t->game, &clock, draw_offer) == 0)
     return SRV_ERR_STORAGE_FAILED; /* stored before it is announced, or not played */
   if (refused == SRV_ERROR_NONE) h->moves++;
@@ -379,8 +418,7 @@ static srv_error play(srv_hub *h, ks_room *t, int64_t player, const char *move, 
 
 /* ---- tables made and seated ---- */
 
-/* A new table with empty seats under a clock, in the hub's list (whose numbering goes on above
- * it); NULL when out of memory. */
+/* A new table with empty seats under a clock, in the hub's list; NULL when out of memory. */
 static ks_room *room_new(srv_hub *h, int64_t id, int64_t owner, int64_t main_ms, int64_t byoyomi_ms) {
   struct hub_ks *ks = h->ks;
   ks_room *t = calloc(1, sizeof *t);
@@ -400,11 +438,14 @@ static ks_room *room_new(srv_hub *h, int64_t id, int64_t owner, int64_t main_ms,
     return NULL;
   }
   t->id = id;
-  if (id - SRV_KS_TABLE_BASE > ks->next_id) ks->next_id = id - SRV_KS_TABLE_BASE;
   t->owner = owner;
   t->thinking_version = -1;
   t->created_ms = h->io.now_ms(h->io.ctx);
-  ks->rooms[ks->n++] = t;
+  int at = ks->n; /* (a table taken over may be older than those held) */
+  while (at > 0 && ks->rooms[at - 1]->id > id) at--;
+  memmove(&ks->rooms[at + 1], &ks->rooms[at], (size_t)(ks->n - at) * sizeof *ks->rooms);
+  ks->rooms[at] = t;
+  ks->n++;
   lobby_touch(t);
   return t;
 }
@@ -425,12 +466,23 @@ static ks_room *room_add(srv_hub *h, hub_client *c, const char *request, int64_t
                    h->options.max_tables_per_player);
     return NULL;
   }
-  ks_room *t = room_new(h, SRV_KS_TABLE_BASE + h->ks->next_id + 1, c->player, main_ms, byoyomi_ms);
+  /* numbered by the database, so that no two servers' tables share a number */
+  srv_ks_table_row row = {.owner = c->player, .main_ms = main_ms, .byoyomi_ms = byoyomi_ms, .draw_offer = -1};
+  if (private_table) hub_new_token(h, row.invite);
+  if (srv_store_ks_table_save(h->store, &row) != 0) {
+    hub_send_error_retry(h, c->id, request, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s", srv_store_error(h->store));
+    return NULL;
+  }
+  ks_room *t = room_new(h, row.id, c->player, main_ms, byoyomi_ms);
   if (!t) {
+    if (srv_store_ks_table_close(h->store, row.id, row.epoch) != 0)
+      hub_log(h, "koshogi table %lld was not closed in the store: %s", (long long)row.id, srv_store_error(h->store));
     hub_send_error_retry(h, c->id, request, SRV_ERR_SERVER_BUSY, HUB_RETRY_MEMORY_MS, "out of memory");
     return NULL;
   }
-  if (private_table) hub_new_token(h, t->invite);
+  snprintf(t->invite, sizeof t->invite, "%s", row.invite);
+  t->epoch = row.epoch;
+  t->row_stored = true;
   count_open(h, t, +1);
   return t;
 }
@@ -486,7 +538,8 @@ void hub_do_ks_create(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_send_json(h, c->id, created);
   if (r->ks.side >= 0) seat(h, t, r->ks.side, c, NULL, "ks_create");
   if (r->level[0] && t->seats[r->ks.side].player) seat(h, t, 1 - r->ks.side, NULL, r->level, "ks_create");
-  store_room(h, t); /* (a row not stored is stored again with the first move) */
+  if (t->seats[KS_BLACK].player || t->seats[KS_WHITE].player)
+    store_room(h, t); /* (a row not stored is stored again with the first move) */
   attend(h, c, t, "ks_create");
 }
 
@@ -588,6 +641,7 @@ void hub_do_ks_draw(srv_hub *h, hub_client *c, const srv_request *r) {
   /* the computer declines every offer: it plays on */
   if (r->ks.draw == SRV_KS_DRAW_OFFER && t->seats[opponent].bot[0])
     srv_ks_table_answer_draw(&t->game, t->seats[opponent].player, false, now);
+  if (!srv_ks_table_over(&t->game)) store_room(h, t); /* the offer standing, or none, across a restart */
   changed(h, t);
 }
 
@@ -672,8 +726,9 @@ static void room_remove(srv_hub *h, int i) {
     hub_client *c = hub_client_get(h, t->watchers[j]);
     if (c && c->ks_table == t->id) c->ks_table = 0;
   }
-  /* a game played was closed in the store by its save; a table let go waiting is closed here */
-  if (kept(h) && !t->game.started && srv_store_ks_table_close(h->store, t->id) != 0)
+  /* a game played was closed in the store by its save; a table let go waiting is closed here
+   * (one lost to another server is that server's to close) */
+  if (!t->lost && !t->game.started && srv_store_ks_table_close(h->store, t->id, t->epoch) != 0)
     hub_log(h, "koshogi table %lld was not closed in the store: %s", (long long)t->id, srv_store_error(h->store));
   hub_map_del(&h->ks->index, (uint64_t)t->id);
   room_free(t);
@@ -681,9 +736,17 @@ static void room_remove(srv_hub *h, int i) {
   h->ks->n--;
 }
 
+/* Lets a table go that this server does not own (lost, or half taken over): its clients leave
+ * it, its lobby row goes, nothing is written. */
+static void room_remove_lost(srv_hub *h, int i) {
+  h->ks->rooms[i]->lost = true; /* (room_remove closes nothing in the store for it) */
+  room_remove(h, i);
+}
+
 void hub_ks_tick(srv_hub *h, int64_t now) {
   for (int i = 0; h->ks && i < h->ks->n; i++) {
     ks_room *t = h->ks->rooms[i];
+    if (t->lost) continue; /* (let go by hub_drop_lost, before this tick and after it) */
     if (srv_ks_table_tick(&t->game, now)) {
       changed(h, t); /* the flag fell: the server's clock decides */
     } else if (t->save_retry_ms && now >= t->save_retry_ms && !t->saving && !t->saved) {
@@ -700,6 +763,7 @@ void hub_ks_tick(srv_hub *h, int64_t now) {
     }
     if (t->lobby_dirty) send_lobby(h, t);
   }
+  hub_drop_lost(h); /* a write of this tick may have found its table lost */
 }
 
 /* ---- restored at start ---- */
@@ -755,6 +819,7 @@ static int restore_room(srv_hub *h, const srv_ks_table_row *row, char *err, size
     return -1;
   }
   snprintf(t->invite, sizeof t->invite, "%s", row->invite);
+  t->epoch = row->epoch;
   count_open(h, t, +1);
   for (int side = KS_BLACK; side <= KS_WHITE; side++) {
     ks_seat *s = &t->seats[side];
@@ -781,13 +846,15 @@ static int restore_room(srv_hub *h, const srv_ks_table_row *row, char *err, size
   }
   if (t->seats[KS_BLACK].player && t->seats[KS_WHITE].player)
     srv_ks_table_resume(&t->game, r.left_ms, h->io.now_ms(h->io.ctx));
-  if (srv_ks_table_over(&t->game)) game_ended(h, t); /* its last move was stored, its save was not */
+  if (srv_ks_table_over(&t->game))
+    game_ended(h, t); /* its last move was stored, its save was not */
+  else if (t->game.started && (row->draw_offer == KS_BLACK || row->draw_offer == KS_WHITE))
+    t->game.draw_offer = row->draw_offer;
   schedule(h, t);
   return 0;
 }
 
 int hub_ks_restore(srv_hub *h, char *err, size_t errsize) {
-  if (!kept(h)) return 0;
   ks_stored st = {0};
   if (srv_store_ks_tables_open(h->store, stored_row, &st) != 0) {
     snprintf(err, errsize, "%s", srv_store_error(h->store));
@@ -802,4 +869,79 @@ int hub_ks_restore(srv_hub *h, char *err, size_t errsize) {
   for (int i = 0; status == 0 && i < st.n; i++) status = restore_room(h, &st.rows[i], err, errsize);
   free(st.rows);
   return status;
+}
+
+/* ---- several servers ---- */
+
+bool hub_ks_holds(srv_hub *h, int64_t table) { return room_get(h, table) != NULL; }
+
+bool hub_ks_invite_here(srv_hub *h, const char *invite) {
+  for (int i = 0; h->ks && i < h->ks->n; i++)
+    if (h->ks->rooms[i]->invite[0] && strcmp(h->ks->rooms[i]->invite, invite) == 0) return true;
+  return false;
+}
+
+/* The position of a table in the owned list (in id order), or -1. */
+static int owned_at(const int64_t *ids, int n, int64_t id) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && ids[lo] == id ? lo : -1;
+}
+
+void hub_ks_reconcile(srv_hub *h, const int64_t *ids, const int64_t *epochs, int n) {
+  for (int i = 0; h->ks && i < h->ks->n; i++) {
+    ks_room *t = h->ks->rooms[i];
+    /* (a finished game's row went with its save; one being saved says itself whether it is still
+     * this server's) */
+    if (t->lost || !t->open || t->saving) continue;
+    const int at = owned_at(ids, n, t->id);
+    if (at < 0)
+      lose(h, t, "the database names another server as its owner");
+    else if (epochs[at] != t->epoch)
+      lose(h, t, "claimed again in a later epoch: restored from the database");
+  }
+  hub_drop_lost(h);
+  for (int k = 0; k < n; k++) {
+    if (room_get(h, ids[k])) continue;
+    srv_ks_table_row row;
+    bool found = false;
+    char err[256];
+    if (srv_store_ks_table_load(h->store, ids[k], &row, &found) != 0 || !found) continue; /* next renewal */
+    if ((!h->ks && !(h->ks = calloc(1, sizeof *h->ks))) || restore_room(h, &row, err, sizeof err) != 0) {
+      hub_log(h, "koshogi table %lld not taken over: %s", (long long)ids[k], h->ks ? err : "out of memory");
+      ks_room *half = room_get(h, ids[k]); /* (a table half restored is not kept) */
+      for (int i = 0; half && i < h->ks->n; i++)
+        if (h->ks->rooms[i] == half) room_remove_lost(h, i);
+      continue;
+    }
+    ks_room *t = room_get(h, ids[k]);
+    hub_log(h, "koshogi table %lld taken over (epoch %lld, %d moves)", (long long)t->id, (long long)t->epoch,
+            t->game.game.nplies);
+    hub_lobby_remote_forget(h, t->id); /* the lobby's row of it is this server's now */
+    hub_route_table_id_here(h, t->id);
+  }
+}
+
+void hub_ks_drop_lost(srv_hub *h) {
+  for (int i = h->ks ? h->ks->n - 1 : -1; i >= 0; i--) {
+    ks_room *t = h->ks->rooms[i];
+    if (!t->lost) continue;
+    char key[24], node[SRV_NODE_SIZE] = "";
+    snprintf(key, sizeof key, "%lld", (long long)t->id);
+    int64_t id = 0;
+    bool found = false;
+    if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &id, node, &found) != 0 || !found) node[0] = '\0';
+    if (h->options.node && strcmp(node, h->options.node) == 0) node[0] = '\0'; /* this server's again: reloaded */
+    for (int w = 0; w < t->nwatchers; w++) hub_send_moved(h, t->watchers[w], t->id, node);
+    hub_log(h, "koshogi table %lld let go%s%s", (long long)t->id, node[0] ? ": served by " : "", node);
+    room_remove_lost(h, i);
+    /* the lobby here gets the new owner's row of it (this server ignored it while it held it) */
+    if (node[0] && hub_bus_on(h)) hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
+  }
 }

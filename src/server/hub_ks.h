@@ -24,4 +24,15 @@ void hub_ks_client_gone(srv_hub *h, const hub_client *c);
 /* The listed Ko shogi tables as the lobby shows them (a new array; NULL when out of memory). */
 json_t *hub_ks_lobby_rows(srv_hub *h);
 
+/* Several servers (docs/SERVER.md "Ko shogi tables"): whether this server holds a Ko shogi table,
+ * or one with this invite code (else the routing seam looks for its owner). */
+bool hub_ks_holds(srv_hub *h, int64_t table);
+bool hub_ks_invite_here(srv_hub *h, const char *invite);
+/* The Ko shogi part of a lease renewal (hub_own.c): ids and epochs are the Ko shogi tables this
+ * server owns, in id order. A table held in no epoch or another is lost; one owned and not held
+ * is taken over from the database, its clock resumed as at a restart (the outage is nobody's). */
+void hub_ks_reconcile(srv_hub *h, const int64_t *ids, const int64_t *epochs, int n);
+/* Lets every lost Ko shogi table go: everyone at it is told it moved, it leaves the lobby. */
+void hub_ks_drop_lost(srv_hub *h);
+
 #endif

@@ -65,20 +65,25 @@ static int remote_after(const srv_hub *h, int64_t after) {
   return lo;
 }
 
-/* Every listed table the lobby knows of: this server's and, with a bus, the others'. */
-static int lobby_total(const srv_hub *h) { return h->listed_tables + h->nremote_rows; }
+/* The other servers' Goita rows come before this position, their Ko shogi rows from it (numbered
+ * above every Goita table, and listed apart as this server's are). */
+static int remote_koshogi(const srv_hub *h) { return remote_after(h, SRV_KS_TABLE_BASE - 1); }
+
+/* Every listed Goita table the lobby knows of: this server's and, with a bus, the others'. */
+static int lobby_total(const srv_hub *h) { return h->listed_tables + remote_koshogi(h); }
 
 /* A page merges this server's tables and the other servers' rows, both in id order. */
 void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
   c->lobby = true;
   const int limit = r->limit ? r->limit : SRV_DEFAULT_PAGE;
   json_t *rows = json_array();
+  const int nremote = remote_koshogi(h);
   int i = first_after(h, r->cursor), j = remote_after(h, r->cursor), n = 0;
   int64_t last = 0;
   for (;;) {
     while (i < h->ntables && !hub_table_listed(h->tables[i])) i++;
-    if (i < h->ntables && j < h->nremote_rows && h->tables[i]->id == h->remote_rows[j].id) j++; /* taken over */
-    const bool own = i < h->ntables, remote = j < h->nremote_rows;
+    if (i < h->ntables && j < nremote && h->tables[i]->id == h->remote_rows[j].id) j++; /* taken over */
+    const bool own = i < h->ntables, remote = j < nremote;
     if (n == limit || (!own && !remote)) break;
     if (own && (!remote || h->tables[i]->id < h->remote_rows[j].id)) {
       json_array_append_new(rows, table_row(h->tables[i]));
@@ -89,10 +94,15 @@ void hub_do_list(srv_hub *h, hub_client *c, const srv_request *r) {
     }
     n++;
   }
-  json_t *next = i < h->ntables || j < h->nremote_rows ? json_integer(last) : json_null();
+  json_t *next = i < h->ntables || j < nremote ? json_integer(last) : json_null();
   json_t *page = json_pack("{s:s, s:I, s:o, s:i, s:o}", "type", "tables", "after", (json_int_t)r->cursor, "tables",
                            rows, "total", lobby_total(h), "next", next);
-  if (page && r->cursor == 0) json_object_set_new(page, "koshogi", hub_ks_lobby_rows(h)); /* all on the first page */
+  if (page && r->cursor == 0) { /* every Ko shogi table, this server's and the others', on the first page */
+    json_t *koshogi = hub_ks_lobby_rows(h);
+    for (int k = nremote; koshogi && k < h->nremote_rows; k++)
+      if (!hub_ks_holds(h, h->remote_rows[k].id)) json_array_append(koshogi, h->remote_rows[k].row);
+    json_object_set_new(page, "koshogi", koshogi);
+  }
   hub_send_json(h, c->id, page);
 }
 
@@ -141,12 +151,10 @@ static uint64_t *lobby_listeners(const srv_hub *h, int *n) {
 }
 
 void hub_lobby_event(srv_hub *h, const char *event, json_t *row) {
-  if (!row) return;
   int n;
   uint64_t *listeners = lobby_listeners(h, &n);
-  if (listeners) send_listeners(h, listeners, n, event, row);
+  send_event(h, listeners, n, event, row);
   free(listeners);
-  json_decref(row);
 }
 
 void hub_lobby_flush(srv_hub *h) {
@@ -251,7 +259,8 @@ static bool remote_upsert(srv_hub *h, const char *node, json_t *row) {
 
 void hub_lobby_remote(srv_hub *h, const char *node, const char *event, json_t *row) {
   const json_int_t id = json_integer_value(json_object_get(row, "id"));
-  if (!event || id <= 0 || hub_table_get(h, (int64_t)id)) return; /* (a table this server holds is its own to tell) */
+  /* (a table this server holds is its own to tell) */
+  if (!event || id <= 0 || hub_table_get(h, (int64_t)id) || hub_ks_holds(h, (int64_t)id)) return;
   const bool removed = strcmp(event, "removed") == 0;
   if (removed) {
     const int at = remote_find(h, (int64_t)id);
@@ -301,6 +310,11 @@ void hub_lobby_publish_all(srv_hub *h, const char *node) {
         n++;
       }
     while (i < h->ntables && !hub_table_listed(h->tables[i])) i++;
+    if (i >= h->ntables) { /* (the Ko shogi rows go last) */
+      json_t *koshogi = hub_ks_lobby_rows(h);
+      json_array_extend(rows, koshogi);
+      json_decref(koshogi);
+    }
     hub_bus_publish(h, node, json_pack("{s:s, s:s, s:o, s:b, s:b}", "kind", "rows", "node", h->options.node,
                                        "tables", rows, "first", first, "last", i >= h->ntables));
     first = false;

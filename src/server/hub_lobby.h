@@ -8,8 +8,9 @@
  * get one "lobby" event for it at the next tick. */
 void hub_lobby_touch(srv_hub *h, hub_table *t);
 
-/* Sends every lobby listener of this server an event ("created", "changed", "removed") of a
- * row the lobby shows (consumed): a Ko shogi table's (hub_ks.c). */
+/* Sends every lobby listener of this server, and over the bus the other servers', an event
+ * ("created", "changed", "removed") of a row the lobby shows (consumed): a Ko shogi table's
+ * (hub_ks.c). */
 void hub_lobby_event(srv_hub *h, const char *event, json_t *row);
 
 /* Sends listeners the events of the tables touched since the last tick. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hub_bus.h"
+#include "hub_ks.h"
 #include "hub_own.h"
 #include "hub_restore.h"
 #include "hub_send.h"
@@ -27,18 +28,17 @@ void hub_table_lost(srv_hub *h, hub_table *t, const char *why) {
   hub_log(h, "table %lld lost (epoch %lld): %s", (long long)t->id, (long long)t->epoch, why);
 }
 
-/* Tells a client at a lost table where it is served now; its browser resumes its seat, or
- * watches again, through whichever server it is connected to. */
-static void send_moved(srv_hub *h, uint64_t client, const hub_table *t, const char *node) {
+/* (its browser resumes its seat, or watches again, through whichever server it is connected to) */
+void hub_send_moved(srv_hub *h, uint64_t client, int64_t table, const char *node) {
   char text[256];
   if (node[0])
-    snprintf(text, sizeof text, "table %lld is served by server %s now: you are being sent there", (long long)t->id,
+    snprintf(text, sizeof text, "table %lld is served by server %s now: you are being sent there", (long long)table,
              node);
   else
     snprintf(text, sizeof text, "table %lld is served by another server now: you are being sent there",
-             (long long)t->id);
+             (long long)table);
   hub_send_json(h, client,
-                json_pack("{s:s, s:I, s:s?, s:s}", "type", "moved", "table", (json_int_t)t->id, "node",
+                json_pack("{s:s, s:I, s:s?, s:s}", "type", "moved", "table", (json_int_t)table, "node",
                           node[0] ? node : NULL, "error", text));
 }
 
@@ -54,14 +54,15 @@ void hub_drop_lost(srv_hub *h) {
     if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &id, node, &found) != 0 || !found) node[0] = '\0';
     if (h->options.node && strcmp(node, h->options.node) == 0) node[0] = '\0'; /* this server's again: reloaded */
     for (int s = 0; s < GOITA_MAX_SEATS; s++)
-      if (t->seats[s].client) send_moved(h, t->seats[s].client, t, node);
-    for (int w = 0; w < t->nwatchers; w++) send_moved(h, t->watchers[w], t, node);
+      if (t->seats[s].client) hub_send_moved(h, t->seats[s].client, t->id, node);
+    for (int w = 0; w < t->nwatchers; w++) hub_send_moved(h, t->watchers[w], t->id, node);
     hub_log(h, "table %lld let go%s%s", (long long)t->id, node[0] ? ": served by " : "", node);
     t->lost = false; /* hub_table_remove counts it as any other table */
     hub_table_remove(h, i); /* its clients leave it, its lobby row goes, a late answer finds no table */
     /* the lobby here gets the new owner's row of it (this server ignored it while it held it) */
     if (node[0] && hub_bus_on(h)) hub_bus_publish(h, node, json_pack("{s:s, s:s}", "kind", "sync", "node", h->options.node));
   }
+  hub_ks_drop_lost(h);
   h->nlost = 0;
 }
 
@@ -121,7 +122,9 @@ static void reconcile(srv_hub *h, const owned_list *l) {
       hub_table_lost(h, t, "claimed again in a later epoch: restored from the database");
   }
   hub_drop_lost(h);
-  for (int k = 0; k < l->n; k++) {
+  int goita = 0; /* (Ko shogi's tables are numbered above Goita's, at the end of the list) */
+  while (goita < l->n && l->ids[goita] < SRV_KS_TABLE_BASE) goita++;
+  for (int k = 0; k < goita; k++) {
     if (hub_table_get(h, l->ids[k])) continue;
     srv_table_row row;
     bool found = false;
@@ -135,6 +138,7 @@ static void reconcile(srv_hub *h, const owned_list *l) {
     hub_log(h, "table %lld taken over (epoch %lld, %d moves)", (long long)t->id, (long long)t->epoch, t->version);
     hub_take_over(h, t);
   }
+  hub_ks_reconcile(h, l->ids + goita, l->epochs + goita, l->n - goita);
 }
 
 /* Another server started under this one's name: every table is its now. */
@@ -144,6 +148,7 @@ static void superseded(srv_hub *h) {
   hub_log(h, "%s: every table is let go, and this server stops", srv_store_error(h->store));
   for (int i = 0; i < h->ntables; i++)
     if (h->tables[i]->status != SRV_OVER) hub_table_lost(h, h->tables[i], "this server was replaced");
+  hub_ks_reconcile(h, NULL, NULL, 0); /* (it owns none) */
   hub_drop_lost(h);
 }
 

@@ -9,11 +9,15 @@
  * when the call was refused by fencing (SRV_STORE_FENCED): another server owns it now. */
 int hub_owned(srv_hub *h, hub_table *t, int status);
 
+/* Tells a client at a table this server lost where it is served now (node, "" for unknown). */
+void hub_send_moved(srv_hub *h, uint64_t client, int64_t table, const char *node);
+
 /* Marks a table lost (logged once, with why). */
 void hub_table_lost(srv_hub *h, hub_table *t, const char *why);
 
-/* Lets every lost table go: its clients are told it moved ("moved", docs/PROTOCOL.md) and
- * leave it, its computer players' answers are dropped, and it leaves this server's lobby. */
+/* Lets every lost table go (Goita's and Ko shogi's): its clients are told it moved ("moved",
+ * docs/PROTOCOL.md) and leave it, its computer players' answers are dropped, and it leaves this
+ * server's lobby. */
 void hub_drop_lost(srv_hub *h);
 
 /* Several servers: every options.lease_renew_ms, renews this server's lease on its tables,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hub_bus.h"
+#include "hub_ks.h"
 #include "hub_map.h"
 #include "hub_quick.h"
 #include "hub_requests.h"
@@ -84,7 +85,7 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
   uint64_t id;
   switch (route_rules[r->type].route) {
   case SRV_ROUTE_TABLE:
-    if (hub_table_get(h, r->table)) {
+    if (hub_table_get(h, r->table) || hub_ks_holds(h, r->table)) {
       /* taken over by this server since: the client gets its seat here first */
       if (c->via[0] && c->via_table == r->table) send_again(h, c, h->options.node);
       return stay_here(h, c, r);
@@ -101,7 +102,8 @@ static bool request_key(srv_hub *h, hub_client *c, const srv_request *r, int *ki
   case SRV_ROUTE_INVITE:
     *kind = SRV_KEY_INVITE;
     snprintf(key, SRV_TOKEN_HASH_SIZE, "%s", r->invite);
-    return !hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) || stay_here(h, c, r);
+    return (!hub_map_get(&h->invite_index, hub_token_key(r->invite), &id) && !hub_ks_invite_here(h, r->invite)) ||
+           stay_here(h, c, r);
   default:
     return false;
   }
@@ -188,12 +190,17 @@ bool hub_route_elsewhere(srv_hub *h, hub_client *c, const srv_request *r, const 
 }
 
 /* Sends a client here to the table it was at, now at server node (this one, or another): by its
- * seat token, its invite, or as a spectator. */
+ * seat token, its invite, or as a spectator; at a Ko shogi table, by watching it (a seat there
+ * is the player's, found again by watching). */
 static void send_again(srv_hub *h, hub_client *c, const char *node) {
   srv_request r;
   memset(&r, 0, sizeof r);
   char text[128];
-  if (c->via_token[0]) {
+  if (c->via_table >= SRV_KS_TABLE_BASE) {
+    r.type = SRV_KS_WATCH;
+    r.table = c->via_table;
+    snprintf(text, sizeof text, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)c->via_table);
+  } else if (c->via_token[0]) {
     r.type = SRV_RESUME;
     snprintf(r.token, sizeof r.token, "%s", c->via_token);
     snprintf(text, sizeof text, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", c->via_token);
@@ -213,7 +220,9 @@ static void send_again(srv_hub *h, hub_client *c, const char *node) {
     return;
   }
   hub_route_via_clear(c); /* the table is here now */
-  if (r.type == SRV_RESUME)
+  if (r.type == SRV_KS_WATCH)
+    hub_do_ks_watch(h, c, &r);
+  else if (r.type == SRV_RESUME)
     hub_do_resume(h, c, &r);
   else if (r.type == SRV_JOIN)
     hub_do_join(h, c, &r);
@@ -253,9 +262,11 @@ void hub_route_rehome(srv_hub *h, const char *all) {
   }
 }
 
-void hub_route_table_here(srv_hub *h, const hub_table *t) {
+void hub_route_table_here(srv_hub *h, const hub_table *t) { hub_route_table_id_here(h, t->id); }
+
+void hub_route_table_id_here(srv_hub *h, int64_t table) {
   for (int i = 0; hub_bus_on(h) && i < h->nclients; i++)
-    if (h->clients[i].via[0] && h->clients[i].via_table == t->id) send_again(h, &h->clients[i], h->options.node);
+    if (h->clients[i].via[0] && h->clients[i].via_table == table) send_again(h, &h->clients[i], h->options.node);
 }
 
 /* Tells each client whose request another server has not answered in time that it was not:

@@ -13,6 +13,8 @@ bool hub_route_elsewhere(srv_hub *h, hub_client *c, const srv_request *r, const 
 /* A table of another server this one has taken over: this server's clients at it get their
  * seats (or their places as spectators) here. */
 void hub_route_table_here(srv_hub *h, const hub_table *t);
+/* The same for a table by number (a Ko shogi table's). */
+void hub_route_table_id_here(srv_hub *h, int64_t table);
 
 /* A client connected here has gone: the server its table is at is told. */
 void hub_route_client_gone(srv_hub *h, const hub_client *c);

@@ -69,22 +69,23 @@
   X(STATS,        "stats",        1, 0, 0, HERE,       hub_do_stats, ({"player", F_PLAYER, true})) \
   KS_REQUESTS(X)
 
-/* Ko shogi tables (hub_ks.c, docs/SERVER.md "Ko shogi"): served by the server they were made on
- * (HERE), their numbers from SRV_KS_TABLE_BASE up, apart from Goita's. */
+/* Ko shogi tables (hub_ks.c, docs/SERVER.md "Ko shogi"): made on the server asked (HERE), then
+ * served by the server that owns them (TABLE, INVITE) as Goita's are; their numbers from
+ * SRV_KS_TABLE_BASE up, apart from Goita's. */
 #define KS_REQUESTS(X)                                                                                         \
   X(KS_CREATE,    "ks_create",    1, 1, 0, HERE,       hub_do_ks_create,                                        \
     ({"main_minutes", F_KS_MAIN, false}, {"byoyomi_seconds", F_KS_BYOYOMI, false}, {"side", F_KS_SIDE, false},  \
      {"level", F_KS_LEVEL, false}, {"private", F_PRIVATE, false}))                                              \
-  X(KS_SIT,       "ks_sit",       1, 1, 0, HERE,       hub_do_ks_sit,                                           \
+  X(KS_SIT,       "ks_sit",       1, 1, 0, TABLE,      hub_do_ks_sit,                                           \
     ({"table", F_TABLE, true}, {"side", F_KS_SIDE, true}))                                                      \
-  X(KS_WATCH,     "ks_watch",     1, 0, 0, HERE,       hub_do_ks_watch, ({"table", F_TABLE, true}))             \
-  X(KS_JOIN,      "ks_join",      1, 0, 0, HERE,       hub_do_ks_join, ({"invite", F_INVITE, true}))            \
-  X(KS_MOVE,      "ks_move",      0, 0, 0, HERE,       hub_do_ks_move,                                          \
+  X(KS_WATCH,     "ks_watch",     1, 0, 0, TABLE,      hub_do_ks_watch, ({"table", F_TABLE, true}))             \
+  X(KS_JOIN,      "ks_join",      1, 0, 0, INVITE,     hub_do_ks_join, ({"invite", F_INVITE, true}))            \
+  X(KS_MOVE,      "ks_move",      0, 0, 0, TABLE,      hub_do_ks_move,                                          \
     ({"table", F_TABLE, true}, {"move", F_KS_MOVE, true}))                                                      \
-  X(KS_RESIGN,    "ks_resign",    1, 0, 0, HERE,       hub_do_ks_resign, ({"table", F_TABLE, true}))            \
-  X(KS_DRAW,      "ks_draw",      1, 0, 0, HERE,       hub_do_ks_draw,                                          \
+  X(KS_RESIGN,    "ks_resign",    1, 0, 0, TABLE,      hub_do_ks_resign, ({"table", F_TABLE, true}))            \
+  X(KS_DRAW,      "ks_draw",      1, 0, 0, TABLE,      hub_do_ks_draw,                                          \
     ({"table", F_TABLE, true}, {"answer", F_KS_DRAW, true}))                                                    \
-  X(KS_REMATCH,   "ks_rematch",   1, 0, 0, HERE,       hub_do_ks_rematch, ({"table", F_TABLE, true}))         \
+  X(KS_REMATCH,   "ks_rematch",   1, 0, 0, TABLE,      hub_do_ks_rematch, ({"table", F_TABLE, true}))         \
   X(KS_LEADERBOARD, "ks_leaderboard", 1, 0, 0, HERE,   hub_do_ks_leaderboard, (NO_FIELDS))
 /* clang-format on */
 

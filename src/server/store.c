@@ -271,16 +271,24 @@ int srv_store_ks_leaderboard(srv_store *s, srv_player *rows, int max, int *count
   return counted(s, down(s) ? -1 : s->ops->ks_leaderboard ? s->ops->ks_leaderboard(s, rows, max, count) : no_ks(s));
 }
 
-int srv_store_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
+int srv_store_ks_table_save(srv_store *s, srv_ks_table_row *row) {
   return counted(s, down(s) ? -1 : s->ops->ks_table_save ? s->ops->ks_table_save(s, row) : no_ks(s));
 }
 
-int srv_store_ks_table_close(srv_store *s, int64_t table) {
-  return counted(s, down(s) ? -1 : s->ops->ks_table_close ? s->ops->ks_table_close(s, table) : no_ks(s));
+int srv_store_ks_table_close(srv_store *s, int64_t table, int64_t epoch) {
+  return counted(s, down(s) ? -1 : s->ops->ks_table_close ? s->ops->ks_table_close(s, table, epoch) : no_ks(s));
 }
 
-int srv_store_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
-  return counted(s, down(s) ? -1 : s->ops->ks_move_add ? s->ops->ks_move_add(s, table, ply, move, left_ms) : no_ks(s));
+int srv_store_ks_move_add(srv_store *s, int64_t table, int64_t epoch, int ply, const char *move,
+                          const int64_t left_ms[2]) {
+  return counted(s, down(s)                 ? -1
+                    : s->ops->ks_move_add ? s->ops->ks_move_add(s, table, epoch, ply, move, left_ms)
+                                          : no_ks(s));
+}
+
+int srv_store_ks_table_load(srv_store *s, int64_t table, srv_ks_table_row *row, bool *found) {
+  *found = false;
+  return counted(s, down(s) ? -1 : s->ops->ks_table_load ? s->ops->ks_table_load(s, table, row, found) : no_ks(s));
 }
 
 int srv_store_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {

@@ -86,8 +86,9 @@ int srv_store_node(srv_store *store, const char *name, int lease_ms);
 int srv_store_node_release(srv_store *store);
 /* Renews this server's lease, claims the open tables of servers whose lease has run out when
  * `claim` is set, then calls fn with every open table this server owns and the epoch it owns
- * it in: those it does not hold in that epoch are to be loaded (srv_store_table_load), those it
- * holds and are not named were lost. Returns SRV_STORE_SUPERSEDED when another server started
+ * it in: those it does not hold in that epoch are to be loaded (srv_store_table_load, and a Ko
+ * shogi table's, numbered from SRV_KS_TABLE_BASE up, srv_store_ks_table_load), those it holds
+ * and are not named were lost. Returns SRV_STORE_SUPERSEDED when another server started
  * under this one's name. Does nothing without srv_store_node. */
 int srv_store_lease_renew(srv_store *store, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch),
                           void *ctx);
@@ -99,7 +100,8 @@ int srv_store_table_load(srv_store *store, int64_t table, srv_table_row *row, bo
 typedef enum srv_table_key { SRV_KEY_ID = 0, SRV_KEY_SEAT_TOKEN = 1, SRV_KEY_INVITE = 2 } srv_table_key;
 #define SRV_NODE_SIZE 64
 /* Several servers: the open table named by key (its number as decimal text, a seat token's
- * hash, or an invite code) and the server that owns it ("" for none). *found is false when no
+ * hash, or an invite code; a Ko shogi table's by number or invite too) and the server that owns
+ * it ("" for none). *found is false when no
  * open table has that key. A SQLite file (one server) refuses. */
 int srv_store_table_owner(srv_store *store, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                           bool *found);
@@ -275,6 +277,8 @@ typedef struct srv_ks_game_row {
   bool rated;                          /* both players' ratings are written */
   double rating_after[2], deviation_after[2];
   int64_t table;                       /* the stored table (srv_ks_table_row) its save closes; 0: none */
+  int64_t epoch;                       /* the epoch this server owns that table in: a save refused by
+                                          fencing (SRV_STORE_FENCED) writes nothing */
 } srv_ks_game_row;
 /* A finished Ko shogi game to save away from the hub's thread (hub.h io.save_ks_game). */
 typedef struct srv_ks_game_write {
@@ -304,17 +308,31 @@ typedef struct srv_ks_table_row {
   int64_t players[2];                 /* at Black and White; 0 for an empty seat */
   char names[2][SRV_NAME_SIZE];
   char bots[2][SRV_LEVEL_SIZE];       /* a computer's level, "" for a person */
+  int draw_offer;                     /* the side whose draw offer stands, -1 for none */
+  int64_t epoch;                      /* the epoch this server owns it in (docs/SERVER.md "Ownership") */
 } srv_ks_table_row;
-/* Stores a Ko shogi table, made or seated (written over when it is stored already). */
-int srv_store_ks_table_save(srv_store *store, const srv_ks_table_row *row);
-/* Forgets a stored Ko shogi table and its moves (a waiting table let go); a finished game's
- * srv_store_ks_game_save does the same in its own transaction. */
-int srv_store_ks_table_close(srv_store *store, int64_t table);
+/* Stores a Ko shogi table. Made (id 0): numbered by the database, unique across servers, and
+ * owned by this server in epoch 1 (row->id and row->epoch set). Seated or changed: written in the
+ * epoch named, as a Goita table's writes are; SRV_STORE_FENCED, writing nothing, when another
+ * server owns it now. */
+int srv_store_ks_table_save(srv_store *store, srv_ks_table_row *row);
+/* Forgets a stored Ko shogi table and its moves (a waiting table let go), in the epoch named
+ * (SRV_STORE_FENCED otherwise); a finished game's srv_store_ks_game_save does the same in its own
+ * transaction. */
+int srv_store_ks_table_close(srv_store *store, int64_t table, int64_t epoch);
 /* Stores ply `ply` (from 0) of a Ko shogi table in notation, with both sides' main time left
- * after it (Black's, White's). */
-int srv_store_ks_move_add(srv_store *store, int64_t table, int ply, const char *move, const int64_t left_ms[2]);
-/* Calls fn for every stored Ko shogi table, in id order. */
+ * after it (Black's, White's), in the epoch named: SRV_STORE_FENCED when another server owns the
+ * table now, or when another move is stored at that ply (a stored move is never written over). */
+int srv_store_ks_move_add(srv_store *store, int64_t table, int64_t epoch, int ply, const char *move,
+                          const int64_t left_ms[2]);
+/* Calls fn for every Ko shogi table this server serves from now, in id order: with several
+ * servers, those of its earlier run, of no server and of servers whose lease ran out, each
+ * claimed in a new epoch (as srv_store_tables_open); one server alone, every stored one. Their
+ * numbers, with the Goita tables', are what srv_store_lease_renew names afterwards. */
 int srv_store_ks_tables_open(srv_store *store, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx);
+/* One stored Ko shogi table of this server's (taken over at a lease renewal); *found is false
+ * when it is over or another server's. */
+int srv_store_ks_table_load(srv_store *store, int64_t table, srv_ks_table_row *row, bool *found);
 /* Calls fn for a stored table's moves in order, each with the main times stored with it. */
 int srv_store_ks_moves(srv_store *store, int64_t table,
                        void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]), void *ctx);

@@ -60,12 +60,14 @@ typedef struct srv_store_ops {
   int (*ks_rating)(srv_store *store, int64_t player, double *rating, double *deviation, int *games);
   int (*ks_game_text)(srv_store *store, int64_t game, const char *key, char **record);
   int (*ks_leaderboard)(srv_store *store, srv_player *rows, int max, int *count);
-  int (*ks_table_save)(srv_store *store, const srv_ks_table_row *row);
-  int (*ks_table_close)(srv_store *store, int64_t table);
-  int (*ks_move_add)(srv_store *store, int64_t table, int ply, const char *move, const int64_t left_ms[2]);
+  int (*ks_table_save)(srv_store *store, srv_ks_table_row *row);
+  int (*ks_table_close)(srv_store *store, int64_t table, int64_t epoch);
+  int (*ks_move_add)(srv_store *store, int64_t table, int64_t epoch, int ply, const char *move,
+                     const int64_t left_ms[2]);
   int (*ks_tables_open)(srv_store *store, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx);
   int (*ks_moves)(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
                   void *ctx);
+  int (*ks_table_load)(srv_store *store, int64_t table, srv_ks_table_row *row, bool *found);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

@@ -599,7 +599,7 @@ static int pg_node_release(srv_store *s) {
              params);
 }
 
-/* Renews the lease, claims the open tables of servers whose lease ran out (when asked: each
+/* Renews the lease, claims the open tables (Goita's and Ko shogi's) of servers whose lease ran out (when asked: each
  * claim is a new epoch, and the table's row is locked by it, so two servers never both get
  * one), then names every open table of this server with its epoch. A renewal that failed may
  * still have claimed tables (its commit done, the answer lost): the next one names them. */
@@ -610,11 +610,14 @@ static int pg_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_
   if (status == 0 && claim) {
     PG(s)->once = true;
     status = run(s, "claiming the tables",
+                 "WITH ks AS (UPDATE ks_tables SET node = $1, epoch = epoch + 1 WHERE node IN " LAPSED ") "
                  "UPDATE tables SET node = $1, epoch = epoch + 1 WHERE status != 2 AND node IN " LAPSED, 1, params);
     PG(s)->once = false;
   }
   if (status != 0) return status;
-  PGresult *r = query(s, "reading the tables", "SELECT id, epoch FROM tables WHERE status != 2 AND node = $1 ORDER BY id",
+  PGresult *r = query(s, "reading the tables",
+                      "SELECT id, epoch FROM tables WHERE status != 2 AND node = $1 "
+                      "UNION ALL SELECT id, epoch FROM ks_tables WHERE node = $1 ORDER BY id",
                       1, params);
   if (!r) return -1;
   for (int i = 0; i < PQntuples(r); i++) fn(ctx, int_at(r, i, 0), int_at(r, i, 1));
@@ -905,14 +908,17 @@ static int pg_game_text(srv_store *s, int64_t game, const char *key, bool histor
   return status;
 }
 
-/* An open table by number, seat token hash or invite, with its server: one indexed query. */
+/* An open table (Goita's or Ko shogi's) by number, seat token hash or invite, with its server:
+ * one indexed query. */
 static int pg_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE],
                           bool *found) {
   static const char *const sql[] = {
-      "SELECT id, COALESCE(node, '') FROM tables WHERE id = $1::bigint AND status != 2",
+      ("SELECT id, COALESCE(node, '') FROM tables WHERE id = $1::bigint AND status != 2 "
+       "UNION ALL SELECT id, COALESCE(node, '') FROM ks_tables WHERE id = $1::bigint"),
       ("SELECT t.id, COALESCE(t.node, '') FROM seats s JOIN tables t ON t.id = s.table_id "
        "WHERE s.token = $1 AND t.status != 2"),
-      "SELECT id, COALESCE(node, '') FROM tables WHERE invite = $1 AND status != 2"};
+      ("SELECT id, COALESCE(node, '') FROM tables WHERE invite = $1 AND status != 2 "
+       "UNION ALL SELECT id, COALESCE(node, '') FROM ks_tables WHERE invite = $1")};
   if (kind < 0 || kind > SRV_KEY_INVITE) return fail(s, "finding a table", NULL);
   const char *params[] = {key};
   PGresult *r = query(s, "finding a table", sql[kind], 1, params);
@@ -1008,12 +1014,26 @@ static int pg_match_text(srv_store *s, int64_t id, char **summary) {
   return lost ? -1 : 0;
 }
 
-/* Deletes a stored Ko shogi table's row and moves (schema step 12), inside a transaction. */
-static int pg_ks_forget(srv_store *s, int64_t table) {
-  char b[32];
-  const char *params[] = {num(b, table)};
-  if (run(s, "closing a Ko shogi table's moves", "DELETE FROM ks_moves WHERE table_id = $1", 1, params) != 0) return -1;
-  return run(s, "closing a Ko shogi table", "DELETE FROM ks_tables WHERE id = $1", 1, params);
+/* The condition of every write for a Ko shogi table (OWNED's, schema step 13): this server owns
+ * it in the epoch named; with one server (no name) any stored one. */
+#define KS_OWNED "id = $1::bigint AND ($3::text = '' OR (node = $3::text AND epoch = $2::bigint))"
+
+/* Deletes a stored Ko shogi table's row and moves (schema step 12) in the epoch this server owns
+ * it in, inside a transaction: SRV_STORE_FENCED, deleting nothing, when it is another's now. */
+static int pg_ks_forget(srv_store *s, int64_t table, int64_t epoch) {
+  char b[2][32];
+  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node};
+  const int status = owned_run(s, "closing a Ko shogi table", "DELETE FROM ks_tables WHERE " KS_OWNED, 3, params,
+                               table, epoch);
+  if (status != 0) return status;
+  return run(s, "closing a Ko shogi table's moves", "DELETE FROM ks_moves WHERE table_id = $1", 1, params);
+}
+
+/* Ends a transaction whose write may have been fenced: rolled back, and SRV_STORE_FENCED kept. */
+static int end_fenced(srv_store *s, int status) {
+  if (status != SRV_STORE_FENCED) return end(s, status);
+  end(s, -1);
+  return SRV_STORE_FENCED;
 }
 
 /* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
@@ -1037,8 +1057,10 @@ static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record)
                  " games = ks_ratings.games + 1",
                  3, rating);
   }
-  if (status == 0 && g->table) status = pg_ks_forget(s, g->table);
-  if (end(s, status) != 0) return -1;
+  /* (fenced: a server that lost the table writes neither the game nor the ratings) */
+  if (status == 0 && g->table) status = pg_ks_forget(s, g->table, g->epoch);
+  status = end_fenced(s, status);
+  if (status != 0) return status;
   g->id = id;
   return 0;
 }
@@ -1118,54 +1140,122 @@ static int pg_ks_game_text(srv_store *s, int64_t game, const char *key, char **r
   return lost ? -1 : 0;
 }
 
-/* Ko shogi tables not over (schema step 12). */
-static int pg_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
-  char b[7][32];
-  const char *params[] = {num(b[0], row->id),         num(b[1], row->owner),      num(b[2], row->main_ms),
-                          num(b[3], row->byoyomi_ms), row->invite,                num(b[4], row->players[0]),
-                          num(b[5], row->players[1]), row->names[0],              row->names[1],
-                          row->bots[0],               row->bots[1]};
-  return run(s, "saving a Ko shogi table",
-             "INSERT INTO ks_tables (id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name,"
-             " black_bot, white_bot) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-             " ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, main_ms = excluded.main_ms,"
-             " byoyomi_ms = excluded.byoyomi_ms, invite = excluded.invite, black = excluded.black,"
-             " white = excluded.white, black_name = excluded.black_name, white_name = excluded.white_name,"
-             " black_bot = excluded.black_bot, white_bot = excluded.white_bot",
-             11, params);
+/* Ko shogi tables not over (schema steps 12 and 13). A new one is numbered by the database's
+ * sequence; a stored one is written in its epoch. */
+static int pg_ks_table_save(srv_store *s, srv_ks_table_row *row) {
+  char b[9][32];
+  const char *params[] = {num(b[0], row->id),         num(b[1], row->epoch),      PG(s)->node,
+                          num(b[2], row->owner),      num(b[3], row->main_ms),    num(b[4], row->byoyomi_ms),
+                          row->invite,                num(b[5], row->players[0]), num(b[6], row->players[1]),
+                          row->names[0],              row->names[1],              row->bots[0],
+                          row->bots[1],               num(b[7], row->draw_offer)};
+  if (row->id) {
+    return owned_run(s, "saving a Ko shogi table",
+                     "UPDATE ks_tables SET owner = $4, main_ms = $5, byoyomi_ms = $6, invite = $7, black = $8,"
+                     " white = $9, black_name = $10, white_name = $11, black_bot = $12, white_bot = $13,"
+                     " draw_offer = $14 WHERE " KS_OWNED,
+                     14, params, row->id, row->epoch);
+  }
+  if (begin(s) != 0) return -1; /* (so that a lost answer does not make it twice) */
+  const int status = insert_id(s, "saving a Ko shogi table",
+                               "INSERT INTO ks_tables (id, node, epoch, owner, main_ms, byoyomi_ms, invite, black, white,"
+                               " black_name, white_name, black_bot, white_bot, draw_offer)"
+                               " VALUES (nextval('ks_table_ids'), NULLIF($1::text, ''), 1, $2, $3, $4, $5, $6, $7, $8, $9,"
+                               " $10, $11, $12) RETURNING id",
+                               12, params + 2, &row->id);
+  row->epoch = 1;
+  return end(s, status);
 }
 
-static int pg_ks_table_close(srv_store *s, int64_t table) {
+static int pg_ks_table_close(srv_store *s, int64_t table, int64_t epoch) {
   if (begin(s) != 0) return -1;
-  return end(s, pg_ks_forget(s, table));
+  return end_fenced(s, pg_ks_forget(s, table, epoch));
 }
 
-static int pg_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
-  char b[4][32];
-  const char *params[] = {num(b[0], table), num(b[1], ply), move, num(b[2], left_ms[0]), num(b[3], left_ms[1])};
-  return run(s, "saving a Ko shogi move",
-             "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)", 5, params);
+/* Stores a Ko shogi move in the epoch this server owns the table in, the table's row locked for
+ * the statement as pg_move_add does; a stored move is never written over. */
+static int pg_ks_move_add(srv_store *s, int64_t table, int64_t epoch, int ply, const char *move,
+                          const int64_t left_ms[2]) {
+  char b[5][32];
+  const char *params[] = {num(b[0], table), num(b[1], epoch),        PG(s)->node,          num(b[2], ply),
+                          move,             num(b[3], left_ms[0]), num(b[4], left_ms[1])};
+  PGresult *r = query(s, "saving a Ko shogi move",
+                      "WITH owner AS (SELECT id FROM ks_tables WHERE " KS_OWNED " FOR SHARE) "
+                      "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) "
+                      "SELECT $1::bigint, $4::integer, $5::text, $6::bigint, $7::bigint FROM owner "
+                      "ON CONFLICT (table_id, ply) DO NOTHING",
+                      7, params);
+  if (!r) return -1;
+  const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
+  PQclear(r);
+  if (saved) return 0;
+  /* Not saved: another server's epoch, or stored already by an attempt whose answer was lost */
+  r = query(s, "saving a Ko shogi move",
+            "SELECT (SELECT move FROM ks_moves WHERE table_id = $1::bigint AND ply = $4::integer) = $5::text "
+            "FROM ks_tables WHERE " KS_OWNED,
+            5, params);
+  if (!r) return -1;
+  const bool owned = PQntuples(r) == 1, stored = owned && !PQgetisnull(r, 0, 0);
+  const bool same = stored && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+  PQclear(r);
+  if (same) return 0;
+  if (stored) {
+    snprintf(s->error, sizeof s->error, "saving a Ko shogi move: table %lld has another move stored at ply %d",
+             (long long)table, ply);
+    return SRV_STORE_FENCED; /* this server's copy is behind the database: it lets the table go */
+  }
+  if (owned) return fail(s, "saving a Ko shogi move", NULL);
+  return fenced(s, "saving a Ko shogi move", table, epoch);
 }
 
-static int pg_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
-  PGresult *r = query(s, "reading the Ko shogi tables",
-                      "SELECT id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name, black_bot,"
-                      " white_bot FROM ks_tables ORDER BY id",
-                      0, NULL);
+#define KS_COLUMNS                                                                                                   \
+  "id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name, black_bot, white_bot, draw_offer, " \
+  "epoch"
+
+/* Runs a query for Ko shogi tables (the columns of KS_COLUMNS) and calls fn with each. */
+static int read_ks_tables(srv_store *s, const char *sql, int n, const char *const *params,
+                          void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  PGresult *r = query(s, "reading the Ko shogi tables", sql, n, params);
   if (!r) return -1;
   for (int i = 0; i < PQntuples(r); i++) {
-    srv_ks_table_row row = {.id = strtoll(PQgetvalue(r, i, 0), NULL, 10), .owner = strtoll(PQgetvalue(r, i, 1), NULL, 10),
-                            .main_ms = strtoll(PQgetvalue(r, i, 2), NULL, 10),
-                            .byoyomi_ms = strtoll(PQgetvalue(r, i, 3), NULL, 10)};
-    snprintf(row.invite, sizeof row.invite, "%s", PQgetvalue(r, i, 4));
+    srv_ks_table_row row = {.id = int_at(r, i, 0), .owner = int_at(r, i, 1), .main_ms = int_at(r, i, 2),
+                            .byoyomi_ms = int_at(r, i, 3), .draw_offer = (int)int_at(r, i, 11),
+                            .epoch = int_at(r, i, 12)};
+    text_at(r, i, 4, row.invite, sizeof row.invite);
     for (int side = 0; side < 2; side++) {
-      row.players[side] = strtoll(PQgetvalue(r, i, 5 + side), NULL, 10);
-      snprintf(row.names[side], sizeof row.names[side], "%s", PQgetvalue(r, i, 7 + side));
-      snprintf(row.bots[side], sizeof row.bots[side], "%s", PQgetvalue(r, i, 9 + side));
+      row.players[side] = int_at(r, i, 5 + side);
+      text_at(r, i, 7 + side, row.names[side], sizeof row.names[side]);
+      text_at(r, i, 9 + side, row.bots[side], sizeof row.bots[side]);
     }
     fn(ctx, &row);
   }
   PQclear(r);
+  return 0;
+}
+
+/* At start: claims this server's Ko shogi tables of an earlier run, those of no server and those
+ * of servers whose lease ran out, each in a new epoch, as pg_tables_open does Goita's. */
+static int pg_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  if (!PG(s)->node[0]) return read_ks_tables(s, "SELECT " KS_COLUMNS " FROM ks_tables ORDER BY id", 0, NULL, fn, ctx);
+  const char *params[] = {PG(s)->node};
+  if (run(s, "claiming the Ko shogi tables",
+          "UPDATE ks_tables SET node = $1, epoch = epoch + 1 WHERE node IS NULL OR node = $1 OR node IN " LAPSED, 1,
+          params) != 0)
+    return -1;
+  return read_ks_tables(s, "SELECT " KS_COLUMNS " FROM ks_tables WHERE node = $1 ORDER BY id", 1, params, fn, ctx);
+}
+
+static void copy_ks_row(void *ctx, const srv_ks_table_row *row) { *(srv_ks_table_row *)ctx = *row; }
+
+static int pg_ks_table_load(srv_store *s, int64_t table, srv_ks_table_row *row, bool *found) {
+  char b[32];
+  const char *params[] = {num(b, table), PG(s)->node};
+  row->id = 0;
+  if (read_ks_tables(s, "SELECT " KS_COLUMNS " FROM ks_tables WHERE id = $1::bigint AND ($2 = '' OR node = $2)",
+                     2, params,
+                     copy_ks_row, row) != 0)
+    return -1;
+  *found = row->id == table;
   return 0;
 }
 
@@ -1192,5 +1282,5 @@ static const srv_store_ops pg_ops = {
     pg_bot_account_create, pg_bot_accounts, pg_bot_account_token, pg_bot_leaderboard, pg_match_save, pg_match_text,
     pg_game_stats_save, pg_player_stats,
     pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text, pg_ks_leaderboard,
-    pg_ks_table_save, pg_ks_table_close, pg_ks_move_add, pg_ks_tables_open, pg_ks_moves,
+    pg_ks_table_save, pg_ks_table_close, pg_ks_move_add, pg_ks_tables_open, pg_ks_moves, pg_ks_table_load,
 };

@@ -232,6 +232,25 @@ const srv_migration srv_migrations[] = {
       "  table_id BIGINT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL, black_ms BIGINT NOT NULL,"
       "  white_ms BIGINT NOT NULL, PRIMARY KEY (table_id, ply));"
     },
+    /* 13 (Ko shogi tables on several servers, docs/SERVER.md "Ko shogi tables"): the server that
+     * owns each and the epoch it owns it in, as a Goita table's (step 7); the side whose draw
+     * offer stands (-1: none); and the tables' numbers given by the database, from above every
+     * number given before (Ko shogi's start at 2^40, hub_ks.h SRV_KS_TABLE_BASE) */
+    {
+      "ALTER TABLE ks_tables ADD COLUMN node TEXT;"
+      "ALTER TABLE ks_tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE ks_tables ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1;"
+      "CREATE TABLE ks_table_ids (last INTEGER NOT NULL);"
+      "INSERT INTO ks_table_ids SELECT max(coalesce((SELECT max(id) FROM ks_tables), 0), 1099511627776);"
+      "CREATE INDEX ks_tables_invite ON ks_tables(invite);",
+      "ALTER TABLE ks_tables ADD COLUMN node TEXT;"
+      "ALTER TABLE ks_tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;"
+      "ALTER TABLE ks_tables ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1;"
+      "CREATE SEQUENCE ks_table_ids;"
+      "SELECT setval('ks_table_ids', greatest((SELECT max(id) FROM ks_tables), 1099511627776));"
+      "CREATE INDEX ks_tables_node ON ks_tables(node);"
+      "CREATE INDEX ks_tables_invite ON ks_tables(invite);"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

@@ -804,14 +804,47 @@ static int lite_match_text(srv_store *s, int64_t id, char **summary) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : lite_fail(s, "reading a match");
 }
 
-/* Deletes a stored Ko shogi table's row and moves (schema step 12), inside a transaction. */
-static int lite_ks_forget(srv_store *s, int64_t table) {
+/* The condition of every write for a Ko shogi table (store_postgresql.c's KS_OWNED): this
+ * server owns it in the epoch named; with no server's name (a SQLite file) any stored one. ?1
+ * is the table, ?2 the epoch, ?3 the server's name. */
+#define KS_OWNED "id = ?1 AND (?3 = '' OR (node = ?3 AND epoch = ?2))"
+
+/* A statement over KS_OWNED with its parameters bound (NULL with the error set). */
+static sqlite3_stmt *ks_owned_prepare(srv_store *s, const char *sql, int64_t table, int64_t epoch) {
+  sqlite3_stmt *st = lite_prepare(s, sql);
+  if (!st) return NULL;
+  sqlite3_bind_int64(st, 1, table);
+  sqlite3_bind_int64(st, 2, epoch);
+  sqlite3_bind_text(st, 3, LITE(s)->node, -1, SQLITE_TRANSIENT);
+  return st;
+}
+
+/* Runs a KS_OWNED write: 0 when it changed a row, SRV_STORE_FENCED when it changed none. */
+static int ks_owned_run(srv_store *s, sqlite3_stmt *st, const char *what, int64_t table, int64_t epoch) {
+  if (lite_run(s, st, what) != 0) return -1;
+  if (sqlite3_changes(DB(s)) > 0) return 0;
+  snprintf(s->error, sizeof s->error,
+           "%s: table %lld is served by another server now (this server's epoch %lld has passed)", what,
+           (long long)table, (long long)epoch);
+  return SRV_STORE_FENCED;
+}
+
+/* Deletes a stored Ko shogi table's row and moves (schema step 12) in the epoch this server
+ * owns it in, inside a transaction (SRV_STORE_FENCED, deleting nothing, when another's). */
+static int lite_ks_forget(srv_store *s, int64_t table, int64_t epoch) {
+  const int status = ks_owned_run(s, ks_owned_prepare(s, "DELETE FROM ks_tables WHERE " KS_OWNED, table, epoch),
+                                  "closing a Ko shogi table", table, epoch);
+  if (status != 0) return status;
   sqlite3_stmt *st = lite_prepare(s, "DELETE FROM ks_moves WHERE table_id = ?");
   if (st) sqlite3_bind_int64(st, 1, table);
-  if (lite_run(s, st, "closing a Ko shogi table's moves") != 0) return -1;
-  st = lite_prepare(s, "DELETE FROM ks_tables WHERE id = ?");
-  if (st) sqlite3_bind_int64(st, 1, table);
-  return lite_run(s, st, "closing a Ko shogi table");
+  return lite_run(s, st, "closing a Ko shogi table's moves");
+}
+
+/* Ends a transaction whose write may have been fenced: rolled back, and SRV_STORE_FENCED kept. */
+static int lite_end_fenced(srv_store *s, int status) {
+  if (status != SRV_STORE_FENCED) return lite_end(s, status);
+  lite_end(s, -1);
+  return SRV_STORE_FENCED;
 }
 
 /* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
@@ -845,8 +878,9 @@ static int lite_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *recor
     }
     status = lite_run(s, st, "saving a Ko shogi rating");
   }
-  if (status == 0 && g->table) status = lite_ks_forget(s, g->table);
-  if (lite_end(s, status) != 0) return -1;
+  if (status == 0 && g->table) status = lite_ks_forget(s, g->table, g->epoch);
+  status = lite_end_fenced(s, status);
+  if (status != 0) return status;
   g->id = id;
   return 0;
 }
@@ -945,41 +979,98 @@ static int lite_table_owner(srv_store *s, int kind, const char *key, int64_t *ta
   return lite_node(s, "", 0);
 }
 
-/* Ko shogi tables not over (schema step 12). */
-static int lite_ks_table_save(srv_store *s, const srv_ks_table_row *row) {
-  sqlite3_stmt *st = lite_prepare(s, "INSERT OR REPLACE INTO ks_tables (id, owner, main_ms, byoyomi_ms, invite, black,"
-                                     " white, black_name, white_name, black_bot, white_bot)"
-                                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  if (st) {
-    sqlite3_bind_int64(st, 1, row->id);
-    sqlite3_bind_int64(st, 2, row->owner);
-    sqlite3_bind_int64(st, 3, row->main_ms);
-    sqlite3_bind_int64(st, 4, row->byoyomi_ms);
-    sqlite3_bind_text(st, 5, row->invite, -1, SQLITE_TRANSIENT);
-    for (int side = 0; side < 2; side++) {
-      sqlite3_bind_int64(st, 6 + side, row->players[side]);
-      sqlite3_bind_text(st, 8 + side, row->names[side], -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text(st, 10 + side, row->bots[side], -1, SQLITE_TRANSIENT);
-    }
+/* Binds a Ko shogi table's columns from ?4 on (owner, clock, invite, seats, draw offer). */
+static void ks_bind_row(sqlite3_stmt *st, const srv_ks_table_row *row) {
+  sqlite3_bind_int64(st, 4, row->owner);
+  sqlite3_bind_int64(st, 5, row->main_ms);
+  sqlite3_bind_int64(st, 6, row->byoyomi_ms);
+  sqlite3_bind_text(st, 7, row->invite, -1, SQLITE_TRANSIENT);
+  for (int side = 0; side < 2; side++) {
+    sqlite3_bind_int64(st, 8 + side, row->players[side]);
+    sqlite3_bind_text(st, 10 + side, row->names[side], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 12 + side, row->bots[side], -1, SQLITE_TRANSIENT);
   }
-  return lite_run(s, st, "saving a Ko shogi table");
+  sqlite3_bind_int(st, 14, row->draw_offer);
 }
 
-static int lite_ks_table_close(srv_store *s, int64_t table) {
+/* Ko shogi tables not over (schema steps 12 and 13): a new one numbered by ks_table_ids, a
+ * stored one written in its epoch. */
+static int lite_ks_table_save(srv_store *s, srv_ks_table_row *row) {
+  if (row->id) {
+    sqlite3_stmt *st = ks_owned_prepare(s,
+                                        "UPDATE ks_tables SET owner = ?4, main_ms = ?5, byoyomi_ms = ?6, invite = ?7,"
+                                        " black = ?8, white = ?9, black_name = ?10, white_name = ?11, black_bot = ?12,"
+                                        " white_bot = ?13, draw_offer = ?14 WHERE " KS_OWNED,
+                                        row->id, row->epoch);
+    if (st) ks_bind_row(st, row);
+    return ks_owned_run(s, st, "saving a Ko shogi table", row->id, row->epoch);
+  }
   if (lite_begin(s) != 0) return -1;
-  return lite_end(s, lite_ks_forget(s, table));
+  sqlite3_stmt *st = lite_prepare(s, "UPDATE ks_table_ids SET last = last + 1 RETURNING last");
+  const int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
+  const int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_finalize(st);
+  int status = id ? 0 : lite_fail(s, "numbering a Ko shogi table");
+  if (status == 0) {
+    st = ks_owned_prepare(s,
+                          "INSERT INTO ks_tables (id, epoch, node, owner, main_ms, byoyomi_ms, invite, black, white,"
+                          " black_name, white_name, black_bot, white_bot, draw_offer)"
+                          " VALUES (?1, ?2, NULLIF(?3, ''), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                          id, 1);
+    if (st) ks_bind_row(st, row);
+    status = lite_run(s, st, "saving a Ko shogi table");
+  }
+  if (lite_end(s, status) != 0) return -1;
+  row->id = id;
+  row->epoch = 1;
+  return 0;
 }
 
-static int lite_ks_move_add(srv_store *s, int64_t table, int ply, const char *move, const int64_t left_ms[2]) {
-  sqlite3_stmt *st = lite_prepare(s, "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) VALUES (?, ?, ?, ?, ?)");
+static int lite_ks_table_close(srv_store *s, int64_t table, int64_t epoch) {
+  if (lite_begin(s) != 0) return -1;
+  return lite_end_fenced(s, lite_ks_forget(s, table, epoch));
+}
+
+/* Stores a Ko shogi move in the epoch this server owns the table in; a stored move is never
+ * written over (store_postgresql.c's pg_ks_move_add). */
+static int lite_ks_move_add(srv_store *s, int64_t table, int64_t epoch, int ply, const char *move,
+                            const int64_t left_ms[2]) {
+  sqlite3_stmt *st = ks_owned_prepare(s,
+                                      "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms)"
+                                      " SELECT ?1, ?4, ?5, ?6, ?7 FROM ks_tables WHERE " KS_OWNED
+                                      " ON CONFLICT (table_id, ply) DO NOTHING",
+                                      table, epoch);
   if (st) {
-    sqlite3_bind_int64(st, 1, table);
-    sqlite3_bind_int(st, 2, ply);
-    sqlite3_bind_text(st, 3, move, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 4, left_ms[0]);
-    sqlite3_bind_int64(st, 5, left_ms[1]);
+    sqlite3_bind_int(st, 4, ply);
+    sqlite3_bind_text(st, 5, move, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, left_ms[0]);
+    sqlite3_bind_int64(st, 7, left_ms[1]);
   }
-  return lite_run(s, st, "saving a Ko shogi move");
+  if (lite_run(s, st, "saving a Ko shogi move") != 0) return -1;
+  if (sqlite3_changes(DB(s)) == 1) return 0;
+  st = ks_owned_prepare(s,
+                        "SELECT (SELECT move FROM ks_moves WHERE table_id = ?1 AND ply = ?4) = ?5 FROM ks_tables"
+                        " WHERE " KS_OWNED,
+                        table, epoch);
+  if (!st) return -1;
+  sqlite3_bind_int(st, 4, ply);
+  sqlite3_bind_text(st, 5, move, -1, SQLITE_TRANSIENT);
+  const int rc = sqlite3_step(st);
+  const bool owned = rc == SQLITE_ROW, stored = owned && sqlite3_column_type(st, 0) != SQLITE_NULL;
+  const bool same = stored && sqlite3_column_int(st, 0) == 1;
+  sqlite3_finalize(st);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return lite_fail(s, "saving a Ko shogi move");
+  if (same) return 0;
+  if (stored) {
+    snprintf(s->error, sizeof s->error, "saving a Ko shogi move: table %lld has another move stored at ply %d",
+             (long long)table, ply);
+    return SRV_STORE_FENCED;
+  }
+  if (owned) return lite_fail(s, "saving a Ko shogi move");
+  snprintf(s->error, sizeof s->error,
+           "saving a Ko shogi move: table %lld is served by another server now (this server's epoch %lld has passed)",
+           (long long)table, (long long)epoch);
+  return SRV_STORE_FENCED;
 }
 
 /* Copies a text column into a fixed field, cut to fit. */
@@ -988,14 +1079,19 @@ static void lite_text(sqlite3_stmt *st, int column, char *out, size_t size) {
   snprintf(out, size, "%s", text ? (const char *)text : "");
 }
 
-static int lite_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
-  sqlite3_stmt *st = lite_prepare(s, "SELECT id, owner, main_ms, byoyomi_ms, invite, black, white, black_name,"
-                                     " white_name, black_bot, white_bot FROM ks_tables ORDER BY id");
+#define LITE_KS_COLUMNS                                                                                          \
+  "id, owner, main_ms, byoyomi_ms, invite, black, white, black_name, white_name, black_bot, white_bot, draw_offer, " \
+  "epoch"
+
+/* Steps a query for LITE_KS_COLUMNS, calls fn with each table, finalizes it. */
+static int ks_read_tables(srv_store *s, sqlite3_stmt *st, void (*fn)(void *ctx, const srv_ks_table_row *row),
+                          void *ctx) {
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     srv_ks_table_row row = {.id = sqlite3_column_int64(st, 0), .owner = sqlite3_column_int64(st, 1),
-                            .main_ms = sqlite3_column_int64(st, 2), .byoyomi_ms = sqlite3_column_int64(st, 3)};
+                            .main_ms = sqlite3_column_int64(st, 2), .byoyomi_ms = sqlite3_column_int64(st, 3),
+                            .draw_offer = sqlite3_column_int(st, 11), .epoch = sqlite3_column_int64(st, 12)};
     lite_text(st, 4, row.invite, sizeof row.invite);
     for (int side = 0; side < 2; side++) {
       row.players[side] = sqlite3_column_int64(st, 5 + side);
@@ -1006,6 +1102,33 @@ static int lite_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? 0 : lite_fail(s, "reading the Ko shogi tables");
+}
+
+/* Every stored table for a SQLite file; a simulated server's own and those of no server, each
+ * claimed in a new epoch (the simulation's servers do not take each other's over). */
+static int lite_ks_tables_open(srv_store *s, void (*fn)(void *ctx, const srv_ks_table_row *row), void *ctx) {
+  if (LITE(s)->node[0]) {
+    sqlite3_stmt *st = lite_prepare(s, "UPDATE ks_tables SET node = ?1, epoch = epoch + 1 WHERE node IS NULL OR node = ?1");
+    if (st) sqlite3_bind_text(st, 1, LITE(s)->node, -1, SQLITE_TRANSIENT);
+    if (lite_run(s, st, "claiming the Ko shogi tables") != 0) return -1;
+  }
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " LITE_KS_COLUMNS " FROM ks_tables WHERE ?1 = '' OR node = ?1 ORDER BY id");
+  if (st) sqlite3_bind_text(st, 1, LITE(s)->node, -1, SQLITE_TRANSIENT);
+  return ks_read_tables(s, st, fn, ctx);
+}
+
+static void ks_copy_row(void *ctx, const srv_ks_table_row *row) { *(srv_ks_table_row *)ctx = *row; }
+
+static int lite_ks_table_load(srv_store *s, int64_t table, srv_ks_table_row *row, bool *found) {
+  sqlite3_stmt *st = lite_prepare(s, "SELECT " LITE_KS_COLUMNS " FROM ks_tables WHERE id = ?1 AND (?2 = '' OR node = ?2)");
+  if (st) {
+    sqlite3_bind_int64(st, 1, table);
+    sqlite3_bind_text(st, 2, LITE(s)->node, -1, SQLITE_TRANSIENT);
+  }
+  row->id = 0;
+  if (ks_read_tables(s, st, ks_copy_row, row) != 0) return -1;
+  *found = row->id == table;
+  return 0;
 }
 
 static int lite_ks_moves(srv_store *s, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
@@ -1032,7 +1155,7 @@ static const srv_store_ops sqlite_ops = {
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
     lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
-    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves,
+    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves, lite_ks_table_load,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -1047,5 +1170,5 @@ static const srv_store_ops simulated_ops = {
     lite_bot_leaderboard, lite_match_save, lite_match_text,
     lite_game_stats_save, lite_player_stats,
     NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
-    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves,
+    lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves, lite_ks_table_load,
 };

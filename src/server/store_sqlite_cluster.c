@@ -116,17 +116,28 @@ static sqlite3_stmt *with_node(srv_store *s, const char *sql) {
   return st;
 }
 
+/* Claims the open tables, Goita's and Ko shogi's, of the servers whose lease ran out, in one
+ * transaction (one statement in PostgreSQL). */
+static int claim_lapsed(srv_store *s) {
+  if (lite_begin(s) != 0) return -1;
+  int status = lite_run(
+      s, with_node(s, "UPDATE tables SET node = ?1, epoch = epoch + 1 WHERE status != 2 AND node IN " LAPSED),
+      "claiming the tables");
+  if (status == 0)
+    status = lite_run(s, with_node(s, "UPDATE ks_tables SET node = ?1, epoch = epoch + 1 WHERE node IN " LAPSED),
+                      "claiming the Ko shogi tables");
+  return lite_end(s, status);
+}
+
 /* pg_lease_renew: renews, claims the open tables of lapsed servers in a new epoch each (when
  * asked), and names every open table of this server with its epoch. */
 int sim_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
   if (!LITE(s)->node[0]) return 0;
   int status = write_lease(s);
-  if (status == 0 && claim)
-    status = lite_run(
-        s, with_node(s, "UPDATE tables SET node = ?1, epoch = epoch + 1 WHERE status != 2 AND node IN " LAPSED),
-        "claiming the tables");
+  if (status == 0 && claim) status = claim_lapsed(s);
   if (status != 0) return status;
-  sqlite3_stmt *st = with_node(s, "SELECT id, epoch FROM tables WHERE status != 2 AND node = ?1 ORDER BY id");
+  sqlite3_stmt *st = with_node(s, "SELECT id, epoch FROM tables WHERE status != 2 AND node = ?1 "
+                                  "UNION ALL SELECT id, epoch FROM ks_tables WHERE node = ?1 ORDER BY id");
   if (!st) return -1;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
@@ -147,10 +158,12 @@ int sim_table_load(srv_store *s, int64_t table, srv_table_row *row, bool *found)
 
 int sim_table_owner(srv_store *s, int kind, const char *key, int64_t *table, char node[SRV_NODE_SIZE], bool *found) {
   static const char *const sql[] = {
-      "SELECT id, COALESCE(node, '') FROM tables WHERE id = CAST(?1 AS INTEGER) AND status != 2",
+      ("SELECT id, COALESCE(node, '') FROM tables WHERE id = CAST(?1 AS INTEGER) AND status != 2 "
+       "UNION ALL SELECT id, COALESCE(node, '') FROM ks_tables WHERE id = CAST(?1 AS INTEGER)"),
       ("SELECT t.id, COALESCE(t.node, '') FROM seats s JOIN tables t ON t.id = s.table_id "
        "WHERE s.token = ?1 AND t.status != 2"),
-      "SELECT id, COALESCE(node, '') FROM tables WHERE invite = ?1 AND status != 2"};
+      ("SELECT id, COALESCE(node, '') FROM tables WHERE invite = ?1 AND status != 2 "
+       "UNION ALL SELECT id, COALESCE(node, '') FROM ks_tables WHERE invite = ?1")};
   if (kind < 0 || kind > SRV_KEY_INVITE) {
     snprintf(s->error, sizeof s->error, "finding a table: no such key");
     return -1;
