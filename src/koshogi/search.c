@@ -139,7 +139,7 @@ typedef struct tt_entry {
 } tt_entry;
 enum { TT_EXACT = 1, TT_LOWER, TT_UPPER };
 #define PLIES 32   /* the deepest ply, the capture search included */
-#define QDEPTH 6   /* the capture search's plies (from the third on, recaptures only) */
+#define QDEPTH 4   /* the capture search's plies */
 #define NO_TIME (-1)
 #define FUTILE_DEPTH 2    /* futility pruning in the last plies before the horizon */
 #define FUTILE_MARGIN 250 /* per ply, in hundredths of a pawn */
@@ -307,14 +307,9 @@ static bool takes_on(const ks_move *m, int point) {
  * From its third ply on only the captures of the piece that has just taken (on last_to) are
  * tried: the exchange on that point is played out, while every other capture of every ply
  * made the capture search most of the search (two plies from the start: 18,874 nodes with
- * every capture at every ply, 6,762 with recaptures only from the third). Since those plies
- * are cheap, there are six: four cut a long exchange short after a capture the other side
- * answers, and called a pawn attacked three times and defended three times a gain.
- * The second ply, the answer to a capture, tries the recaptures and, elsewhere, only captures
- * that take at least what the taker is worth: a side that answers a capture by taking
- * something hanging elsewhere must meet that, or the search takes a chariot left hanging for
- * a fair trade, but a chariot taking a defended pawn elsewhere is no answer worth a node
- * (two plies over 20 positions of a game: median 3,789 nodes where 4,852). */
+ * every capture at every ply, 6,762 with recaptures only from the third). The second ply
+ * keeps every capture: a side that answers a capture by taking something elsewhere must meet
+ * every reply to that, or the search takes a chariot left hanging for a fair trade. */
 static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, int alpha, int beta, int last_to) {
   s->pvlen[ply] = 0;
   if (ply > s->seldepth) s->seldepth = ply;
@@ -335,8 +330,6 @@ static int quiesce(ks_searcher *s, const ks_position *pos, int ply, int qdepth, 
      * not worth a node */
     if (stand + gain(pos, m) + 200 <= alpha) continue;
     if (qdepth <= QDEPTH - 2 && !takes_on(m, last_to)) continue;
-    if (qdepth == QDEPTH - 1 && !takes_on(m, last_to) && gain(pos, m) < value[ks_face_of(pos->board[m->from])])
-      continue;
     ks_position next = *pos;
     ks_play(&next, m);
     if (tick(s)) return 0;
