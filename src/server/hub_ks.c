@@ -932,12 +932,8 @@ void hub_ks_drop_lost(srv_hub *h) {
   for (int i = h->ks ? h->ks->n - 1 : -1; i >= 0; i--) {
     ks_room *t = h->ks->rooms[i];
     if (!t->lost) continue;
-    char key[24], node[SRV_NODE_SIZE] = "";
-    snprintf(key, sizeof key, "%lld", (long long)t->id);
-    int64_t id = 0;
-    bool found = false;
-    if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &id, node, &found) != 0 || !found) node[0] = '\0';
-    if (h->options.node && strcmp(node, h->options.node) == 0) node[0] = '\0'; /* this server's again: reloaded */
+    char node[SRV_NODE_SIZE];
+    hub_owner_now(h, t->id, node);
     for (int w = 0; w < t->nwatchers; w++) hub_send_moved(h, t->watchers[w], t->id, node);
     hub_log(h, "koshogi table %lld let go%s%s", (long long)t->id, node[0] ? ": served by " : "", node);
     room_remove_lost(h, i);

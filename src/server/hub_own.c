@@ -42,17 +42,23 @@ void hub_send_moved(srv_hub *h, uint64_t client, int64_t table, const char *node
                           node[0] ? node : NULL, "error", text));
 }
 
+void hub_owner_now(srv_hub *h, int64_t table, char node[SRV_NODE_SIZE]) {
+  char key[24];
+  snprintf(key, sizeof key, "%lld", (long long)table);
+  int64_t id = 0;
+  bool found = false;
+  node[0] = '\0';
+  if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &id, node, &found) != 0 || !found) node[0] = '\0';
+  if (h->options.node && strcmp(node, h->options.node) == 0) node[0] = '\0';
+}
+
 void hub_drop_lost(srv_hub *h) {
   if (!h->nlost) return;
   for (int i = h->ntables - 1; i >= 0; i--) {
     hub_table *t = h->tables[i];
     if (!t->lost) continue;
-    char key[24], node[SRV_NODE_SIZE] = "";
-    snprintf(key, sizeof key, "%lld", (long long)t->id);
-    int64_t id = 0;
-    bool found = false;
-    if (srv_store_table_owner(h->store, SRV_KEY_ID, key, &id, node, &found) != 0 || !found) node[0] = '\0';
-    if (h->options.node && strcmp(node, h->options.node) == 0) node[0] = '\0'; /* this server's again: reloaded */
+    char node[SRV_NODE_SIZE];
+    hub_owner_now(h, t->id, node);
     for (int s = 0; s < GOITA_MAX_SEATS; s++)
       if (t->seats[s].client) hub_send_moved(h, t->seats[s].client, t->id, node);
     for (int w = 0; w < t->nwatchers; w++) hub_send_moved(h, t->watchers[w], t->id, node);

@@ -12,6 +12,10 @@ int hub_owned(srv_hub *h, hub_table *t, int status);
 /* Tells a client at a table this server lost where it is served now (node, "" for unknown). */
 void hub_send_moved(srv_hub *h, uint64_t client, int64_t table, const char *node);
 
+/* The server a table is served by now, as the database says, into node: "" when none is known
+ * or it is this server again (a table it lost and took back is reloaded here). */
+void hub_owner_now(srv_hub *h, int64_t table, char node[SRV_NODE_SIZE]);
+
 /* Marks a table lost (logged once, with why). */
 void hub_table_lost(srv_hub *h, hub_table *t, const char *why);
 

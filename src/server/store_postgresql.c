@@ -625,40 +625,49 @@ static int pg_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_
   return 0;
 }
 
-/* Saves a move in the epoch this server owns the table in. The table's row is locked for the
- * statement (FOR SHARE), so a claim waits for it or it sees the claim: a claimer reloading the
- * moves finds every move saved before its epoch. A stored move is never written over. */
-static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
-  char b[3][32];
-  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node, num(b[2], seq), text};
-  PGresult *r = query(s, "saving a move",
-                      "WITH owner AS (SELECT id FROM tables WHERE " OWNED " FOR SHARE) "
-                      "INSERT INTO moves (table_id, seq, move, node, epoch) "
-                      "SELECT $1::bigint, $4::integer, $5::text, NULLIF($3::text, ''), $2::bigint FROM owner "
-                      "ON CONFLICT (table_id, seq) DO NOTHING",
-                      5, params);
+/* Stores one move of a table in the epoch this server owns it in, at most once: insert_sql
+ * inserts it unless another server owns the table or a move is stored at that place already,
+ * and check_sql then says whether this server owns it and the stored move there is this one
+ * (an attempt whose answer was lost: query sends a statement again on a new connection).
+ * place names where the move goes ("number 12", "ply 3"). */
+static int owned_move_add(srv_store *s, const char *what, const char *insert_sql, int nparams, const char *check_sql,
+                          const char *const *params, int64_t table, int64_t epoch, const char *place) {
+  PGresult *r = query(s, what, insert_sql, nparams, params);
   if (!r) return -1;
   const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
   PQclear(r);
   if (saved) return 0;
-  /* Not saved: another server's epoch, or this move stored already by an attempt whose answer
-   * was lost (query sends a statement again on a new connection) */
-  r = query(s, "saving a move",
-            "SELECT (SELECT move FROM moves WHERE table_id = $1::bigint AND seq = $4::integer) = $5::text "
-            "FROM tables WHERE " OWNED,
-            5, params);
+  r = query(s, what, check_sql, 5, params);
   if (!r) return -1;
   const bool owned = PQntuples(r) == 1, stored = owned && !PQgetisnull(r, 0, 0);
   const bool same = stored && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
   PQclear(r);
   if (same) return 0;
   if (stored) {
-    snprintf(s->error, sizeof s->error, "saving a move: table %lld has another move stored at number %d",
-             (long long)table, seq);
+    snprintf(s->error, sizeof s->error, "%s: table %lld has another move stored at %s", what, (long long)table,
+             place);
     return SRV_STORE_FENCED; /* this server's copy is behind the database: it lets the table go */
   }
-  if (owned) return fail(s, "saving a move", NULL);
-  return fenced(s, "saving a move", table, epoch);
+  if (owned) return fail(s, what, NULL);
+  return fenced(s, what, table, epoch);
+}
+
+/* Saves a move in the epoch this server owns the table in. The table's row is locked for the
+ * statement (FOR SHARE), so a claim waits for it or it sees the claim: a claimer reloading the
+ * moves finds every move saved before its epoch. A stored move is never written over. */
+static int pg_move_add(srv_store *s, int64_t table, int64_t epoch, int seq, const char *text) {
+  char b[3][32], place[32];
+  const char *params[] = {num(b[0], table), num(b[1], epoch), PG(s)->node, num(b[2], seq), text};
+  snprintf(place, sizeof place, "number %d", seq);
+  return owned_move_add(s, "saving a move",
+                        "WITH owner AS (SELECT id FROM tables WHERE " OWNED " FOR SHARE) "
+                        "INSERT INTO moves (table_id, seq, move, node, epoch) "
+                        "SELECT $1::bigint, $4::integer, $5::text, NULLIF($3::text, ''), $2::bigint FROM owner "
+                        "ON CONFLICT (table_id, seq) DO NOTHING",
+                        5,
+                        "SELECT (SELECT move FROM moves WHERE table_id = $1::bigint AND seq = $4::integer) = $5::text "
+                        "FROM tables WHERE " OWNED,
+                        params, table, epoch, place);
 }
 
 /* Saves a table's options row in the epoch the table is owned in (fenced as a move is). */
@@ -1176,36 +1185,19 @@ static int pg_ks_table_close(srv_store *s, int64_t table, int64_t epoch) {
  * the statement as pg_move_add does; a stored move is never written over. */
 static int pg_ks_move_add(srv_store *s, int64_t table, int64_t epoch, int ply, const char *move,
                           const int64_t left_ms[2]) {
-  char b[5][32];
+  char b[5][32], place[32];
   const char *params[] = {num(b[0], table), num(b[1], epoch),        PG(s)->node,          num(b[2], ply),
                           move,             num(b[3], left_ms[0]), num(b[4], left_ms[1])};
-  PGresult *r = query(s, "saving a Ko shogi move",
-                      "WITH owner AS (SELECT id FROM ks_tables WHERE " KS_OWNED " FOR SHARE) "
-                      "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) "
-                      "SELECT $1::bigint, $4::integer, $5::text, $6::bigint, $7::bigint FROM owner "
-                      "ON CONFLICT (table_id, ply) DO NOTHING",
-                      7, params);
-  if (!r) return -1;
-  const bool saved = strcmp(PQcmdTuples(r), "1") == 0;
-  PQclear(r);
-  if (saved) return 0;
-  /* Not saved: another server's epoch, or stored already by an attempt whose answer was lost */
-  r = query(s, "saving a Ko shogi move",
-            "SELECT (SELECT move FROM ks_moves WHERE table_id = $1::bigint AND ply = $4::integer) = $5::text "
-            "FROM ks_tables WHERE " KS_OWNED,
-            5, params);
-  if (!r) return -1;
-  const bool owned = PQntuples(r) == 1, stored = owned && !PQgetisnull(r, 0, 0);
-  const bool same = stored && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-  PQclear(r);
-  if (same) return 0;
-  if (stored) {
-    snprintf(s->error, sizeof s->error, "saving a Ko shogi move: table %lld has another move stored at ply %d",
-             (long long)table, ply);
-    return SRV_STORE_FENCED; /* this server's copy is behind the database: it lets the table go */
-  }
-  if (owned) return fail(s, "saving a Ko shogi move", NULL);
-  return fenced(s, "saving a Ko shogi move", table, epoch);
+  snprintf(place, sizeof place, "ply %d", ply);
+  return owned_move_add(s, "saving a Ko shogi move",
+                        "WITH owner AS (SELECT id FROM ks_tables WHERE " KS_OWNED " FOR SHARE) "
+                        "INSERT INTO ks_moves (table_id, ply, move, black_ms, white_ms) "
+                        "SELECT $1::bigint, $4::integer, $5::text, $6::bigint, $7::bigint FROM owner "
+                        "ON CONFLICT (table_id, ply) DO NOTHING",
+                        7,
+                        "SELECT (SELECT move FROM ks_moves WHERE table_id = $1::bigint AND ply = $4::integer) = "
+                        "$5::text FROM ks_tables WHERE " KS_OWNED,
+                        params, table, epoch, place);
 }
 
 #define KS_COLUMNS                                                                                                   \
