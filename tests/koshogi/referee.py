@@ -169,6 +169,8 @@ def random_opening(judge, rng, plies):
 
 def main():
     args = parse_args()
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
     rng = random.Random(args.seed)
     judge = start_engine(args.koshogi + " engine", "judge")
     a, b = start_engine(args.a, "A"), start_engine(args.b, "B")
