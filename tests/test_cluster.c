@@ -840,12 +840,14 @@ Test(cluster, a_ko_shogi_table_is_taken_over_when_its_servers_lease_runs_out_and
   say(1, 1, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table);
   cr_assert_str_eq(ks_text(ann_c, "status"), "over", "%s", ben->last_error);
   cr_assert_eq(sql("SELECT count(*) FROM ks_games WHERE moves = 4 AND result = 'black'"), 1, "the result stored once");
+  const long long history_rows = sql("SELECT count(*) FROM ks_rating_history");
   cr_expect_eq(ks_sql("SELECT count(*) FROM ks_tables WHERE id = %lld", table), 0, "the save closed the table");
   /* a wakes: its first renewal finds the table gone, its players told */
   w.paused[0] = false;
   run(300);
   cr_expect_eq(ann->moved, 1, "a did not tell Ann the table moved");
   cr_expect_eq(sql("SELECT count(*) FROM ks_games"), 1, "a stored a second result");
+  cr_expect_eq(sql("SELECT count(*) FROM ks_rating_history"), history_rows, "a stored a second game's rating changes");
 }
 
 /* A paused owner wakes after its table was taken over, and a move of its stale copy arrives

@@ -135,6 +135,25 @@ Test(server_koshogi, the_flag_falls_on_the_hubs_tick_and_the_game_is_saved_with_
                1);
   cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_ratings WHERE games = 1"), 2, "both players rated");
   cr_assert_eq(count_rows("SELECT COUNT(*) FROM ks_ratings WHERE rating > 1500"), 1, "the winner gained");
+  /* the loser's Ko shogi rating history, asked by a spectator: this game, from 1500 down */
+  const json_int_t game_id = json_integer_value(json_object_get(ks(1), "game_id"));
+  const json_int_t black = json_integer_value(json_object_get(w.clients[1].player, "id"));
+  say(3, "{\"type\":\"ks_history\",\"player\":%lld}", (long long)black);
+  json_t *history = w.clients[3].last;
+  cr_assert_str_eq(json_string_value(json_object_get(history, "type")), "ks_history", "%s", w.clients[3].last_error);
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(history, "player"), "id")), black);
+  json_t *rows = json_object_get(history, "games");
+  cr_assert_eq(json_array_size(rows), 1);
+  json_t *row = json_array_get(rows, 0);
+  cr_expect_eq(json_integer_value(json_object_get(row, "game")), game_id);
+  cr_expect(json_real_value(json_object_get(row, "rating_before")) == 1500 &&
+                json_real_value(json_object_get(row, "rating_after")) < 1500,
+            "the loser's rating: %g -> %g", json_real_value(json_object_get(row, "rating_before")),
+            json_real_value(json_object_get(row, "rating_after")));
+  say(3, "{\"type\":\"history\",\"player\":%lld}", (long long)black);
+  cr_expect_eq(json_array_size(json_object_get(w.clients[3].last, "games")), 0, "a Ko shogi game in Goita's history");
+  say(3, "{\"type\":\"ks_history\",\"player\":999999}");
+  cr_expect_str_eq(w.clients[3].last_code, "player_unknown");
   /* the record says how it ended, and replays to the same end */
   char *record = NULL;
   cr_assert_eq(srv_store_ks_game_text(w.store, json_integer_value(json_object_get(ks(1), "game_id")), NULL, &record), 0);

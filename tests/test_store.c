@@ -202,8 +202,8 @@ Test(store, bot_accounts_and_matches) {
   cr_expect_null(text);
 }
 
-/* Ko shogi (schema step 10): a finished game with its record, both ratings written once rated,
- * and a private table's record given only with its invite code. */
+/* Ko shogi (schema steps 10 and 14): a finished game with its record, both ratings and their
+ * history rows written once rated, and a private table's record given only with its invite code. */
 Test(store, ko_shogi_games_and_ratings) {
   srv_player ann, ben;
   cr_assert_eq(srv_store_player_create(w.store, "Ann", "hash-ann", &ann), 0, "%s", srv_store_error(w.store));
@@ -214,10 +214,12 @@ Test(store, ko_shogi_games_and_ratings) {
   cr_expect(rating == 1500 && deviation == 350 && games == 0, "a newcomer: %g %g %d", rating, deviation, games);
   srv_ks_game_row g = {.players = {ann.id, ben.id}, .names = {"Ann", "Ben"}, .result = "black", .end = "time",
                        .moves = 41, .main_ms = 60000, .byoyomi_ms = 5000, .rated = true,
+                       .rating_before = {1500, 1500}, .deviation_before = {350, 350},
                        .rating_after = {1619.03, 1380.97}, .deviation_after = {329.29, 329.29}};
   cr_assert_eq(srv_store_ks_game_save(w.store, &g, "[Result \"1-0\"]\n"), 0, "%s", srv_store_error(w.store));
   cr_expect_gt(g.id, 0);
   const int64_t first = g.id;
+  g.rating_before[0] = 1619.03, g.deviation_before[0] = 329.29;
   g.rating_after[0] = 1700;
   snprintf(g.invite, sizeof g.invite, "%s", "0123456789abcdef0123456789abcdef");
   cr_assert_eq(srv_store_ks_game_save(w.store, &g, "private"), 0, "%s", srv_store_error(w.store));
@@ -226,10 +228,24 @@ Test(store, ko_shogi_games_and_ratings) {
   cr_expect(rating == 1700 && deviation == 329.29 && games == 2, "Ann: %g %g %d", rating, deviation, games);
   cr_expect_eq(raw("SELECT count(*) FROM ks_games WHERE ended = 'time' AND moves = 41 AND byoyomi_ms = 5000"), 2);
   cr_expect_eq(raw("SELECT rating FROM players WHERE id = 1"), 1500, "Goita's rating moved");
+  /* each rated game's change to each player's Ko shogi rating, newest first; Goita's history untouched */
+  srv_rating_row rows[4];
+  int n = -1;
+  cr_assert_eq(srv_store_ks_rating_history(w.store, ann.id, rows, 4, &n), 0, "%s", srv_store_error(w.store));
+  cr_assert_eq(n, 2, "Ann's history rows: %d", n);
+  cr_expect(rows[0].game == g.id && rows[0].rating_before == 1619.03 && rows[0].rating_after == 1700 &&
+                rows[0].deviation_before == 329.29 && rows[0].deviation_after == 329.29 && rows[0].time[0],
+            "newest: game %lld %g -> %g", (long long)rows[0].game, rows[0].rating_before, rows[0].rating_after);
+  cr_expect(rows[1].game == first && rows[1].rating_before == 1500 && rows[1].rating_after == 1619.03 &&
+                rows[1].deviation_before == 350,
+            "oldest: game %lld %g -> %g", (long long)rows[1].game, rows[1].rating_before, rows[1].rating_after);
+  cr_assert_eq(srv_store_ks_rating_history(w.store, ben.id, rows, 1, &n), 0);
+  cr_expect(n == 1 && rows[0].game == g.id && rows[0].rating_after == 1380.97, "Ben, one row asked: %d", n);
+  cr_assert_eq(srv_store_rating_history(w.store, ann.id, rows, 4, &n), 0);
+  cr_expect_eq(n, 0, "a Ko shogi game in Goita's rating history");
   /* the leaderboard: Ko shogi's numbers, best first, in at most max rows; Cy (no Ko shogi game) absent */
   srv_player cy, board[4];
   cr_assert_eq(srv_store_player_create(w.store, "Cy", "hash-cy", &cy), 0);
-  int n = -1;
   cr_assert_eq(srv_store_ks_leaderboard(w.store, board, 4, &n), 0, "%s", srv_store_error(w.store));
   cr_assert_eq(n, 2, "rows: %d", n);
   cr_expect(board[0].id == ann.id && board[0].rating == 1700 && board[0].deviation == 329.29 && board[0].games == 2,
@@ -326,6 +342,7 @@ Test(store, ko_shogi_tables_and_moves_come_back_as_stored) {
   c = (ks_collected){0};
   cr_assert_eq(srv_store_ks_tables_open(w.store, collect_ks_table, &c), 0);
   cr_expect_eq(c.ntables, 0, "tables left after their close and their game's save");
+  cr_expect_eq(raw("SELECT count(*) FROM ks_rating_history"), 0, "an unrated game's save wrote a history row");
   cr_expect_eq(raw("SELECT count(*) FROM ks_moves"), 0, "the game's save kept its table's moves");
 }
 

@@ -53,6 +53,7 @@ const KS_TEXT = {
     err_draw_not_offered: 'Your opponent has no draw offer standing.', err_already_seated: 'You sit at this table already.',
     ks_leaderboard: 'Leaderboard', refresh: 'Refresh', no_leaders: 'Nobody has finished a rated Ko shogi game yet.',
     leader_numbers: '{rating} ±{deviation} · rated games: {games}',
+    ks_history: 'Ko shogi rating history of {name}', no_history: 'No rated games yet', game_no: 'Game {n}',
     err_storage_failed: 'The server could not reach its database: try again in a moment.',
   },
   ja: {
@@ -104,6 +105,7 @@ const KS_TEXT = {
     err_draw_not_offered: '相手は引き分けを提案していません。', err_already_seated: 'すでにこの卓に座っています。',
     ks_leaderboard: 'ランキング', refresh: '更新', no_leaders: 'まだ広将棋のレーティング対局を終えた人はいません。',
     leader_numbers: '{rating} ±{deviation}・レーティング対局 {games} 局',
+    ks_history: '{name} の広将棋レーティング履歴', no_history: 'まだレーティング対局がありません', game_no: '第 {n} 局',
     err_storage_failed: 'サーバーがデータベースに届きませんでした。少し待ってからもう一度どうぞ。',
   },
 };

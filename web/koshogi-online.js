@@ -2,7 +2,8 @@
 // WebSocket to goita serve, the lobby's Ko shogi tables, a table's game as the server sends it
 // (the moves replayed into the page's engine, so the board, the legal moves and the move list
 // are drawn as for a game at one screen), both clocks counting down from the server's figures,
-// resignation, draws and rematches; the Ko shogi leaderboard; records of finished games
+// resignation, draws and rematches; the Ko shogi leaderboard and a player's Ko shogi rating
+// history; records of finished games
 // replayed from the server with a link to a move (?record=ID&move=N). The server decides
 // everything: the page shows a flag fallen only when the server says so.
 'use strict';
@@ -13,6 +14,7 @@ const ks = {
   me: null,          // the player the server welcomed
   tables: new Map(), // the lobby's Ko shogi tables by id
   leaders: [],       // the Ko shogi leaderboard's players, best first
+  history: null,     // the last ks_history message: a player's Ko shogi rating changes, newest first
   table: null,       // the last ks_table message of the table this page is at
   at: 0,             // performance.now() when it came: the running clock counts from there
   applying: Promise.resolve(), // the table's messages are applied one after the other
@@ -147,17 +149,52 @@ function drawTables() {
   $('no-tables').hidden = ks.tables.size > 0;
 }
 
-// The Ko shogi leaderboard: each player's Ko shogi rating, deviation and rated games.
+const playerName = (p) => (p.bot ? kt('level_' + p.bot) : p.name);
+
+// The Ko shogi leaderboard: each player's Ko shogi rating, deviation and rated games, the name a
+// link to the player's rating history.
 function drawLeaders() {
   const list = $('ks-leaders');
   list.textContent = '';
   for (const p of ks.leaders) {
-    const name = p.bot ? kt('level_' + p.bot) : p.name;
-    list.appendChild(Object.assign(document.createElement('li'), {
-      textContent: `${name} ${kt('leader_numbers', { rating: p.rating, deviation: p.deviation, games: p.games })}`,
-    }));
+    const li = document.createElement('li');
+    const link = Object.assign(document.createElement('a'), { href: '#', textContent: playerName(p) });
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      ksSend({ type: 'ks_history', player: p.id });
+    });
+    li.append(link, ` ${kt('leader_numbers', { rating: p.rating, deviation: p.deviation, games: p.games })}`);
+    list.appendChild(li);
   }
   $('no-leaders').hidden = ks.leaders.length > 0;
+  drawHistory();
+}
+
+// A player's Ko shogi rating history: each rated game (a link to its record), its date, the
+// rating before and after. A private game's record opens only from its table's invite link.
+function drawHistory() {
+  const box = $('ks-history');
+  box.textContent = '';
+  box.hidden = !ks.history;
+  if (!ks.history) return;
+  box.appendChild(Object.assign(document.createElement('h4'), {
+    textContent: kt('ks_history', { name: playerName(ks.history.player) }),
+  }));
+  if (!ks.history.games.length) {
+    box.appendChild(Object.assign(document.createElement('p'), { className: 'muted', textContent: kt('no_history') }));
+    return;
+  }
+  const list = document.createElement('ol');
+  for (const g of ks.history.games) {
+    const before = Math.round(g.rating_before), after = Math.round(g.rating_after);
+    const change = after - before;
+    const li = document.createElement('li');
+    li.append(Object.assign(document.createElement('a'), {
+      href: `koshogi.html?record=${g.game}`, textContent: kt('game_no', { n: g.game }),
+    }), ` ${g.time.slice(0, 10)} ${before} → ${after} (${change >= 0 ? '+' : ''}${change})`);
+    list.appendChild(li);
+  }
+  box.appendChild(list);
 }
 
 function ksReceive(msg) {
@@ -187,6 +224,10 @@ function ksReceive(msg) {
     case 'ks_leaderboard':
       ks.leaders = msg.players;
       drawLeaders();
+      break;
+    case 'ks_history':
+      ks.history = msg;
+      drawHistory();
       break;
     case 'moved':
       // the server that served the table lost it to another (docs/SERVER.md "Ko shogi tables"):

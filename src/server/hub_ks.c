@@ -344,6 +344,8 @@ static void save_game(srv_hub *h, ks_room *t) {
   for (int side = KS_BLACK; side <= KS_WHITE; side++) {
     g->players[side] = t->seats[side].player;
     snprintf(g->names[side], sizeof g->names[side], "%s", t->seats[side].name);
+    g->rating_before[side] = t->seats[side].rating.rating;
+    g->deviation_before[side] = t->seats[side].rating.deviation;
     g->rating_after[side] = t->after[side].rating;
     g->deviation_after[side] = t->after[side].deviation;
   }

@@ -547,16 +547,17 @@ void hub_do_leaderboard(srv_hub *h, hub_client *c, const srv_request *r) {
   hub_send_leaderboard(h, c, "leaderboard", srv_store_leaderboard);
 }
 
-void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
+void hub_send_history(srv_hub *h, hub_client *c, const srv_request *r, const char *type,
+                      int (*read)(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count)) {
   srv_player p;
   srv_rating_row rows[HISTORY_ROWS];
   int n = 0;
   if (srv_store_player_get(h->store, r->player, &p) != 0) {
-    hub_send_error(h, c->id, "history", SRV_ERR_PLAYER_UNKNOWN, "no player %lld", (long long)r->player);
+    hub_send_error(h, c->id, type, SRV_ERR_PLAYER_UNKNOWN, "no player %lld", (long long)r->player);
     return;
   }
-  if (srv_store_rating_history(h->store, r->player, rows, HISTORY_ROWS, &n) != 0) {
-    hub_send_error_retry(h, c->id, "history", SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
+  if (read(h->store, r->player, rows, HISTORY_ROWS, &n) != 0) {
+    hub_send_error_retry(h, c->id, type, SRV_ERR_STORAGE_FAILED, HUB_RETRY_STORE_MS, "%s",
                          srv_store_error(h->store));
     return;
   }
@@ -566,5 +567,9 @@ void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
                                           rows[i].time, "rating_before", rows[i].rating_before, "rating_after",
                                           rows[i].rating_after, "deviation_before", rows[i].deviation_before,
                                           "deviation_after", rows[i].deviation_after));
-  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", "history", "player", hub_player_json(&p), "games", list));
+  hub_send_json(h, c->id, json_pack("{s:s, s:o, s:o}", "type", type, "player", hub_player_json(&p), "games", list));
+}
+
+void hub_do_history(srv_hub *h, hub_client *c, const srv_request *r) {
+  hub_send_history(h, c, r, "history", srv_store_rating_history);
 }

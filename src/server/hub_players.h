@@ -33,6 +33,13 @@ json_t *hub_player_json(const srv_player *p);
 void hub_send_leaderboard(srv_hub *h, hub_client *c, const char *type,
                           int (*read)(srv_store *store, srv_player *rows, int max, int *count));
 
+/* Answers a rating history request (type: its name, and its answer's type) for r->player with the
+ * rows read(store, player, rows, max, count) gives: {"type":TYPE,"player":{...},"games":[...]} of at
+ * most 20, newest first; player_unknown for no such player, storage_failed when the store cannot be
+ * read. */
+void hub_send_history(srv_hub *h, hub_client *c, const srv_request *r, const char *type,
+                      int (*read)(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count));
+
 /* Sends a client its player as stored now: {"type":"player","player":{...}}. */
 void hub_send_player(srv_hub *h, uint64_t client, int64_t player);
 

@@ -76,5 +76,6 @@ void hub_do_ks_draw(srv_hub *h, hub_client *c, const srv_request *r);
 void hub_do_ks_rematch(srv_hub *h, hub_client *c, const srv_request *r);
 /* The Ko shogi leaderboard (hub_ks_board.c). */
 void hub_do_ks_leaderboard(srv_hub *h, hub_client *c, const srv_request *r);
+void hub_do_ks_history(srv_hub *h, hub_client *c, const srv_request *r);
 
 #endif

@@ -86,7 +86,8 @@
   X(KS_DRAW,      "ks_draw",      1, 0, 0, TABLE,      hub_do_ks_draw,                                          \
     ({"table", F_TABLE, true}, {"answer", F_KS_DRAW, true}))                                                    \
   X(KS_REMATCH,   "ks_rematch",   1, 0, 0, TABLE,      hub_do_ks_rematch, ({"table", F_TABLE, true}))         \
-  X(KS_LEADERBOARD, "ks_leaderboard", 1, 0, 0, HERE,   hub_do_ks_leaderboard, (NO_FIELDS))
+  X(KS_LEADERBOARD, "ks_leaderboard", 1, 0, 0, HERE,   hub_do_ks_leaderboard, (NO_FIELDS))                   \
+  X(KS_HISTORY,   "ks_history",   1, 0, 0, HERE,       hub_do_ks_history, ({"player", F_PLAYER, true}))
 /* clang-format on */
 
 /* Where a request is served when several servers share a bus (the ROUTE column). */

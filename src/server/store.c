@@ -261,6 +261,13 @@ int srv_store_ks_rating(srv_store *s, int64_t player, double *rating, double *de
   return counted(s, down(s) ? -1 : s->ops->ks_rating ? s->ops->ks_rating(s, player, rating, deviation, games) : no_ks(s));
 }
 
+int srv_store_ks_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  *count = 0;
+  return counted(s, down(s)                     ? -1
+                    : s->ops->ks_rating_history ? s->ops->ks_rating_history(s, player, rows, max, count)
+                                                : no_ks(s));
+}
+
 int srv_store_ks_game_text(srv_store *s, int64_t game, const char *key, char **record) {
   *record = NULL;
   return counted(s, down(s) ? -1 : s->ops->ks_game_text ? s->ops->ks_game_text(s, game, key, record) : no_ks(s));

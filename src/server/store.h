@@ -274,7 +274,8 @@ typedef struct srv_ks_game_row {
   int moves;                           /* plies played */
   int64_t main_ms, byoyomi_ms;         /* the clock it was played under */
   char invite[SRV_TOKEN_SIZE];         /* a private table's invite code: the key to its record; "" */
-  bool rated;                          /* both players' ratings are written */
+  bool rated;                          /* both players' ratings are written, with their history rows */
+  double rating_before[2], deviation_before[2];
   double rating_after[2], deviation_after[2];
   int64_t table;                       /* the stored table (srv_ks_table_row) its save closes; 0: none */
   int64_t epoch;                       /* the epoch this server owns that table in: a save refused by
@@ -289,8 +290,11 @@ typedef struct srv_ks_game_write {
   char error[256]; /* out */
 } srv_ks_game_write;
 /* Saves a finished Ko shogi game with its record and, when rated, both players' new Ko shogi
- * ratings (one more game each), in one transaction. Sets game->id. */
+ * ratings (one more game each) and their history rows, in one transaction. Sets game->id. */
 int srv_store_ks_game_save(srv_store *store, srv_ks_game_row *game, const char *record);
+/* A player's newest Ko shogi rating changes (srv_store_ks_game_save writes them), newest first:
+ * at most max, their number in *count; the games are Ko shogi games' numbers. */
+int srv_store_ks_rating_history(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
 /* A player's Ko shogi rating (1500, 350 and 0 games before its first rated game). */
 int srv_store_ks_rating(srv_store *store, int64_t player, double *rating, double *deviation, int *games);
 /* A finished Ko shogi game's record (malloc'd; *record is NULL when there is none); a private

@@ -68,6 +68,7 @@ typedef struct srv_store_ops {
   int (*ks_moves)(srv_store *store, int64_t table, void (*fn)(void *ctx, const char *move, const int64_t left_ms[2]),
                   void *ctx);
   int (*ks_table_load)(srv_store *store, int64_t table, srv_ks_table_row *row, bool *found);
+  int (*ks_rating_history)(srv_store *store, int64_t player, srv_rating_row *rows, int max, int *count);
 } srv_store_ops;
 
 /* The part every store begins with: its functions, its last error, and the count of calls that

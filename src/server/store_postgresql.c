@@ -313,14 +313,12 @@ static int pg_leaderboard(srv_store *s, srv_player *rows, int max, int *count) {
   return 0;
 }
 
-static int pg_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+/* A player's newest rows of a rating history table (Goita's or Ko shogi's: the same columns). */
+static int history_rows(srv_store *s, const char *sql, int64_t player, srv_rating_row *rows, int max, int *count) {
   *count = 0;
   char b[2][32];
   const char *params[] = {num(b[0], player), num(b[1], max)};
-  PGresult *r = query(s, "reading the rating history",
-                      "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
-                      "FROM rating_history WHERE player = $1 ORDER BY game DESC LIMIT $2",
-                      2, params);
+  PGresult *r = query(s, "reading the rating history", sql, 2, params);
   if (!r) return -1;
   for (int i = 0; i < PQntuples(r) && *count < max; i++) {
     srv_rating_row *row = &rows[(*count)++];
@@ -333,6 +331,18 @@ static int pg_rating_history(srv_store *s, int64_t player, srv_rating_row *rows,
   }
   PQclear(r);
   return 0;
+}
+
+#define HISTORY_COLUMNS "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after FROM "
+
+static int pg_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  return history_rows(s, HISTORY_COLUMNS "rating_history WHERE player = $1 ORDER BY game DESC LIMIT $2", player, rows,
+                      max, count);
+}
+
+static int pg_ks_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  return history_rows(s, HISTORY_COLUMNS "ks_rating_history WHERE player = $1 ORDER BY game DESC LIMIT $2", player,
+                      rows, max, count);
 }
 
 /* The rated player of a computer level, made on first use; two servers making it at once
@@ -1045,7 +1055,8 @@ static int end_fenced(srv_store *s, int status) {
   return SRV_STORE_FENCED;
 }
 
-/* Ko shogi (schema step 10): a finished game and both players' ratings in one transaction. */
+/* Ko shogi (schema steps 10 and 14): a finished game, both players' ratings and their history rows in
+ * one transaction. */
 static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record) {
   if (begin(s) != 0) return -1;
   char b[32], w[32], n[32], m[32], y[32];
@@ -1065,6 +1076,14 @@ static int pg_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *record)
                  " ON CONFLICT (player) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
                  " games = ks_ratings.games + 1",
                  3, rating);
+    if (status != 0) break;
+    char game[32], rb[32], db[32];
+    const char *history[] = {rating[0], num(game, id), real(rb, g->rating_before[side]),
+                             rating[1], real(db, g->deviation_before[side]), rating[2]};
+    status = run(s, "saving a Ko shogi rating's history",
+                 "INSERT INTO ks_rating_history (player, game, rating_before, rating_after, deviation_before,"
+                 " deviation_after) VALUES ($1, $2, $3, $4, $5, $6)",
+                 6, history);
   }
   /* (fenced: a server that lost the table writes neither the game nor the ratings) */
   if (status == 0 && g->table) status = pg_ks_forget(s, g->table, g->epoch);
@@ -1275,4 +1294,5 @@ static const srv_store_ops pg_ops = {
     pg_game_stats_save, pg_player_stats,
     pg_moves_add,   pg_open_again, pg_ks_game_save, pg_ks_rating, pg_ks_game_text, pg_ks_leaderboard,
     pg_ks_table_save, pg_ks_table_close, pg_ks_move_add, pg_ks_tables_open, pg_ks_moves, pg_ks_table_load,
+    pg_ks_rating_history,
 };

@@ -251,6 +251,23 @@ const srv_migration srv_migrations[] = {
       "CREATE INDEX ks_tables_node ON ks_tables(node);"
       "CREATE INDEX ks_tables_invite ON ks_tables(invite);"
     },
+    /* 14 (Ko shogi rating history, docs/KOSHOGI.md "Online"): each rated Ko shogi game's change to
+     * each of its players' Ko shogi ratings, as rating_history is Goita's (step 2); written with the
+     * game's save, so games saved before this step have none */
+    {
+      "CREATE TABLE ks_rating_history ("
+      "  player INTEGER NOT NULL REFERENCES players(id), game INTEGER NOT NULL REFERENCES ks_games(id),"
+      "  rating_before REAL NOT NULL, rating_after REAL NOT NULL,"
+      "  deviation_before REAL NOT NULL, deviation_after REAL NOT NULL,"
+      "  time TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+      "  PRIMARY KEY (player, game));",
+      "CREATE TABLE ks_rating_history ("
+      "  player BIGINT NOT NULL REFERENCES players(id), game BIGINT NOT NULL REFERENCES ks_games(id),"
+      "  rating_before DOUBLE PRECISION NOT NULL, rating_after DOUBLE PRECISION NOT NULL,"
+      "  deviation_before DOUBLE PRECISION NOT NULL, deviation_after DOUBLE PRECISION NOT NULL,"
+      "  time TEXT NOT NULL DEFAULT " PG_NOW ","
+      "  PRIMARY KEY (player, game));"
+    },
 };
 
 const int srv_migration_count = (int)(sizeof srv_migrations / sizeof *srv_migrations);

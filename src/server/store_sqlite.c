@@ -332,11 +332,10 @@ static int lite_leaderboard(srv_store *s, srv_player *rows, int max, int *count)
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the leaderboard");
 }
 
-static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+/* A player's newest rows of a rating history table (Goita's or Ko shogi's: the same columns). */
+static int history_rows(srv_store *s, const char *sql, int64_t player, srv_rating_row *rows, int max, int *count) {
   *count = 0;
-  sqlite3_stmt *st = lite_prepare(s,
-                             "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after "
-                             "FROM rating_history WHERE player = ? ORDER BY game DESC LIMIT ?");
+  sqlite3_stmt *st = lite_prepare(s, sql);
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, player);
   sqlite3_bind_int(st, 2, max);
@@ -352,6 +351,18 @@ static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *row
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : lite_fail(s, "reading the rating history");
+}
+
+#define HISTORY_COLUMNS "SELECT game, time, rating_before, rating_after, deviation_before, deviation_after FROM "
+
+static int lite_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  return history_rows(s, HISTORY_COLUMNS "rating_history WHERE player = ? ORDER BY game DESC LIMIT ?", player, rows,
+                      max, count);
+}
+
+static int lite_ks_rating_history(srv_store *s, int64_t player, srv_rating_row *rows, int max, int *count) {
+  return history_rows(s, HISTORY_COLUMNS "ks_rating_history WHERE player = ? ORDER BY game DESC LIMIT ?", player, rows,
+                      max, count);
 }
 
 static int lite_bot_player(srv_store *s, const char *level, srv_player *out) {
@@ -877,6 +888,18 @@ static int lite_ks_game_save(srv_store *s, srv_ks_game_row *g, const char *recor
       sqlite3_bind_double(st, 3, g->deviation_after[side]);
     }
     status = lite_run(s, st, "saving a Ko shogi rating");
+    if (status != 0) break;
+    st = lite_prepare(s, "INSERT INTO ks_rating_history (player, game, rating_before, rating_after, deviation_before,"
+                         " deviation_after) VALUES (?, ?, ?, ?, ?, ?)");
+    if (st) {
+      sqlite3_bind_int64(st, 1, g->players[side]);
+      sqlite3_bind_int64(st, 2, id);
+      sqlite3_bind_double(st, 3, g->rating_before[side]);
+      sqlite3_bind_double(st, 4, g->rating_after[side]);
+      sqlite3_bind_double(st, 5, g->deviation_before[side]);
+      sqlite3_bind_double(st, 6, g->deviation_after[side]);
+    }
+    status = lite_run(s, st, "saving a Ko shogi rating's history");
   }
   if (status == 0 && g->table) status = lite_ks_forget(s, g->table, g->epoch);
   status = lite_end_fenced(s, status);
@@ -1156,6 +1179,7 @@ static const srv_store_ops sqlite_ops = {
     lite_game_stats_save, lite_player_stats,
     lite_moves_add, lite_open_again, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
     lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves, lite_ks_table_load,
+    lite_ks_rating_history,
 };
 
 /* The simulated cluster (store_sqlite_cluster.c): what several servers do to the tables, as
@@ -1171,4 +1195,5 @@ static const srv_store_ops simulated_ops = {
     lite_game_stats_save, lite_player_stats,
     NULL,           NULL, lite_ks_game_save, lite_ks_rating, lite_ks_game_text, lite_ks_leaderboard,
     lite_ks_table_save, lite_ks_table_close, lite_ks_move_add, lite_ks_tables_open, lite_ks_moves, lite_ks_table_load,
+    lite_ks_rating_history,
 };

@@ -5,10 +5,12 @@
 // clicks, the spectator sees every move live, both clocks count down, a draw is offered and
 // declined, and Black's flag falls: the server says so and all three pages show the loss on
 // time in their language. The finished game's record opens from its link at the last move, and
-// the leaderboard lists the winner above the loser, each with one rated game.
+// the leaderboard lists the winner above the loser, each with one rated game, and the loser's
+// rating history (asked from the leaderboard) shows the game with her rating down.
 // axe-core on every page while the game runs, no sideways scroll.
 // Usage: node koshogi-online.js URL [SCREENSHOT_PREFIX]
-// With a prefix, it saves PREFIX-koshogi-online-1280.png and PREFIX-koshogi-online-390.png.
+// With a prefix, it saves PREFIX-koshogi-online-1280.png, PREFIX-koshogi-online-390.png and
+// PREFIX-koshogi-history-390.png (Ben's page with Ann's rating history).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -139,6 +141,19 @@ async function playOne(page, who, before) {
     .catch(() => fail('the leaderboard does not list Ben above Ann after their game'));
   await ben.waitForFunction(() => /レーティング対局 1 局/.test(document.getElementById('ks-leaders').textContent), null, { timeout: 5000 })
     .catch(() => fail('Ben\'s leaderboard is not in Japanese'));
+  // Ann's Ko shogi rating history, opened from Ben's leaderboard: this game, her rating down
+  await ben.click('#ks-leaders li:nth-child(2) a');
+  const gameId = new URLSearchParams(link.split('?')[1]).get('record');
+  await ben.waitForFunction((id) => {
+    const box = document.getElementById('ks-history');
+    const rows = [...box.querySelectorAll('li')];
+    return !box.hidden && /Ann の広将棋レーティング履歴/.test(box.textContent) && rows.length === 1
+      && rows[0].querySelector('a').getAttribute('href') === `koshogi.html?record=${id}` && /\(-\d+\)$/.test(rows[0].textContent);
+  }, gameId, { timeout: 5000 }).catch(() => fail('Ann\'s rating history does not show the game she lost'));
+  if (screenshot) {
+    await ben.locator('#ks-history').scrollIntoViewIfNeeded();
+    await ben.screenshot({ path: `${screenshot}-koshogi-history-390.png` });
+  }
   await spectator.goto(root + link + '&move=1');
   await spectator.waitForFunction(() => ui.state && ui.state.plies === 2 && ui.state.ply === 1, null, { timeout: 10000 })
     .catch(() => fail(`the record at ${link} did not open at move 1`));
