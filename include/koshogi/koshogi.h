@@ -215,8 +215,9 @@ int ks_position_write(const ks_position *pos, int move_number, char *buf, size_t
 int ks_point_format(int point, char *buf);
 
 /* Writes a legal move in the canonical notation of KOSHOGI-RULES.md 7.4 ("CM9p-7o", "WR!12n",
- * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it. Returns the length, or -1
- * when the buffer (64 bytes always suffice) is too small. */
+ * "LB-6h*6e", "MAx7c="), with the origin only when 7.5 needs it (and always when there is no
+ * memory to find out: the text is then longer, never ambiguous). Returns the length, or -1 when
+ * the buffer (64 bytes always suffice) is too small. */
 int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_t size);
 /* The room a move's text needs (ks_move_format's "64 bytes"). */
 #define KS_MOVE_TEXT 64
@@ -225,8 +226,9 @@ int ks_move_format(const ks_position *pos, const ks_move *move, char *buf, size_
  * position's moves uses it. Returns 0, or -1 when out of memory. */
 int ks_moves_format(const ks_position *pos, const ks_move *moves, int n, char (*texts)[KS_MOVE_TEXT]);
 
-/* Reads a move of the side to move (KOSHOGI-RULES.md 7.6). Returns 0, or -1 with the reason in err
- * (malformed text, no such legal move, or more than one). */
+/* Reads a move of the side to move (KOSHOGI-RULES.md 7.6). Returns 0; -1 with the reason in err
+ * (malformed text, no such legal move, or more than one); or -2 when out of memory (err says so),
+ * which says nothing of the move. */
 int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char *err, size_t errsize);
 
 /* Counts the move sequences of the given depth (moves counted as identities, promotion and

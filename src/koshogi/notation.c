@@ -140,7 +140,8 @@ int ks_move_parse(const ks_position *pos, const char *text, ks_move *move, char 
   int *match = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *match);
   if (!match) {
     free(moves);
-    return fail(err, size, text, "out of memory");
+    fail(err, size, text, "out of memory");
+    return -2;
   }
   const int k = candidates(pos, moves, n, &t, match);
   int count = 0;
@@ -225,7 +226,7 @@ static int other_same_face_moves(const ks_position *pos, const ks_move *m, ks_mo
 }
 
 /* The origin is written when another piece with the same token could make a move written the
- * same (7.5): only the other pieces with the same face are asked for their moves, so that writing
+ * same (7.5), or when there is no memory to find out: only the other pieces with the same face are asked for their moves, so that writing
  * a move costs what those pieces' moves cost, not what the whole position's do. */
 int ks_move_format(const ks_position *pos, const ks_move *m, char *buf, size_t size) {
   char text[KS_MOVE_TEXT];
@@ -236,7 +237,8 @@ int ks_move_format(const ks_position *pos, const ks_move *m, char *buf, size_t s
     ks_move *others = NULL;
     const int n = other_same_face_moves(pos, m, &others);
     int *match = n < 0 ? NULL : malloc((size_t)(n ? n : 1) * sizeof *match);
-    if (match && candidates(pos, others, n, &t, match) > 0) len = write_text(pos, m, true, text);
+    /* out of memory, the origin is written: never needed, never wrong */
+    if (!match || candidates(pos, others, n, &t, match) > 0) len = write_text(pos, m, true, text);
     free(others);
     free(match);
   }

@@ -598,8 +598,9 @@ static ks_room *seated_room(srv_hub *h, hub_client *c, const char *request, int6
 
 /* Sends a refusal of the game (ks_table.h) with words for people. */
 static void send_refusal(srv_hub *h, hub_client *c, const char *request, srv_error refused, const char *why) {
-  if (refused == SRV_ERR_STORAGE_FAILED) { /* the move was not stored: it may be sent again */
-    hub_send_error_retry(h, c->id, request, refused, HUB_RETRY_STORE_MS, "%s", why);
+  if (refused == SRV_ERR_STORAGE_FAILED || refused == SRV_ERR_SERVER_BUSY) { /* not played: it may be sent again */
+    hub_send_error_retry(h, c->id, request, refused,
+                         refused == SRV_ERR_STORAGE_FAILED ? HUB_RETRY_STORE_MS : HUB_RETRY_MEMORY_MS, "%s", why);
     return;
   }
   const char *text = refused == SRV_ERR_NOT_PLAYING     ? "no game is being played at the table (not started, or over)"

@@ -81,7 +81,8 @@ srv_error srv_ks_table_move(srv_ks_table *table, int64_t player, const char *tex
   if (refused != SRV_ERROR_NONE) return refused;
   if (side != table->game.pos.to_move) return SRV_ERR_WRONG_SEAT;
   ks_move move;
-  if (ks_move_parse(&table->game.pos, text, &move, err, errsize) != 0) return SRV_ERR_ILLEGAL_MOVE;
+  const int parsed = ks_move_parse(&table->game.pos, text, &move, err, errsize);
+  if (parsed != 0) return parsed == -2 ? SRV_ERR_SERVER_BUSY : SRV_ERR_ILLEGAL_MOVE;
   if (ks_game_play(&table->game, &move) != 0) {
     snprintf(err, errsize, "out of memory");
     return SRV_ERR_SERVER_BUSY;
@@ -147,7 +148,8 @@ srv_error srv_ks_table_replay(srv_ks_table *table, const char *text, char *err, 
     snprintf(err, errsize, "the game was over before this move");
     return SRV_ERR_ILLEGAL_MOVE;
   }
-  if (ks_move_parse(&table->game.pos, text, &move, err, errsize) != 0) return SRV_ERR_ILLEGAL_MOVE;
+  const int parsed = ks_move_parse(&table->game.pos, text, &move, err, errsize);
+  if (parsed != 0) return parsed == -2 ? SRV_ERR_SERVER_BUSY : SRV_ERR_ILLEGAL_MOVE;
   if (ks_game_play(&table->game, &move) != 0) {
     snprintf(err, errsize, "out of memory");
     return SRV_ERR_SERVER_BUSY;
