@@ -4,6 +4,8 @@
  * end without a crash or a leak (the sanitizer build checks after every run), every refusal
  * carries a code a fault explains, every request is answered, the refused request succeeds
  * when sent again, the saved record replays whole, and the server serves a newcomer afterwards.
+ * The scenario ends with a Ko shogi game at the same server: its moves, each stored before it is
+ * announced, its resignation, and its record saved whole through whatever fault the run meets.
  * The library's constructors are swept the same way.
  * GOITA_FAULT_STRIDE=k tries every k-th N (CI's default keeps the run short; 1 is the whole
  * sweep), GOITA_FAULT_FROM=N starts there, GOITA_FAULT_ONLY=N runs only that N, and
@@ -20,6 +22,7 @@
 #include "goita/goita.h"
 #include "goita/record.h"
 #include "hub.h"
+#include "koshogi/koshogi.h"
 #include "protocol.h"
 #include "store_impl.h"
 
@@ -136,8 +139,9 @@ typedef struct client {
   int table, seat;
   char seat_token[SRV_TOKEN_SIZE];
   json_t *state, *games, *player;
+  json_t *ks, *tables; /* the last "ks_table" and "tables" */
   bool created;
-  bool lost; /* a message to it was lost: it resumes its seat */
+  bool lost; /* a message to it was lost: it resumes its seat, watches its Ko shogi table again */
 } client;
 
 enum fault_kind { FAULT_ALLOC, FAULT_STORE };
@@ -213,6 +217,10 @@ static void fake_send(void *ctx, uint64_t id, const char *text, size_t len) {
     c->seat = (int)json_integer_value(json_object_get(msg, "seat"));
   } else if (strcmp(type, "games") == 0) {
     keep(&c->games, msg);
+  } else if (strcmp(type, "ks_table") == 0) {
+    keep(&c->ks, msg);
+  } else if (strcmp(type, "tables") == 0) {
+    keep(&c->tables, msg);
   } else if (strcmp(type, "welcome") == 0 || strcmp(type, "player") == 0) {
     keep(&c->player, json_object_get(msg, "player"));
   }
@@ -266,18 +274,23 @@ static const srv_hub_io io = {NULL, fake_send, fake_think, fake_random, fake_now
 
 static void send_text(uint64_t id, const char *text) { srv_hub_receive(w.hub, id, text, strlen(text)); }
 
+static json_int_t ks_table_of(const client *c) { return json_integer_value(json_object_get(c->ks, "table")); }
+
 /* What a client whose message was lost does: takes its seat again by its token, which sends it
- * the table's state afresh. */
+ * the table's state afresh, or watches its Ko shogi table again, which sends the table. */
 static void catch_up(void) {
   for (uint64_t id = 1; id <= CLIENTS; id++) {
     client *c = &w.clients[id];
-    if (!c->lost || !c->seat_token[0]) continue;
+    if (!c->lost || (!c->seat_token[0] && !c->ks)) continue;
     c->lost = false;
     char text[128];
-    snprintf(text, sizeof text, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", c->seat_token);
+    if (c->ks)
+      snprintf(text, sizeof text, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)ks_table_of(c));
+    else
+      snprintf(text, sizeof text, "{\"type\":\"resume\",\"seat_token\":\"%s\"}", c->seat_token);
     const int errors = c->errors;
     send_text(id, text);
-    cr_assert_eq(c->errors, errors, "run %ld: resume refused after the fault: %s", w.n, c->error);
+    cr_assert_eq(c->errors, errors, "run %ld: %s refused after the fault: %s", w.n, text, c->error);
   }
 }
 
@@ -411,6 +424,61 @@ static void scenario(void) {
   free(record);
 }
 
+/* A Ko shogi game's first moves (each legal after those before it), then White resigns. */
+static const char *const ks_moves[] = {"P6o-5o", "P-3e", "P-4p", "P-5e"};
+
+static json_int_t ks_moves_seen(uint64_t id) {
+  return (json_int_t)json_array_size(json_object_get(w.clients[id].ks, "moves"));
+}
+
+/* Aki (Black) and Ben (White) play Ko shogi: the table made (found in the lobby when the answer
+ * was lost), four moves, White's resignation; then the game is saved, at a later tick when its
+ * save failed, and its record replays to the same end. */
+static void ko_shogi_scenario(void) {
+  request(1, "{\"type\":\"ks_create\",\"side\":\"black\",\"main_minutes\":10,\"byoyomi_seconds\":30}");
+  if (!w.clients[1].ks) { /* its answer was lost: the table is in the lobby */
+    request(1, "{\"type\":\"list\"}");
+    if (!w.clients[1].tables) request(1, "{\"type\":\"list\"}");
+    json_t *row = json_array_get(json_object_get(w.clients[1].tables, "koshogi"), 0);
+    cr_assert(row, "run %ld: the Ko shogi table is not in the lobby", w.n);
+    request(1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)json_integer_value(json_object_get(row, "id")));
+  }
+  const json_int_t table = ks_table_of(&w.clients[1]);
+  cr_assert_gt(table, 0, "run %ld: no Ko shogi table", w.n);
+  request(2, "{\"type\":\"ks_sit\",\"table\":%lld,\"side\":\"white\"}", (long long)table);
+  if (!w.clients[2].ks) request(2, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  for (int ply = 0; ply < 4; ply++) {
+    request(1 + (uint64_t)(ply % 2), "{\"type\":\"ks_move\",\"table\":%lld,\"move\":\"%s\"}", (long long)table,
+            ks_moves[ply]);
+    if (ks_moves_seen(1) != ply + 1) request(1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+    cr_assert_eq(ks_moves_seen(1), ply + 1, "run %ld: move %d not played", w.n, ply + 1);
+  }
+  request(2, "{\"type\":\"ks_resign\",\"table\":%lld}", (long long)table);
+  /* saved, at a later tick when the save failed */
+  for (int tick = 0; tick < 5 && !json_integer_value(json_object_get(w.clients[1].ks, "game_id")); tick++) {
+    w.now += 10000;
+    srv_hub_tick(w.hub);
+    request(1, "{\"type\":\"ks_watch\",\"table\":%lld}", (long long)table);
+  }
+  const json_int_t game = json_integer_value(json_object_get(w.clients[1].ks, "game_id"));
+  cr_assert_gt(game, 0, "run %ld: the Ko shogi game was not saved", w.n);
+  char *text = NULL;
+  if (srv_store_ks_game_text(w.store, game, NULL, &text) != 0)
+    cr_assert_eq(srv_store_ks_game_text(w.store, game, NULL, &text), 0, "run %ld: %s", w.n, srv_store_error(w.store));
+  cr_assert(text, "run %ld: no Ko shogi record", w.n);
+  fault_alloc_pause();
+  ks_game *played = malloc(sizeof *played);
+  cr_assert(played);
+  char err[256];
+  cr_assert_eq(ks_record_read(played, text, NULL, NULL, err, sizeof err), 0, "run %ld: the Ko shogi record: %s", w.n,
+               err);
+  cr_assert(played->nplies == 4 && played->result == KS_BLACK_WINS, "run %ld: the Ko shogi record has %d plies", w.n,
+            played->nplies);
+  free(played);
+  fault_alloc_resume();
+  free(text);
+}
+
 /* One run: a fresh server, the fault armed at w.n, the scenario, then with no fault a newcomer
  * served; everything freed. Returns whether the fault came. */
 static bool run(void) {
@@ -431,6 +499,7 @@ static bool run(void) {
       cr_assert_eq(srv_hub_connect(w.hub, id), 0, "run %ld: the connection refused again", w.n);
     }
   scenario();
+  ko_shogi_scenario();
   const bool fired = fault_fired();
   fault_alloc_fail_at(0);
   srv_store_fail_call(w.store, 0);
@@ -446,6 +515,8 @@ static bool run(void) {
     json_decref(w.clients[i].state);
     json_decref(w.clients[i].games);
     json_decref(w.clients[i].player);
+    json_decref(w.clients[i].ks);
+    json_decref(w.clients[i].tables);
   }
   char path[80];
   unlink(w.db);
