@@ -721,6 +721,7 @@ static const cli_entry commands[] = {
     {"engine", cmd_engine, "the USI engine protocol on standard input and output"},
     {"bench", cmd_bench, "move generation and search speed, with a signature line"},
     {"selfplay", cmd_selfplay, "the search against itself, writing quiet positions and results (for fitting)"},
+    {"features", cmd_features, "the evaluation's features of selfplay's positions (for fitting)"},
     {"piece", cmd_piece, "what a piece does, drawn on an empty board (also: koshogi help PIECE)"},
 };
 

@@ -94,3 +94,73 @@ int cmd_selfplay(int argc, char **argv) {
   free(lines.to_move);
   return 0;
 }
+
+/* Reads one line of standard input into a growing buffer; false at the end. */
+static bool read_line(char **buf, size_t *size) {
+  size_t len = 0;
+  for (;;) {
+    if (len + 2 > *size) {
+      const size_t grown = *size ? 2 * *size : 4096;
+      char *b = realloc(*buf, grown);
+      if (!b) return false;
+      *buf = b;
+      *size = grown;
+    }
+    if (!fgets(*buf + len, (int)(*size - len), stdin)) return len > 0;
+    len += strlen(*buf + len);
+    if (len && (*buf)[len - 1] == '\n') {
+      (*buf)[--len] = '\0';
+      return true;
+    }
+  }
+}
+
+int cmd_features(int argc, char **argv) {
+  const cli_command c = {
+      .program = "koshogi",
+      .name = "features",
+      .about = "Reads koshogi selfplay's lines (a result, then a position's text) on standard input and writes,\n"
+               "tab-separated: a header of the columns, a line of today's weights, then for each position\n"
+               "the result, ks_evaluate's score and the evaluation's features, whose dot product with the\n"
+               "weights is that score. Positions a side has lost on the board are left out.\n",
+      .examples = "koshogi features < games.txt > features.tsv",
+  };
+  const int parsed = cli_parse_no_operands(&c, argc, argv);
+  if (parsed >= 0) return parsed;
+  printf("result\teval");
+  for (int f = 0; f < KS_EVAL_FEATURES; f++) {
+    char name[32];
+    ks__eval_feature_name(f, name, sizeof name);
+    printf("\t%s", name);
+  }
+  printf("\nweights\t");
+  for (int f = 0; f < KS_EVAL_FEATURES; f++) printf("\t%d", ks__eval_weights[f]);
+  printf("\n");
+  char *line = NULL;
+  size_t size = 0;
+  int status = 0;
+  for (long number = 1; read_line(&line, &size); number++) {
+    char *space = strchr(line, ' ');
+    ks_position pos;
+    int move_number;
+    char err[256];
+    if (!space || !(strncmp(line, "1 ", 2) == 0 || strncmp(line, "0 ", 2) == 0 || strncmp(line, "0.5 ", 4) == 0)) {
+      fprintf(stderr, "koshogi features: line %ld: not a result (1, 0.5 or 0) and a position\n", number);
+      status = 1;
+      break;
+    }
+    if (ks_position_parse(space + 1, &pos, &move_number, err, sizeof err) != 0) {
+      fprintf(stderr, "koshogi features: line %ld: %s\n", number, err);
+      status = 1;
+      break;
+    }
+    int features[KS_EVAL_FEATURES];
+    if (ks__eval_features(&pos, features) != 0) continue;
+    *space = '\0';
+    printf("%s\t%d", line, ks_evaluate(&pos));
+    for (int f = 0; f < KS_EVAL_FEATURES; f++) printf("\t%d", features[f]);
+    printf("\n");
+  }
+  free(line);
+  return status;
+}
