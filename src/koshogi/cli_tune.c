@@ -121,19 +121,20 @@ int cmd_features(int argc, char **argv) {
       .name = "features",
       .about = "Reads koshogi selfplay's lines (a result, then a position's text) on standard input and writes,\n"
                "tab-separated: a header of the columns, a line of today's weights, then for each position\n"
-               "the result, ks_evaluate's score and the evaluation's features, whose dot product with the\n"
-               "weights is that score. Positions a side has lost on the board are left out.\n",
+               "the result, its move number (a game's positions come in order: a smaller number starts\n"
+               "the next game), ks_evaluate's score and the evaluation's features, whose dot product with\n"
+               "the weights is that score. Positions a side has lost on the board are left out.\n",
       .examples = "koshogi features < games.txt > features.tsv",
   };
   const int parsed = cli_parse_no_operands(&c, argc, argv);
   if (parsed >= 0) return parsed;
-  printf("result\teval");
+  printf("result\tmove\teval");
   for (int f = 0; f < KS_EVAL_FEATURES; f++) {
     char name[32];
     ks__eval_feature_name(f, name, sizeof name);
     printf("\t%s", name);
   }
-  printf("\nweights\t");
+  printf("\nweights\t\t");
   for (int f = 0; f < KS_EVAL_FEATURES; f++) printf("\t%d", ks__eval_weights[f]);
   printf("\n");
   char *line = NULL;
@@ -157,7 +158,7 @@ int cmd_features(int argc, char **argv) {
     int features[KS_EVAL_FEATURES];
     if (ks__eval_features(&pos, features) != 0) continue;
     *space = '\0';
-    printf("%s\t%d", line, ks_evaluate(&pos));
+    printf("%s\t%d\t%d", line, move_number, ks_evaluate(&pos));
     for (int f = 0; f < KS_EVAL_FEATURES; f++) printf("\t%d", features[f]);
     printf("\n");
   }
