@@ -10,9 +10,10 @@ ks_evaluate's score for every position). The win probability of a position for t
 is modelled as sigmoid(eval / K): K is fitted first with today's weights, then the weights with K
 held, by Newton's method on the log-loss plus a penalty that pulls them towards today's (each
 weight's change relative to the weight). The games,
-not the positions, are split: a fifth held out to report the fit on, a tenth to choose the
+not the positions, are split: a fifth held out to report the fit on, a fifth to choose the
 penalty's strength, the rest to fit on. The commanding pieces' material (G, GV) stays as it is:
 a position that lacks one is nearly always lost already, and the data say little about it.
+No piece's value goes below half a pawn.
 
 With --write, the fitted weights (rounded to integers) replace the table ks__eval_weights in the
 C source. docs/KOSHOGI.md, "The evaluation's weights, fitted on games", has the run that made
@@ -26,7 +27,8 @@ import sys
 
 import numpy as np
 
-FROZEN = ("material G", "material GV")
+FROZEN = ("material G", "material +MA")  # the general and the governor (+MA)
+FLOOR = 50  # no piece is worth less than half a pawn
 PENALTIES = (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03)
 
 
@@ -101,6 +103,19 @@ def fit_weights(x, result, w0, k, free, strength):
     return w
 
 
+def fit_floored(x, result, w0, k, free, material, strength):
+    """fit_weights with every piece's value at least FLOOR: a value fitted below it is held
+    there and the rest fitted again, until none is (a piece worth less than nothing would be
+    given away for nothing)."""
+    start, free = w0.copy(), free.copy()
+    while True:
+        w = fit_weights(x, result, start, k, free, strength)
+        low = free & material & (w < FLOOR)
+        if not low.any():
+            return w
+        start[low], free[low] = FLOOR, False
+
+
 def c_table(names, weights):
     """The C source of ks__eval_weights, as search.c has it."""
     material = [n[len("material "):] for n in names if n.startswith("material ")]
@@ -140,13 +155,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--koshogi", default="build/koshogi", help="the koshogi command whose features are read")
     ap.add_argument("--write", metavar="SOURCE", help="write the fitted weights into this C file (search.c)")
+    ap.add_argument("--penalty", type=float, action="append",
+                    help="the penalty's strength (given more than once: the one of least log-loss on the "
+                         f"games set aside to choose it; default {', '.join(map(str, PENALTIES))})")
     ap.add_argument("data", nargs="+", help="koshogi selfplay's output")
     args = ap.parse_args()
     names, w0, result, game, evals, x = load(args.koshogi, args.data)
     if not np.array_equal(x @ w0, evals):
         sys.exit("koshogi_fit.py: the features times the weights are not ks_evaluate's score")
     part = game % 10
-    test, valid, train = part < 2, part == 2, part > 2
+    test, valid, train = part < 2, (part == 2) | (part == 3), part > 3
     print(f"positions {len(result)} in {game[-1] + 1} games: fit {train.sum()}, choose {valid.sum()}, "
           f"held out {test.sum()}; results for the side to move: {np.mean(result == 1):.3f} won, "
           f"{np.mean(result == 0.5):.3f} drawn")
@@ -154,9 +172,10 @@ def main():
     print(f"K {k:.1f}: log-loss with today's weights: fit {log_loss(result[train], evals[train], k):.5f}, "
           f"held out {log_loss(result[test], evals[test], k):.5f}")
     free = np.array([n not in FROZEN for n in names])
+    material = np.array([n.startswith("material ") for n in names])
     best = None
-    for strength in PENALTIES:
-        w = np.round(fit_weights(x[train], result[train], w0, k, free, strength))
+    for strength in args.penalty or PENALTIES:
+        w = np.round(fit_floored(x[train], result[train], w0, k, free, material, strength))
         loss = log_loss(result[valid], x[valid] @ w, k)
         print(f"penalty {strength}: log-loss fit {log_loss(result[train], x[train] @ w, k):.5f}, "
               f"choice {loss:.5f} (today's {log_loss(result[valid], evals[valid], k):.5f})")
