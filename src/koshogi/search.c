@@ -31,17 +31,17 @@ static const int value[KS_FACES] = {
  * each face in the order of ks_face, then the positional features. Written by
  * tools/koshogi_fit.py (docs/KOSHOGI.md, "The evaluation's weights, fitted on games"). */
 const int ks__eval_weights[KS_EVAL_FEATURES] = {
-    /* material: G CL SO AC WR AI ST CS EN TP SM AG MA DR BN SN MI QM CE RG FC EL LB XB CN CM CV P PU SH SU
-     * CH CU VG MR BD TB VB VC PF FG IL SK GV TC FW DA TW WH EW CG LC XC GC WG CO HF +AC +SN +CM +P +SH +CH
-     * +CU +VG */
-    5000, 400, 350, 250, 500, 250, 250, 250, 250, 400, 350, 350, 900,
-    400, 700, 200, 800, 650, 550, 350, 600, 500, 300, 400, 450, 300,
-    550, 100, 450, 100, 400, 450, 700, 350, 900, 850, 600, 550, 650,
-    500, 900, 800, 700, 5000, 800, 750, 1100, 950, 850, 700, 1100, 650,
-    700, 850, 900, 650, 700, 650, 550, 550, 450, 400, 700, 800, 650,
+    /* material: G CL SO AC WR AI ST CS EN TP SM AG MA DR BN SN MI QM CE RG FC EL LB XB CN CM CV P
+     * PU SH SU CH CU VG +CL +SO +AI +ST +CS +EN +TP +SM +AG +MA +DR +BN +MI +QM +CE +RG +FC +LB +XB
+     * +CN +CV +PU +SU +AC +SN +CM +P +SH +CH +CU +VG */
+    5000, 323, 358, 268, 534, 253, 252, 263, 261, 512, 328, 404, 577,
+    302, 696, 193, 726, 652, 518, 401, 887, 458, 258, 501, 677, 144,
+    590, 89, 480, 67, 261, 366, 606, 344, 903, 852, 602, 550, 650,
+    497, 905, 802, 745, 5000, 834, 750, 1147, 1179, 932, 651, 1133, 629,
+    724, 1101, 1014, 650, 699, 643, 550, 550, 448, 427, 666, 786, 651,
     /* closing, pressing, mobility, guard near, guard far, attacker near, attacker far, advance,
      * besiegers, tempo */
-    3, 9, 2, 15, 5, -60, -30, 0, 0, 0};
+    2, 10, 2, 16, 5, -60, -30, 0, 0, -1};
 
 /* One side's pieces as the evaluation needs them, gathered in one scan of the board. */
 typedef struct side_pieces {
