@@ -9,6 +9,7 @@
 
 #include "cli_board.h"
 #include "cli_piece.h"
+#include "cli_tune.h"
 #include "engine.h"
 #include "files.h"
 #include "koshogi/koshogi.h"
@@ -719,6 +720,8 @@ static const cli_entry commands[] = {
     {"match", cmd_match, "computer players against each other; one JSON line"},
     {"engine", cmd_engine, "the USI engine protocol on standard input and output"},
     {"bench", cmd_bench, "move generation and search speed, with a signature line"},
+    {"selfplay", cmd_selfplay, "the search against itself, writing quiet positions and results (for fitting)"},
+    {"features", cmd_features, "the evaluation's features of selfplay's positions (for fitting)"},
     {"piece", cmd_piece, "what a piece does, drawn on an empty board (also: koshogi help PIECE)"},
 };
 

@@ -109,4 +109,34 @@ int ks__capture_moves(const ks_position *pos, ks_move *moves, int capacity);
  * (-1 for none), in the order ks_legal_moves lists them; the same counting as ks_legal_moves. */
 int ks__face_moves(const ks_position *pos, ks_face face, int except, ks_move *moves, int capacity);
 
+/* The evaluation is a sum of features times weights (search.c), each feature a count for the
+ * side to move less the same count for the other side: the material of each face, closing in
+ * on the enemy's commanding pieces (weighted one way, or another when pressing home with the
+ * bigger army), mobility, the safety of a sole commanding piece, and a few more. The fitter
+ * (tools/koshogi_fit.py) reads the features through koshogi features and writes the weights
+ * back, so that what it fits is what the search plays by. */
+enum {
+  KS_F_MATERIAL = 0,                 /* + face - 1: how many of the face */
+  KS_F_CLOSING = KS_FACES - 1,       /* closing in: sum of 19 - the distance to the nearest enemy commander */
+  KS_F_PRESSING,                     /* the same, for a side with half as much army again as the other */
+  KS_F_MOBILITY,                     /* empty points along ranging lines, up to 6 each */
+  KS_F_GUARD_NEAR,                   /* friends next to a sole commanding piece */
+  KS_F_GUARD_FAR,                    /* friends two points from it */
+  KS_F_ATTACKER_NEAR,                /* enemies next to it */
+  KS_F_ATTACKER_FAR,                 /* enemies two points from it */
+  KS_F_ADVANCE,                      /* ranks a step mover has advanced from its side's edge */
+  KS_F_BESIEGERS,                    /* pieces within two points of an enemy commanding piece */
+  KS_F_TEMPO,                        /* 1: the side to move */
+  KS_EVAL_FEATURES
+};
+extern const int ks__eval_weights[KS_EVAL_FEATURES];
+
+/* The features of a position for the side to move into features[] (ks_evaluate(pos) is their
+ * dot product with ks__eval_weights), or, for a side defeated on the board, all zero. Returns
+ * 0, or ks_evaluate's win or loss score for a defeated side. */
+int ks__eval_features(const ks_position *pos, int features[KS_EVAL_FEATURES]);
+
+/* The feature's name, as the fitter writes it beside its weight: "material CH", "mobility". */
+void ks__eval_feature_name(int feature, char *buf, size_t size);
+
 #endif

@@ -37,6 +37,20 @@ for d in n1 n2; do
 done
 diff -r "$tmp/n1" "$tmp/n2" >/dev/null || fail "match --nodes 300 played other games the second time"
 grep -q '"nodes":300,' "$tmp/n1.json" || fail "match --nodes: $(cat "$tmp/n1.json")"
+# selfplay and features, the fitter's data (docs/KOSHOGI.md, "The evaluation's weights"): the same
+# lines from the same seed, each position's features and score, and a bad line named
+for i in 1 2; do
+  "$koshogi" selfplay --games 2 --nodes 40 --limit 30 --opening 6 --skip 8 --seed 3 >"$tmp/self$i" 2>/dev/null ||
+    fail "selfplay"
+done
+cmp -s "$tmp/self1" "$tmp/self2" || fail "selfplay --seed 3 wrote other lines the second time"
+grep -qE '^(1|0|0\.5) [a-zA-Z0-9+/]+ [bw] [0-9]+$' "$tmp/self1" || fail "selfplay: $(head -c 200 "$tmp/self1")"
+"$koshogi" features <"$tmp/self1" >"$tmp/features" || fail "features"
+[ "$(wc -l <"$tmp/features")" -eq $(($(wc -l <"$tmp/self1") + 2)) ] || fail "features: not a line a position"
+head -1 "$tmp/features" | grep -q $'^result\tmove\teval\tmaterial G\t.*\ttempo$' ||
+  fail "features header: $(head -1 "$tmp/features")"
+printf '1 %s\n2 %s\n' "$start" "$start" | "$koshogi" features >/dev/null 2>"$tmp/err" && fail "features: a bad result accepted"
+grep -q 'line 2: not a result (1, 0.5 or 0) and a position' "$tmp/err" || fail "features, bad line: $(cat "$tmp/err")"
 # help PIECE with its options before or after the ID
 "$koshogi" help --white CV >"$tmp/cv1" || fail "help --white CV"
 "$koshogi" help CV --white >"$tmp/cv2" || fail "help CV --white"
