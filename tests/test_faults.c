@@ -472,9 +472,10 @@ static void ko_shogi_scenario(void) {
   char err[256];
   cr_assert_eq(ks_record_read(played, text, NULL, NULL, err, sizeof err), 0, "run %ld: the Ko shogi record: %s", w.n,
                err);
-  cr_assert(played->nplies == 4 && played->result == KS_BLACK_WINS, "run %ld: the Ko shogi record has %d plies", w.n,
-            played->nplies);
+  const int plies = played->nplies, result = played->result;
+  ks_game_free(played);
   free(played);
+  cr_assert(plies == 4 && result == KS_BLACK_WINS, "run %ld: the Ko shogi record has %d plies", w.n, plies);
   fault_alloc_resume();
   free(text);
 }
