@@ -111,6 +111,7 @@ static int read_param(goita_player *p, const char *text, size_t len, int index, 
       for (int j = 0; params[i].names[j]; j++) {
         if (strcasecmp(params[i].names[j], value) == 0) {
           p->param[i] = j;
+          p->given |= 1u << i;
           return GOITA_OK;
         }
         strcat(known, j ? " or " : "");
@@ -125,6 +126,7 @@ static int read_param(goita_player *p, const char *text, size_t len, int index, 
       return goita_error_set(err, GOITA_EVALUE, index, "parameter %s must be %d-%d, not \"%s\"", params[i].name,
                              params[i].min, params[i].max, value);
     p->param[i] = (int)v;
+    p->given |= 1u << i;
     return GOITA_OK;
   }
   return goita_error_set(err, GOITA_EPARSE, index, "level %s has no parameter \"%.*s\"", p->level->name,
@@ -177,13 +179,16 @@ int goita_player_set(goita_player *p, const char *setting, goita_error *err) {
   if (!p || !setting) return goita_error_set(err, GOITA_EINVAL, -1, "a NULL argument");
   int saved[GOITA__MAX_PARAMS];
   memcpy(saved, p->param, sizeof saved);
+  const uint32_t given = p->given;
   int st = read_param(p, setting, strlen(setting), 0, err);
+  if (st != GOITA_OK) p->given = given;
   if (st != GOITA_OK || memcmp(saved, p->param, sizeof saved) == 0) return st;
   /* The level's working memory depends on its parameters: make it anew. */
   if (p->level->release) p->level->release(p);
   p->state = NULL;
   if (p->level->init && (st = p->level->init(p, err)) != GOITA_OK) {
     memcpy(p->param, saved, sizeof saved);
+    p->given = given;
     if (p->level->init(p, NULL) != GOITA_OK) p->state = NULL;
     return st;
   }

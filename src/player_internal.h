@@ -8,7 +8,7 @@
 #include "goita/goita.h"
 #include "policy.h"
 
-#define GOITA__MAX_PARAMS 16
+#define GOITA__MAX_PARAMS 17
 
 /* One parameter of a level: an integer in [min, max], or one of names (its index). */
 typedef struct goita__param {
@@ -26,6 +26,7 @@ typedef struct goita__level goita__level;
 struct goita_player {
   const goita__level *level;
   int param[GOITA__MAX_PARAMS];
+  uint32_t given; /* bit i: param[i] was given by the spec or goita_player_set, not a default */
   uint64_t seed;
   char spec[320]; /* the level and every parameter: room for the longest values */
   void *state; /* the level's own working memory */

@@ -3,7 +3,8 @@
  * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
  * Values come from the solver once few pieces are left, from playouts of the learned policy
- * before, every candidate's playouts in a deal drawing the same random numbers. Deals are
+ * before, every candidate's playouts in a deal drawing the same random numbers (or, with
+ * value=net, from one evaluation of the value network, which learned what they average). Deals are
  * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
  * one it values, keeps one in proportion to the inference model's likelihood of the others'
  * moves (the opponents' raised to the power 0.5, the partner's to the power 1: the partner plays
@@ -18,18 +19,24 @@
 
 #include "internal.h"
 #include "player_internal.h"
+#include "value.h"
 
 enum {
   P_MS, P_SOLVE, P_ROLLOUTS, P_LEAF, P_PRUNE, P_TEMP, P_OWN_TEMP, P_TT_MB, P_MAX_SAMPLES, P_INFER, P_PROPOSALS,
-  P_MODEL, P_PLAYOUT, P_CRN, P_SIGNAL, P_PARTNER_INFER
+  P_MODEL, P_PLAYOUT, P_CRN, P_SIGNAL, P_PARTNER_INFER, P_VALUE
 };
 
 /* The models of the others' play that inference can weigh deals by (policy.h). */
 static const char *const model_names[] = {"learned", "inference", NULL};
 
+/* How a deal is valued before the exact phase: by playouts, or by the value network (value.h),
+ * which learned what those playouts average. */
+enum { VALUE_PLAYOUTS, VALUE_NET };
+static const char *const value_names[] = {"playouts", "net", NULL};
+
 /* The parameters of the budgeted levels, with each level's defaults. */
 #define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn, \
-                      signal, partner_infer)                                                           \
+                      signal, partner_infer, value)                                                    \
   {                                                                                                    \
     {"ms", 1, 60000, ms, "the budget per move, in milliseconds of this machine's one core", NULL},     \
     {"solve", 0, 32, solve, "solve exactly once at most this many pieces are left in hands", NULL},    \
@@ -49,11 +56,28 @@ static const char *const model_names[] = {"learned", "inference", NULL};
     {"signal", 0, 100, signal, "within this many tenths of a point of the best, the move the partner expects", \
      NULL},                                                                                            \
     {"partner_infer", 0, 20, partner_infer, "with infer: the same for the partner's moves", NULL},     \
+    {"value", 0, 1, value, "before the exact phase, a deal valued by playouts or by the value network "   \
+     "(4 players, default king rules; playouts otherwise)", value_names},                              \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10);
-static const goita__param fast_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0);
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10, VALUE_PLAYOUTS);
+/* fast: master's search on 1 ms, deals valued by the value network. */
+static const goita__param fast_params[] = BUDGET_PARAMS(1, 20, 2, 0, 30, 1, 128, 5, 4, 1, 0, 1, 10, 10, VALUE_NET);
+/* fast's defaults under rules the value network was not trained for: deals valued by one
+ * playout each and no reading, the fast level of before (with playouts, reading on 1 ms costs
+ * more deals than it is worth: docs/STRENGTH.md). Parameters given in the spec still hold. */
+static const goita__param fast_playout_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0,
+                                                                VALUE_PLAYOUTS);
+
+/* Work units per millisecond of one core of the reference machine, measured with
+ * `goita bench player` (docs/STRENGTH.md): a playout costs a unit per move played and per legal
+ * move weighed, a solver node NODE_UNITS, sampling a deal DEAL_UNITS,
+ * an evaluation of the value network NET_UNITS. */
+#define WORK_PER_MS 18000.0
+#define NODE_UNITS 1.5
+#define DEAL_UNITS 250.0
+#define NET_UNITS 12
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -124,6 +148,29 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
     sum += ours ? res.value.lower : -res.value.lower;
   }
   return (double)sum / p->param[P_ROLLOUTS];
+}
+
+/* The value network's estimate of what value_rollouts would give with many playouts: move is
+ * played in deal, and the position after it valued for the mover's side. Where the network was
+ * not trained (at most `solve` or GOITA__VALUE_STOP_PIECES pieces left) the solver's exact value
+ * is taken instead. Adds the work. */
+static double value_net(goita_player *p, const goita_round *deal, goita_move move, uint64_t *work, uint64_t *nodes) {
+  budgeted *b = p->state;
+  const int seat = deal->turn;
+  goita_round r = *deal;
+  goita_round_apply_unchecked(&r, move);
+  if (goita_round_over(&r)) return goita__result_for(&r, seat);
+  int left = 0;
+  for (int s = 0; s < r.players; s++) left += r.size[s];
+  if (r.phase == GOITA_PHASE_PLAY && left > p->param[P_SOLVE] && left > GOITA__VALUE_STOP_PIECES) {
+    *work += NET_UNITS;
+    return goita__value_points(&goita__value_net_trained, &r, seat);
+  }
+  goita_solve_result res;
+  goita_solve(b->solver, &r, NULL, &res);
+  *nodes += res.nodes;
+  const bool ours = goita_rules_side_of(&r.rules, r.turn) == goita_rules_side_of(&r.rules, seat);
+  return ours ? res.value.lower : -res.value.lower;
 }
 
 /* Sets each of the first `done` deals' weight from its log-weight, scaled so that the heaviest
@@ -203,13 +250,6 @@ static int prune(const double *values, const double *weight, int done, int *cand
   return kept;
 }
 
-/* Work units per millisecond of one core of the reference machine, measured with
- * `goita bench player` (docs/STRENGTH.md): a playout costs a unit per move played and per legal
- * move weighed, a solver node NODE_UNITS, sampling a deal DEAL_UNITS. */
-#define WORK_PER_MS 18000.0
-#define NODE_UNITS 1.5
-#define DEAL_UNITS 250.0
-
 /* Playing to be read: among the candidates within `signal` tenths of a point of the best, the
  * move the inference model (the partner's model of this seat's play) finds likeliest from this
  * hand. The partner weighs its deals by that model, so a move it expects from the true hand
@@ -225,8 +265,8 @@ static int signal_move(const goita_player *p, const goita_view *v, const goita_m
   return pick;
 }
 
-static int budgeted_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
-                           goita_move *move, goita_player_info *info) {
+static int search(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                  goita_move *move, goita_player_info *info) {
   budgeted *b = p->state;
   /* The budget counts solver nodes, and a table warm from an earlier choice (of the same deal)
    * would save some: a choice starts as if the table were empty, so that it depends only on the
@@ -235,6 +275,7 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
+  const bool by_net = p->param[P_VALUE] == VALUE_NET && v->phase == GOITA_PHASE_PLAY && goita__value_applies(&v->rules);
   const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
   const powers beta = inference_powers(p);
   const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
@@ -258,7 +299,8 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
       if (p->param[P_CRN]) goita_rng_seed(&stream, goita_rng_next(rng));
       for (int c = 0; c < ncand; c++) {
         goita_rng same = stream;
-        row[cand[c]] = value_rollouts(p, &deal, moves[cand[c]], p->param[P_CRN] ? &same : rng, &steps, &nodes);
+        row[cand[c]] = by_net ? value_net(p, &deal, moves[cand[c]], &steps, &nodes)
+                              : value_rollouts(p, &deal, moves[cand[c]], p->param[P_CRN] ? &same : rng, &steps, &nodes);
       }
     }
     done++;
@@ -312,6 +354,23 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
   return GOITA_OK;
 }
 
+/* Chooses with the level's parameters, or, for fast under rules the value network does not
+ * cover, with its playout defaults in place of every parameter the spec did not give (the
+ * memory made for the level's own, tt_mb and max_samples, is kept: the playout defaults need
+ * no more). */
+static int budgeted_choose(goita_player *p, const goita_view *v, const goita_move *moves, int n, goita_rng *rng,
+                           goita_move *move, goita_player_info *info) {
+  if (p->level != &goita__fast_level || goita__value_applies(&v->rules)) return search(p, v, moves, n, rng, move, info);
+  int saved[GOITA__MAX_PARAMS];
+  memcpy(saved, p->param, sizeof saved);
+  for (int i = 0; fast_playout_params[i].name; i++)
+    if (!(p->given >> i & 1) && i != P_TT_MB) p->param[i] = fast_playout_params[i].fallback;
+  if (p->param[P_MAX_SAMPLES] > saved[P_MAX_SAMPLES]) p->param[P_MAX_SAMPLES] = saved[P_MAX_SAMPLES];
+  const int st = search(p, v, moves, n, rng, move, info);
+  memcpy(p->param, saved, sizeof saved);
+  return st;
+}
+
 int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
                             double held[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]) {
   memset(held, 0, sizeof(double) * GOITA_MAX_SEATS * GOITA_KIND_SLOTS);
@@ -352,5 +411,6 @@ const goita__level goita__master_level = {
 
 const goita__level goita__fast_level = {
     "fast",
-    "the quick level for busy servers: the master's search on a budget of about 1 ms a move",
+    "the quick level for phones and busy servers: the master's search on a budget of about 1 ms a move, "
+    "deals valued by a network (under rules it was not trained for: by playouts, reading nothing)",
     fast_params, budgeted_init, budgeted_release, budgeted_choose};

@@ -44,7 +44,8 @@ Test(player, the_level_list_names_every_level) {
 /* A level's spec names every parameter, however long the values: it reads back as itself. */
 Test(player, the_longest_spec_reads_back_as_itself) {
   const char *longest = "master:ms=60000,solve=32,rollouts=256,leaf=32,prune=100,temp=100,own_temp=100,tt_mb=1,"
-                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off,signal=100,partner_infer=20";
+                        "max_samples=65536,infer=20,proposals=64,model=inference,playout=inference,crn=off,signal=100,partner_infer=20,"
+                        "value=playouts";
   goita_player *p = new_player(longest);
   cr_assert_str_eq(goita_player_spec(p), longest);
   goita_player *q = new_player(goita_player_spec(p));
@@ -84,7 +85,8 @@ static const char *const levels_under_test[] = {"random", "rules", "sampler:samp
                                                 "master:ms=2,infer=10,proposals=3",
                                                 "master:ms=2,playout=inference,model=learned,crn=off",
                                                 "master:ms=2,solve=28", "master:ms=2,signal=0",
-                                                "master:ms=2,partner_infer=20"};
+                                                "master:ms=2,partner_infer=20", "fast:value=net",
+                                                "master:ms=2,value=net"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */

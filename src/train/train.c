@@ -10,8 +10,12 @@
  *    of the moves' likelihoods, as the master weighs deals by). Written for
  *    src/policy_inference.c.
  *
- * usage: goita-train [--model playout|inference] [--games N] [--iterations K] [--seed S]
- *                    [--teacher SPEC] [--jobs J] [--hands-steps H] [--out FILE] */
+ *  - value: the value network (value.h) fitted to playouts from positions of self-play
+ *    (train_value.c). Written for src/value_net.c.
+ *
+ * usage: goita-train [--model playout|inference|value] [--games N] [--iterations K] [--seed S]
+ *                    [--teacher SPEC] [--jobs J] [--hands-steps H] [--rounds R] [--epochs E]
+ *                    [--data FILE] [--out FILE] */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 
 #include "goita/goita.h"
 #include "player_internal.h"
+#include "train_value.h"
 
 #define F GOITA__FEATURES
 /* The teacher's values (points) become target probabilities with this temperature. */
@@ -432,15 +437,20 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
 }
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: goita-train [--model playout|inference] [--games N] [--iterations K]\n"
-              "                   [--seed S] [--teacher SPEC] [--jobs J] [--hands-steps H] [--out FILE]\n"
-              "--hands-steps: steps of the inference model's fit to the hands (default 300)\n");
+  fprintf(to, "usage: goita-train [--model playout|inference|value] [--games N] [--iterations K]\n"
+              "                   [--seed S] [--teacher SPEC] [--jobs J] [--hands-steps H]\n"
+              "                   [--rounds R] [--epochs E] [--data FILE] [--out FILE]\n"
+              "--hands-steps: steps of the inference model's fit to the hands (default 300)\n"
+              "--rounds, --epochs: the value model's rounds of self-play (default 20000) and passes\n"
+              "                    of the fit over them (default 8)\n"
+              "--data: the value model's positions are kept in FILE, and read from it when it\n"
+              "        holds those of the same rounds, seed and teacher\n");
 }
 
 int main(int argc, char **argv) {
-  long games = 200, iterations = 2, jobs = 2, hands_steps = 300;
+  long games = 200, iterations = 2, jobs = 2, hands_steps = 300, rounds = 20000, epochs = 8;
   uint64_t seed = 1;
-  const char *teacher = NULL, *out = NULL, *model = "playout";
+  const char *teacher = NULL, *out = NULL, *model = "playout", *data = NULL;
   for (int i = 1; i < argc; i += 2) {
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
@@ -460,16 +470,20 @@ int main(int argc, char **argv) {
       out = v;
       continue;
     }
+    if (strcmp(argv[i], "--data") == 0) {
+      data = v;
+      continue;
+    }
     if (strcmp(argv[i], "--model") == 0) {
-      if (strcmp(v, "playout") && strcmp(v, "inference")) {
-        fprintf(stderr, "goita-train: --model: \"%s\" is neither playout nor inference\n", v);
+      if (strcmp(v, "playout") && strcmp(v, "inference") && strcmp(v, "value")) {
+        fprintf(stderr, "goita-train: --model: \"%s\" is not playout, inference or value\n", v);
         return 2;
       }
       model = v;
       continue;
     }
     if (strcmp(argv[i], "--games") && strcmp(argv[i], "--iterations") && strcmp(argv[i], "--jobs") &&
-        strcmp(argv[i], "--hands-steps") &&
+        strcmp(argv[i], "--hands-steps") && strcmp(argv[i], "--rounds") && strcmp(argv[i], "--epochs") &&
         strcmp(argv[i], "--seed")) {
       usage(stderr);
       return 2;
@@ -483,11 +497,25 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--iterations") == 0) iterations = (long)number;
     else if (strcmp(argv[i], "--hands-steps") == 0) hands_steps = (long)number;
     else if (strcmp(argv[i], "--jobs") == 0) jobs = (long)number;
+    else if (strcmp(argv[i], "--rounds") == 0) rounds = (long)number;
+    else if (strcmp(argv[i], "--epochs") == 0) epochs = (long)number;
     else seed = (uint64_t)number;
   }
   if (games < 1 || iterations < 1 || jobs < 1 || jobs > 64) {
     fprintf(stderr, "goita-train: --games, --iterations and --jobs must be positive (jobs at most 64)\n");
     return 2;
+  }
+  if (strcmp(model, "value") == 0) {
+    if (rounds < 1 || epochs < 1) {
+      fprintf(stderr, "goita-train: --rounds and --epochs must be positive\n");
+      return 2;
+    }
+    char command[512];
+    snprintf(command, sizeof command, "goita-train --model value --rounds %ld --epochs %ld --seed %llu --teacher %s",
+             rounds, epochs, (unsigned long long)seed, teacher ? teacher : "fast");
+    const goita__train_value_options o = {teacher ? teacher : "fast", seed, rounds, jobs, epochs, 0.003,
+                                          out ? out : "src/value_net.c", data, command};
+    return goita__train_value(&o);
   }
   const bool imitate = strcmp(model, "inference") == 0;
   if (!teacher) teacher = imitate ? "master" : "sampler";

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# goita-train: for both models, a short self-play and fit must lower the held-out cross-entropy of the policy
-# (the loss the fit minimises), and the same command must write the same weights twice (the
-# committed weights are reproduced by the command src/policy_learned.c names).
+# goita-train: for the policy models, a short self-play and fit must lower the held-out cross-entropy of the
+# policy (the loss the fit minimises); for the value network, the held-out squared error below
+# the one of the labels' mean, in floating point and in the fixed point written. The same
+# command must write the same weights twice (the committed weights are reproduced by the
+# command their file names), whatever the number of threads and from kept positions.
 # Usage: train.sh PATH_TO_GOITA_TRAIN
 . "$(dirname "$0")/common.sh"
 train=$goita
@@ -31,4 +33,32 @@ grep -q 'F_PASS_BLOCKERS' "$tmp/i.c" || fail "the inference model lacks its own 
 "$train" --model inference --games 16 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
   --hands-steps 40 --out "$tmp/j.c" >/dev/null 2>&1 || fail "goita-train --model inference, second run"
 cmp -s "$tmp/i.c" "$tmp/j.c" || fail "the same command wrote another inference model"
+# The value network: positions of rounds of self-play, labelled by playouts. Enough rounds
+# that the held-out rounds (every 20th) say something.
+"$train" --model value --rounds 400 --epochs 3 --seed 3 --jobs 2 --data "$tmp/v.bin" --out "$tmp/v.c" >"$tmp/out" 2>&1 ||
+  fail "goita-train --model value: $(cat "$tmp/out")"
+base=$(sed -nE 's/.*held-out squared error of their mean ([0-9.]+).*/\1/p' "$tmp/out")
+fitted=$(sed -nE 's/^epoch 3: .*held out ([0-9.]+)$/\1/p' "$tmp/out")
+fixed=$(sed -nE 's/^in fixed point: held-out squared error ([0-9.]+) .*/\1/p' "$tmp/out")
+[ -n "$base" ] && [ -n "$fitted" ] && [ -n "$fixed" ] || fail "goita-train --model value said: $(cat "$tmp/out")"
+awk -v b="$base" -v f="$fitted" -v q="$fixed" 'BEGIN { exit !(f < 0.8 * b && q < 0.8 * b && q < f * 1.02 + 0.01) }' ||
+  fail "the value network did not learn: mean $base, fitted $fitted, fixed point $fixed"
+grep -q 'goita__value_net_trained' "$tmp/v.c" || fail "the value network was not written: $(head -8 "$tmp/v.c")"
+"$train" --model value --rounds 400 --epochs 3 --seed 3 --data "$tmp/v.bin" --out "$tmp/x.c" >"$tmp/out" 2>&1 ||
+  fail "goita-train --model value from kept positions: $(cat "$tmp/out")"
+grep -q "the positions of 400 rounds from $tmp/v.bin" "$tmp/out" || fail "the kept positions were not read: $(cat "$tmp/out")"
+cmp -s "$tmp/v.c" "$tmp/x.c" || fail "the kept positions gave another value network"
+# the same positions whatever the threads, and a file of fewer rounds extended with the rounds
+# it lacks as if they had been played in one run
+"$train" --model value --rounds 30 --epochs 1 --seed 3 --jobs 1 --out "$tmp/a1.c" >/dev/null 2>&1 ||
+  fail "goita-train --model value, one thread"
+"$train" --model value --rounds 30 --epochs 1 --seed 3 --jobs 2 --out "$tmp/a2.c" >/dev/null 2>&1 ||
+  fail "goita-train --model value, two threads"
+cmp -s "$tmp/a1.c" "$tmp/a2.c" || fail "one thread and two wrote other value networks"
+"$train" --model value --rounds 15 --epochs 1 --seed 3 --data "$tmp/y.bin" --out "$tmp/y.c" >/dev/null 2>&1 ||
+  fail "goita-train --model value, 15 rounds"
+"$train" --model value --rounds 30 --epochs 1 --seed 3 --data "$tmp/y.bin" --out "$tmp/y.c" >"$tmp/out" 2>&1 ||
+  fail "goita-train --model value, extended to 30 rounds: $(cat "$tmp/out")"
+grep -q "the positions of 15 rounds from $tmp/y.bin" "$tmp/out" || fail "the 15 rounds kept were not read: $(cat "$tmp/out")"
+cmp -s "$tmp/a1.c" "$tmp/y.c" || fail "15 rounds kept and 15 more played gave another value network"
 finish train
