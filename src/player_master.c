@@ -396,10 +396,14 @@ int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
   set_weights(b, done);
   double total = 0;
   for (int i = 0; i < done; i++) total += b->weight[i];
+  /* the weights of the deals in which a seat holds a kind, summed in the order of the total
+   * and divided once: a share of unequal weights added share by share can pass 1 by a rounding */
   for (int i = 0; i < done; i++)
     for (int s = 0; s < v->players; s++)
       for (int k = GOITA_PAWN; k <= GOITA_KING; k++)
-        held[s][k] += b->weight[i] * b->values[(size_t)i * GOITA_MAX_LEGAL + (size_t)(s * GOITA_KIND_SLOTS + k)] / total;
+        held[s][k] += b->weight[i] * b->values[(size_t)i * GOITA_MAX_LEGAL + (size_t)(s * GOITA_KIND_SLOTS + k)];
+  for (int s = 0; s < v->players; s++)
+    for (int k = GOITA_PAWN; k <= GOITA_KING; k++) held[s][k] = fmin(held[s][k] / total, 1.0);
   return GOITA_OK;
 }
 
