@@ -203,9 +203,12 @@ static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, 
 
 /* ---- A computer player on fixed positions ---- */
 
+/* This thread's CPU time; where there is no such clock (WebAssembly), the process's, and at
+ * worst the wall clock, never a time read from nothing. */
 static double thread_cpu_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  struct timespec ts = {0, 0};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0 && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
