@@ -54,6 +54,9 @@ extern const goita__level goita__fast_level;
 void goita__value_exact(goita_solver *solver, const goita_round *deal, const goita_move *moves, int n, double *out,
                         uint64_t *nodes);
 
+/* The solver's exact value of round (in play, not over) for the side of seat; adds its nodes. */
+int goita__exact_for(goita_solver *solver, const goita_round *round, int seat, uint64_t *nodes);
+
 /* A mistake floor for inference: everyone plays any legal move with some probability, so one
  * surprising move does not rule a deal out. */
 #define GOITA__INFER_NOISE 0.1

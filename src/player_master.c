@@ -137,15 +137,7 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
     goita_round r = *deal;
     goita_round_apply_unchecked(&r, move);
     const int points = goita__playout(&b->playout, &b->own, &r, seat, rng, work, leaf);
-    if (goita_round_over(&r)) {
-      sum += points;
-      continue;
-    }
-    goita_solve_result res;
-    goita_solve(b->solver, &r, NULL, &res);
-    *nodes += res.nodes;
-    const bool ours = goita_rules_side_of(&r.rules, r.turn) == goita_rules_side_of(&r.rules, seat);
-    sum += ours ? res.value.lower : -res.value.lower;
+    sum += goita_round_over(&r) ? points : goita__exact_for(b->solver, &r, seat, nodes);
   }
   return (double)sum / p->param[P_ROLLOUTS];
 }
@@ -166,11 +158,7 @@ static double value_net(goita_player *p, const goita_round *deal, goita_move mov
     *work += NET_UNITS;
     return goita__value_points(&goita__value_net_trained, &r, seat);
   }
-  goita_solve_result res;
-  goita_solve(b->solver, &r, NULL, &res);
-  *nodes += res.nodes;
-  const bool ours = goita_rules_side_of(&r.rules, r.turn) == goita_rules_side_of(&r.rules, seat);
-  return ours ? res.value.lower : -res.value.lower;
+  return goita__exact_for(b->solver, &r, seat, nodes);
 }
 
 /* Sets each of the first `done` deals' weight from its log-weight, scaled so that the heaviest

@@ -134,6 +134,14 @@ void goita__value_exact(goita_solver *solver, const goita_round *deal, const goi
   }
 }
 
+int goita__exact_for(goita_solver *solver, const goita_round *r, int seat, uint64_t *nodes) {
+  goita_solve_result res;
+  goita_solve(solver, r, NULL, &res);
+  *nodes += res.nodes;
+  const bool ours = goita_rules_side_of(&r->rules, r->turn) == goita_rules_side_of(&r->rules, seat);
+  return ours ? res.value.lower : -res.value.lower;
+}
+
 /* Returns the mean points, for the mover's side, of `rollouts` playouts of the policy after
  * move in deal. */
 static double value_playouts(const goita__policy *policy, const goita_round *deal, goita_move move, int rollouts,

@@ -71,22 +71,14 @@ static int pieces_left(const goita_round *r) {
 /* The label of a position: the mean points for seat's side of PLAYOUTS playouts to STOP_PIECES,
  * each ended by the solver. */
 static double label(goita_solver *solver, const goita_round *r, int seat, goita_rng *rng) {
-  const goita__policy *policy = &goita__learned_policy;
-  goita__policy playout = *policy;
+  goita__policy playout = goita__learned_policy;
   playout.temperature = 1.0;
-  uint64_t work = 0;
+  uint64_t work = 0, nodes = 0;
   int sum = 0;
   for (int t = 0; t < PLAYOUTS; t++) {
     goita_round p = *r;
     const int points = goita__playout(&playout, &playout, &p, seat, rng, &work, STOP_PIECES);
-    if (goita_round_over(&p)) {
-      sum += points;
-      continue;
-    }
-    goita_solve_result res;
-    goita_solve(solver, &p, NULL, &res);
-    const bool ours = goita_rules_side_of(&p.rules, p.turn) == goita_rules_side_of(&p.rules, seat);
-    sum += ours ? res.value.lower : -res.value.lower;
+    sum += goita_round_over(&p) ? points : goita__exact_for(solver, &p, seat, &nodes);
   }
   return (double)sum / PLAYOUTS;
 }
