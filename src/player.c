@@ -51,14 +51,16 @@ static const goita__level rules_level = {
     "double, defends its partner only when it helps, reads passes",
     no_params, NULL, NULL, rules_choose};
 
-static const goita__level *const levels[] = {&random_level,         &rules_level,         &goita__fast_level,
-                                             &goita__sampler_level, &goita__expert_level, &goita__master_level,
-                                             NULL};
+static const goita__level *const levels[] = {&random_level,         &rules_level,
+                                             &goita__fast_level,    &goita__sampler_level,
+                                             &goita__expert_level,  &goita__master_2026_11_level,
+                                             &goita__master_level,  NULL};
 
 /* The names of levels[], in its order: a constant, so that threads listing the levels at once
  * share it (filling it on each call raced). The count is checked here; that each name is its
  * level's, by test_player. */
-static const char *const level_names[] = {"random", "rules", "fast", "sampler", "expert", "master", NULL};
+static const char *const level_names[] = {"random", "rules",          "fast",   "sampler",
+                                          "expert", "master_2026_11", "master", NULL};
 _Static_assert(sizeof level_names / sizeof level_names[0] == sizeof levels / sizeof levels[0],
                "level_names must name every level of levels[]");
 

@@ -48,6 +48,7 @@ struct goita__level {
 extern const goita__level goita__sampler_level;
 extern const goita__level goita__expert_level;
 extern const goita__level goita__master_level;
+extern const goita__level goita__master_2026_11_level;
 extern const goita__level goita__fast_level;
 
 /* Values every move of a sampled deal exactly with the solver; adds its nodes to *nodes. */

@@ -70,14 +70,28 @@ static const goita__param fast_params[] = BUDGET_PARAMS(1, 20, 2, 0, 30, 1, 128,
 static const goita__param fast_playout_params[] = BUDGET_PARAMS(1, 16, 1, 0, 20, 1, 32, 0, 1, 1, 0, 0, 0, 0,
                                                                 VALUE_PLAYOUTS);
 
-/* Work units per millisecond of one core of the reference machine, measured with
- * `goita bench player` (docs/STRENGTH.md): a playout costs a unit per move played and per legal
- * move weighed, a solver node NODE_UNITS, sampling a deal DEAL_UNITS,
- * an evaluation of the value network NET_UNITS. */
+/* Work units per millisecond of one core of the reference machine: a playout costs a unit per
+ * move played and per legal move weighed, about 56 ns there. */
 #define WORK_PER_MS 18000.0
-#define NODE_UNITS 1.5
-#define DEAL_UNITS 250.0
-#define NET_UNITS 12
+
+/* What the other kinds of work cost, in those units. */
+typedef struct work_costs {
+  double likelihood; /* per legal move weighed in the likelihood of the others' moves */
+  double net;        /* an evaluation of the value network */
+  double node;       /* a solver node */
+  double deal;       /* a deal drawn (proposals included) */
+  double exact_deal; /* a deal valued by the solver from the root: its set-up */
+} work_costs;
+
+/* Measured on the reference machine by fitting the CPU time of `goita bench player`'s
+ * choices of master, master:ms=10, master:value=net and fast to the work they did
+ * (docs/STRENGTH.md, "Work units measured again"): the choices' time is then within 8% of
+ * their units at 18 to the microsecond, for playouts and for the network alike. */
+static const work_costs measured_costs = {1.5, 12.5, 1.25, 19, 125};
+/* The costs master_2026_11 keeps: set on master's mix of work, they charged a deal drawn 13
+ * times what it costs, so that a level spending its budget mostly on deals (fast) took a
+ * quarter of its milliseconds. */
+static const work_costs costs_2026_11 = {1, 12, 1.5, 250, 0};
 
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
@@ -88,6 +102,7 @@ typedef struct budgeted {
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
   double *logweight; /* per deal valued: the log of its importance weight (0 without inference) */
   double *weight;    /* per deal valued: its weight, the largest 1 */
+  const work_costs *costs;
 } budgeted;
 
 static int budgeted_init(goita_player *p, goita_error *err) {
@@ -112,6 +127,7 @@ static int budgeted_init(goita_player *p, goita_error *err) {
   if (p->param[P_TEMP]) b->playout.temperature = p->param[P_TEMP] / 10.0;
   b->own = b->playout;
   if (p->param[P_OWN_TEMP]) b->own.temperature = p->param[P_OWN_TEMP] / 10.0;
+  b->costs = p->level == &goita__master_2026_11_level ? &costs_2026_11 : &measured_costs;
   p->state = b;
   return GOITA_OK;
 }
@@ -145,8 +161,8 @@ static double value_rollouts(goita_player *p, const goita_round *deal, goita_mov
 /* The value network's estimate of what value_rollouts would give with many playouts: move is
  * played in deal, and the position after it valued for the mover's side. Where the network was
  * not trained (at most `solve` or GOITA__VALUE_STOP_PIECES pieces left) the solver's exact value
- * is taken instead. Adds the work. */
-static double value_net(goita_player *p, const goita_round *deal, goita_move move, uint64_t *work, uint64_t *nodes) {
+ * is taken instead. Counts the evaluations in *evals and the solver's nodes in *nodes. */
+static double value_net(goita_player *p, const goita_round *deal, goita_move move, uint64_t *evals, uint64_t *nodes) {
   budgeted *b = p->state;
   const int seat = deal->turn;
   goita_round r = *deal;
@@ -155,7 +171,7 @@ static double value_net(goita_player *p, const goita_round *deal, goita_move mov
   int left = 0;
   for (int s = 0; s < r.players; s++) left += r.size[s];
   if (r.phase == GOITA_PHASE_PLAY && left > p->param[P_SOLVE] && left > GOITA__VALUE_STOP_PIECES) {
-    *work += NET_UNITS;
+    ++*evals;
     return goita__value_points(&goita__value_net_trained, &r, seat);
   }
   return goita__exact_for(b->solver, &r, seat, nodes);
@@ -269,12 +285,16 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
   const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0, drawn = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
-  uint64_t nodes = 0, steps = 0; /* steps: the playouts' work */
+  /* the work: the playouts' (moves played and weighed), the likelihoods' (moves weighed),
+   * network evaluations, solver nodes */
+  uint64_t steps = 0, likelihood = 0, evals = 0, nodes = 0;
+  const work_costs *cost = b->costs;
   /* a deal is begun only when the last one's cost still fits in the budget */
   double spent = 0, last = 0;
   while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
-    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &steps, &drawn) != GOITA_OK)
+    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &likelihood, &drawn) !=
+        GOITA_OK)
       break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
     if (exact) {
@@ -287,12 +307,13 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
       if (p->param[P_CRN]) goita_rng_seed(&stream, goita_rng_next(rng));
       for (int c = 0; c < ncand; c++) {
         goita_rng same = stream;
-        row[cand[c]] = by_net ? value_net(p, &deal, moves[cand[c]], &steps, &nodes)
+        row[cand[c]] = by_net ? value_net(p, &deal, moves[cand[c]], &evals, &nodes)
                               : value_rollouts(p, &deal, moves[cand[c]], p->param[P_CRN] ? &same : rng, &steps, &nodes);
       }
     }
     done++;
-    const double now = (double)steps + (double)nodes * NODE_UNITS + drawn * DEAL_UNITS;
+    const double now = (double)steps + (double)likelihood * cost->likelihood + (double)evals * cost->net +
+                       (double)nodes * cost->node + drawn * cost->deal + (exact ? done * cost->exact_deal : 0);
     last = now - spent;
     spent = now;
     if (z > 0 && done % PRUNE_EVERY == 0) {
@@ -362,7 +383,8 @@ static int budgeted_choose(goita_player *p, const goita_view *v, const goita_mov
 int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
                             double held[GOITA_MAX_SEATS][GOITA_KIND_SLOTS]) {
   memset(held, 0, sizeof(double) * GOITA_MAX_SEATS * GOITA_KIND_SLOTS);
-  if (p->level != &goita__master_level && p->level != &goita__fast_level) return GOITA_EINVAL;
+  if (p->level != &goita__master_level && p->level != &goita__master_2026_11_level && p->level != &goita__fast_level)
+    return GOITA_EINVAL;
   budgeted *b = p->state;
   goita_rng rng;
   goita_rng_seed(&rng, p->seed);
@@ -399,6 +421,12 @@ const goita__level goita__master_level = {
     "master",
     "samples deals until a budget of work per move is spent (ms, about 100 ms of one "
     "core), drops moves that are clearly behind so later deals value the close ones, solves exactly late",
+    master_params, budgeted_init, budgeted_release, budgeted_choose};
+
+const goita__level goita__master_2026_11_level = {
+    "master_2026_11",
+    "master as it was on 2026-11-28, kept to measure later levels against: the same search, its work "
+    "counted as then (a deal drawn charged 13 times its cost, so its 100 ms take about 35)",
     master_params, budgeted_init, budgeted_release, budgeted_choose};
 
 const goita__level goita__fast_level = {

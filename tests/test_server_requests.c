@@ -164,7 +164,7 @@ Test(server, welcome_lists_levels_rule_options_and_rule_sets) {
   cr_expect(strstr(french, "king_face_down=allowed") && strstr(french, "scale=ones"), "%s", french);
   /* a level the library does not know is answered with the library's list */
   say(1, "{\"type\":\"bot\",\"table\":1,\"seat\":0,\"level\":\"genius\"}");
-  cr_expect(strstr(w.clients[1].last_error, "random, rules, fast, sampler, expert, master"), "%s",
+  cr_expect(strstr(w.clients[1].last_error, "random, rules, fast, sampler, expert, master_2026_11, master"), "%s",
             w.clients[1].last_error);
 }
 

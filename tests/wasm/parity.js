@@ -11,7 +11,8 @@ const [goita, wasmDir] = process.argv.slice(2);
 const fail = (why) => { console.error('wasm parity: ' + why); process.exit(1); };
 if (!goita || !wasmDir) fail('usage: node parity.js GOITA WASM_DIR');
 
-const LEVELS = ['random', 'rules', 'sampler:samples=12,tt_mb=4', 'expert:samples=8,tt_mb=4', 'fast'];
+const LEVELS = ['random', 'rules', 'sampler:samples=12,tt_mb=4', 'expert:samples=8,tt_mb=4', 'fast', 'master:ms=3,tt_mb=4',
+  'master_2026_11:ms=3,tt_mb=4'];
 const SEEDS = ['1', '7', '2026'];
 const RULES = '';
 
