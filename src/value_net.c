@@ -1,6 +1,6 @@
 /* The value network's weights in fixed point (value.h), written by goita-train: positions of
  * self-play labelled by playouts ended by the solver, the network fitted to them. Made by:
- *   goita-train --model value --rounds 120000 --epochs 30 --seed 1 --teacher fast:solve=16,rollouts=1,prune=20,max_samples=32,infer=0,proposals=1,crn=off,signal=0,partner_infer=0,value=playouts
+ *   goita-train --model value --rounds 120000 --epochs 30 --seed 1 --teacher master_2026_11:ms=1,solve=16,rollouts=1,leaf=0,prune=20,tt_mb=1,max_samples=32,infer=0,proposals=1,crn=off,signal=0,partner_infer=0,value=playouts
  * Do not edit by hand; run it again. */
 #include "value.h"
 
