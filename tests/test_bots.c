@@ -102,6 +102,25 @@ Test(bots, budgets_shrink_as_the_queue_grows) {
     cr_assert_lt(srv_think_budget_scale(behind, 2), srv_think_budget_scale(behind - 1, 2));
 }
 
+/* Every level that searches has a budget that shrinks with the queue, a parameter of its
+ * spec (random and rules answer at once). */
+Test(bots, every_searching_level_has_a_budget_to_shrink) {
+  for (const char *const *level = goita_player_levels(); *level; level++) {
+    const char *param = srv_think_budget_param(*level);
+    if (strcmp(*level, "random") == 0 || strcmp(*level, "rules") == 0) {
+      cr_expect_null(param, "%s", *level);
+      continue;
+    }
+    cr_assert(param, "%s has no budget to shrink", *level);
+    goita_player *p = NULL;
+    cr_assert_eq(goita_player_new(&p, *level, NULL), GOITA_OK);
+    char needle[32];
+    snprintf(needle, sizeof needle, "%s=", param);
+    cr_expect(strstr(goita_player_spec(p), needle), "%s: %s", goita_player_spec(p), needle);
+    goita_player_free(p);
+  }
+}
+
 static void wake_nothing(void *ctx) { (void)ctx; }
 
 /* The real pool: 30 tables' expert moves and then another table's, on two workers. Every table

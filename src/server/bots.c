@@ -140,11 +140,9 @@ static void *password_worker(void *arg) {
   }
 }
 
-/* The parameter that sets a level's budget (deals sampled, or work in ms), NULL for levels
- * that do not search. */
-static const char *budget_param(const char *level) {
+const char *srv_think_budget_param(const char *level) {
   if (strcmp(level, "sampler") == 0 || strcmp(level, "expert") == 0) return "samples";
-  if (strcmp(level, "master") == 0 || strcmp(level, "fast") == 0) return "ms";
+  if (strcmp(level, "master") == 0 || strcmp(level, "master_2026_11") == 0 || strcmp(level, "fast") == 0) return "ms";
   return NULL;
 }
 
@@ -159,7 +157,7 @@ static int spec_value(const char *spec, const char *name) {
 /* A worker's player of one level: at the level's full budget, or at `budget` when less. */
 typedef struct level_player {
   goita_player *player;
-  const char *param; /* budget_param, or NULL */
+  const char *param; /* srv_think_budget_param, or NULL */
   int full, budget;  /* the level's default budget, and the one now set */
 } level_player;
 
@@ -171,7 +169,7 @@ static bool think(level_player *players, int level, int rules, const srv_think_j
   level_player *lp = &players[level];
   if (!lp->player) {
     if (goita_player_new(&lp->player, levels[level], NULL) != GOITA_OK) return false;
-    lp->param = budget_param(levels[level]);
+    lp->param = srv_think_budget_param(levels[level]);
     lp->full = lp->budget = lp->param ? spec_value(goita_player_spec(lp->player), lp->param) : 0;
   }
   *cheapest = false;

@@ -76,5 +76,8 @@ void srv_think_queue_clear(srv_think_queue *q);
  * N waiting before it were started with at least 1, 2, ... N behind them, so their budgets
  * sum to less than the integral of workers / (workers + x)^2: one full budget per worker. */
 double srv_think_budget_scale(int behind, int workers);
+/* The parameter that sets a level's budget ("samples", deals sampled, or "ms", work), NULL
+ * for a level that does not search. */
+const char *srv_think_budget_param(const char *level);
 
 #endif
