@@ -47,7 +47,7 @@ async function seats(page) {
   const values = (sel) => ann.$$eval(`${sel} option`, (os) => os.map((o) => o.value).join());
   if (await values('#opt-preset') !== 'standard,japanese,french') fail('rule sets: ' + (await values('#opt-preset')));
   if (await values('#opt-players') !== '4,3,2') fail('players: ' + (await values('#opt-players')));
-  if (await values('#quick-level') !== 'master,expert,sampler,fast,rules,random') fail('levels: ' + (await values('#quick-level')));
+  if (await values('#quick-level') !== 'master,master_2026_11,expert,sampler,fast,rules,random') fail('levels: ' + (await values('#quick-level')));
   if (await ann.inputValue('#quick-level') !== 'expert') fail('the level offered first: ' + (await ann.inputValue('#quick-level')));
   await ann.selectOption('#opt-preset', 'french');
   if (await ann.inputValue('#opt-target') !== '15' || !(await ann.isChecked('#opt-kingdown')) || await ann.isChecked('#opt-teyaku')) fail('the French rule set in the form');
