@@ -426,7 +426,7 @@ const goita__level goita__master_level = {
 const goita__level goita__master_2026_11_level = {
     "master_2026_11",
     "master as it was on 2026-11-28, kept to measure later levels against: the same search, its work "
-    "counted as then (a deal drawn charged 13 times its cost, so its 100 ms take about 35)",
+    "counted as then (a deal drawn charged 13 times its cost, so its 100 ms take about 55)",
     master_params, budgeted_init, budgeted_release, budgeted_choose};
 
 const goita__level goita__fast_level = {
