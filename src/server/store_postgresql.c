@@ -49,11 +49,29 @@ static void ignore_notice(void *arg, const char *message) {
   (void)message;
 }
 
+/* A server among several: a transaction of its session left open for a lease ends, and the
+ * row locks it took are let go. A server paused between two statements of a transaction (a
+ * table's row locked by the first) would otherwise hold its tables against the takeover for as
+ * long as it sleeps; its transaction fails when it wakes, as any write of a server whose lease
+ * ran out may. */
+static bool session_setup(srv_store *s) {
+  if (!PG(s)->lease_ms) return true;
+  char timeout[32];
+  snprintf(timeout, sizeof timeout, "%d", PG(s)->lease_ms);
+  const char *const params[] = {timeout};
+  PGresult *r = PQexecParams(PG(s)->conn, "SELECT set_config('idle_in_transaction_session_timeout', $1, false)", 1,
+                             NULL, params, NULL, NULL, 0);
+  const bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+  if (!ok) fail(s, "setting up the session", r);
+  PQclear(r);
+  return ok;
+}
+
 /* Reconnects when the connection was lost; returns whether it is usable now. */
 static bool connected(srv_store *s) {
   if (PQstatus(PG(s)->conn) == CONNECTION_OK) return true;
   PQreset(PG(s)->conn);
-  return PQstatus(PG(s)->conn) == CONNECTION_OK;
+  return PQstatus(PG(s)->conn) == CONNECTION_OK && session_setup(s);
 }
 
 /* Runs one statement with text parameters (a NULL one is SQL NULL) and returns its result, or
@@ -187,7 +205,7 @@ static int pg_open_again(const srv_store *s, srv_store **again) {
   snprintf(PG(*again)->node, sizeof PG(*again)->node, "%s", PG(s)->node);
   PG(*again)->lease_ms = PG(s)->lease_ms;
   PG(*again)->incarnation = PG(s)->incarnation;
-  return 0;
+  return session_setup(*again) ? 0 : -1;
 }
 
 /* The size of a PostgreSQL database is the server's business (its disk, its quotas). */
@@ -578,6 +596,7 @@ static int pg_node(srv_store *s, const char *name, int lease_ms) {
   }
   snprintf(PG(s)->node, sizeof PG(s)->node, "%s", name);
   PG(s)->lease_ms = lease_ms;
+  if (!session_setup(s)) return -1;
   /* A live lease is a server of this name that still runs, or one killed less than a lease
    * ago: wait for it to run out, and refuse if it is renewed meanwhile. */
   long long first = 0;
@@ -612,7 +631,10 @@ static int pg_node_release(srv_store *s) {
 /* Renews the lease, claims the open tables (Goita's and Ko shogi's) of servers whose lease ran out (when asked: each
  * claim is a new epoch, and the table's row is locked by it, so two servers never both get
  * one), then names every open table of this server with its epoch. A renewal that failed may
- * still have claimed tables (its commit done, the answer lost): the next one names them. */
+ * still have claimed tables (its commit done, the answer lost): the next one names them. A
+ * table whose row is locked (its owner's write under way, or left open by a paused owner until
+ * session_setup's timeout ends it) is skipped until a later renewal: waiting for the lock would
+ * hold this server's loop. */
 static int pg_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_t table, int64_t epoch), void *ctx) {
   if (!PG(s)->node[0]) return 0;
   const char *params[] = {PG(s)->node};
@@ -620,8 +642,11 @@ static int pg_lease_renew(srv_store *s, bool claim, void (*fn)(void *ctx, int64_
   if (status == 0 && claim) {
     PG(s)->once = true;
     status = run(s, "claiming the tables",
-                 "WITH ks AS (UPDATE ks_tables SET node = $1, epoch = epoch + 1 WHERE node IN " LAPSED ") "
-                 "UPDATE tables SET node = $1, epoch = epoch + 1 WHERE status != 2 AND node IN " LAPSED, 1, params);
+                 "WITH ks AS (UPDATE ks_tables SET node = $1, epoch = epoch + 1 WHERE id IN (SELECT id FROM ks_tables "
+                 "WHERE node IN " LAPSED " FOR UPDATE SKIP LOCKED)) "
+                 "UPDATE tables SET node = $1, epoch = epoch + 1 WHERE id IN (SELECT id FROM tables "
+                 "WHERE status != 2 AND node IN " LAPSED " FOR UPDATE SKIP LOCKED)",
+                 1, params);
     PG(s)->once = false;
   }
   if (status != 0) return status;

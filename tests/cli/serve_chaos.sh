@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fault-injection harness, bounded for CI (docs/SERVER.md "The fault-injection harness"):
-# the six named cases of issue 45, then a few random schedules from fixed seeds (SEED, or
+# the named cases (those of issue 45 and after), then a few random schedules from fixed seeds (SEED, or
 # SEED:FAULTS for a schedule of those faults only). Every seed that ever failed is added to
 # `seeds` below and stays there.
 # Until the ownership epochs of issue 45 are in the server, the cases fail: that is their point.

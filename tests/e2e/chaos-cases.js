@@ -6,6 +6,7 @@ const { Cluster, rng, sleep } = require('./chaos-cluster');
 const { Person } = require('./chaos-people');
 const { check } = require('./chaos-check');
 const { Client, httpGet } = require('./client');
+const { spawn } = require('child_process');
 
 // A person of a case, connected to `node` ('proxy' or a server's name), who does not reconnect by
 // itself: the case moves it.
@@ -81,6 +82,35 @@ async function moveTo(people, node, ms = 15000) {
     }
   }
   await until(() => people.every((p) => p.lastState && p.lastState.game), 5000, 'a state for everyone');
+}
+
+// A PostgreSQL session of the harness's own holding `LOCK TABLE name IN EXCLUSIVE MODE`: writes
+// to that table wait until release() ends it.
+async function holdLock(cl, name) {
+  const psql = spawn('psql', [cl.db, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  psql.stdout.on('data', (d) => { out += d; });
+  const exited = new Promise((resolve) => psql.on('exit', resolve));
+  psql.stdin.write(`BEGIN; LOCK TABLE ${name} IN EXCLUSIVE MODE; SELECT 'locked';\n`);
+  await until(() => out.includes('locked'), 5000, `the lock on ${name}`);
+  return { release: () => { psql.stdin.end('ROLLBACK;\n'); return exited; } };
+}
+
+// The longest a hello to `node` took to be answered while test() was false, probed every 250 ms.
+async function slowestAnswer(cl, node, test, ms, what) {
+  let slowest = 0;
+  await until(async () => {
+    const probe = new Client(cl.url(node), 'probe'), start = Date.now();
+    await probe.open(ms);
+    const welcome = probe.wait((m) => m.type === 'welcome', 'a welcome', ms);
+    probe.send({ type: 'hello', name: 'probe' });
+    await welcome;
+    probe.close();
+    slowest = Math.max(slowest, Date.now() - start);
+    await sleep(200);
+    return test();
+  }, ms, what);
+  return slowest;
 }
 
 const ownerIs = (cl, id, want, ms) => until(() => cl.owner(id) === want, ms, `table ${id} owned by ${want}`);
@@ -220,6 +250,43 @@ const CASES = {
     const health = await cl.health('n1');
     if (health.status !== 200) found.push(`n1's /healthz is ${health.status} ${JSON.stringify(health.body)} ${Math.round((Date.now() - woke) / 1000)} s after it woke`);
     found.push(...await finish(cl, [group([id], people, [watcher])], [...people, watcher]));
+  },
+
+  // (3b) The owner paused inside a transaction: its save of the game's start has locked the
+  // table's row and waits for the seats (held by the harness), and n1 is paused there; the lock
+  // let go, the save's statement ends and its commit is never sent. The takeover must not wait
+  // for n1 to wake (issue: n2's claim waited for the row lock, and n2's loop with it).
+  async 'paused-mid-transaction'(cl, found) {
+    await cl.up(2);
+    const people = [await person(cl, 'P1', 'n1'), await person(cl, 'P2', 'n1')];
+    const id = await table(cl, people, false);
+    const lock = await holdLock(cl, 'seats');
+    people[0].conn.send({ type: 'start', table: id });
+    await until(() => cl.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO seats%'") !== '0',
+      5000, "n1's save waiting for the seats");
+    cl.pause('n1');
+    await lock.release();
+    const paused = Date.now();
+    cl.note('n1 paused in a transaction: the table\'s row locked, its commit not sent');
+    const bound = cl.lease * 3000 + 3000;
+    const slowest = await slowestAnswer(cl, 'n2', () => cl.owner(id) === 'n2', bound, `table ${id} owned by n2`).catch((e) => { found.push(`${e.message} (n1 paused holding its row)`); return -1; });
+    if (slowest < 0) { cl.resume('n1'); return; }
+    cl.note(`table ${id} taken over by n2 ${Date.now() - paused} ms after n1 paused; n2 answered a hello in ${slowest} ms at most meanwhile`);
+    if (slowest > 2000) found.push(`n2 took ${slowest} ms to answer a hello while n1 was paused holding table ${id}'s row`);
+    // the start was not committed: the table waits at n2, and is started there
+    for (const p of people) {
+      p.conn.onClose = null;
+      p.conn.close();
+      p.entry = 'n2';
+      p.conn = await p.connect(cl.url('n2'));
+      await p.conn.request({ type: 'resume', seat_token: p.seatToken }, 'seated');
+      p.attach(p.conn);
+    }
+    people[0].conn.send({ type: 'start', table: id });
+    await until(() => people.every((p) => p.lastState && p.lastState.status === 'playing'), 5000, 'the game started at n2');
+    cl.note(`${await play(people, 4)} moves at n2`);
+    cl.resume('n1');
+    found.push(...await finish(cl, [group([id], people)], people));
   },
 
   // (4) PostgreSQL away longer than the lease: when it is back, the first server to renew claims
