@@ -67,6 +67,13 @@ int goita__exact_for(goita_solver *solver, const goita_round *round, int seat, u
 double goita__log_likelihood(const goita__policy *policy, const goita_round *sample, int viewer, uint64_t *work,
                              double *partner);
 
+/* As goita__log_likelihood, seat by seat: ll[s] is the log-probability of seat s's moves, for
+ * every seat s whose bit is set in `seats` (0 for the others). A seat's moves depend only on the
+ * hand it was dealt and the public moves, so a search drawing many deals may keep a seat's value
+ * for every deal that deals it the same hand. */
+void goita__log_likelihood_seats(const goita__policy *policy, const goita_round *sample, unsigned seats,
+                                 uint64_t *work, double ll[GOITA_MAX_SEATS]);
+
 /* What a budgeted level (master, fast) believes of the hands it cannot see: draws `deals`
  * deals from the view as it does to choose a move (weighed by its inference) and writes, for
  * every seat and kind, the weighted share of the deals in which that seat holds the kind. For

@@ -96,8 +96,28 @@ static const work_costs costs_2026_11 = {1, 12, 1.5, 250, 0};
 /* Deals between two pruning passes, and the fewest deals before a move may be dropped. */
 #define PRUNE_EVERY 8
 
+/* Each other seat's log-likelihood, by the hand it was dealt and the pieces it placed face-down
+ * (memo_key), over the deals of one choice: many of them (most, late in a round) give a seat the
+ * same, and the likelihood of its moves depends only on those and the public moves
+ * (goita__log_likelihood_seats). Open addressing; a slot of an earlier choice is empty. */
+#define MEMO_SLOTS 4096
+#define MEMO_PROBES 16
+#define MEMO_KEY (GOITA_MAX_HAND + GOITA_MAX_PLAYS)
+typedef struct memo_slot {
+  uint32_t choice; /* the choice that wrote it (0: never) */
+  int8_t seat;
+  uint8_t key[MEMO_KEY]; /* memo_key */
+  double ll;
+} memo_slot;
+
+typedef struct likelihood_memo {
+  uint32_t choice; /* this choice's number, from 1 */
+  memo_slot slot[MEMO_SLOTS];
+} likelihood_memo;
+
 typedef struct budgeted {
   goita__policy playout, own; /* the others' playout policy, and the mover's side's */
+  likelihood_memo *memo;      /* NULL for master_2026_11, which weighed every deal's moves again */
   goita_solver *solver;
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
   double *logweight; /* per deal valued: the log of its importance weight (0 without inference) */
@@ -105,21 +125,28 @@ typedef struct budgeted {
   const work_costs *costs;
 } budgeted;
 
+static void budgeted_release_state(budgeted *b) {
+  goita_solver_free(b->solver);
+  free(b->values);
+  free(b->logweight);
+  free(b->weight);
+  free(b->memo);
+  free(b);
+}
+
 static int budgeted_init(goita_player *p, goita_error *err) {
   budgeted *b = calloc(1, sizeof *b);
-  if (b) {
-    b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
-    b->logweight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->logweight);
-    b->weight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->weight);
-  }
-  const int st = !b || !b->values || !b->logweight || !b->weight ? GOITA_ENOMEM : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
+  if (!b) return goita_error_set(err, GOITA_ENOMEM, -1, "out of memory for the %s player", p->level->name);
+  b->values = malloc((size_t)p->param[P_MAX_SAMPLES] * GOITA_MAX_LEGAL * sizeof *b->values);
+  b->logweight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->logweight);
+  b->weight = malloc((size_t)p->param[P_MAX_SAMPLES] * sizeof *b->weight);
+  const bool memo = p->level != &goita__master_2026_11_level;
+  if (memo) b->memo = calloc(1, sizeof *b->memo);
+  const int st = !b->values || !b->logweight || !b->weight || (memo && !b->memo)
+                     ? GOITA_ENOMEM
+                     : goita_solver_new(&b->solver, (size_t)p->param[P_TT_MB] << 20);
   if (st != GOITA_OK) {
-    if (b) {
-      free(b->values);
-      free(b->logweight);
-      free(b->weight);
-    }
-    free(b);
+    budgeted_release_state(b);
     return goita_error_set(err, st, -1, "out of memory for the %s player (a %d MiB solver table)", p->level->name,
                            p->param[P_TT_MB]);
   }
@@ -132,14 +159,7 @@ static int budgeted_init(goita_player *p, goita_error *err) {
   return GOITA_OK;
 }
 
-static void budgeted_release(goita_player *p) {
-  budgeted *b = p->state;
-  goita_solver_free(b->solver);
-  free(b->values);
-  free(b->logweight);
-  free(b->weight);
-  free(b);
-}
+static void budgeted_release(goita_player *p) { budgeted_release_state(p->state); }
 
 /* Returns the mean points, for the mover's side, of the rollouts after move in deal: the policy
  * plays every seat from its own view until `leaf` pieces are left, then the solver gives the
@@ -196,13 +216,85 @@ static powers inference_powers(const goita_player *p) {
   return p->param[P_INFER] ? beta : none;
 }
 
+/* Begins a choice's use of the memo: every slot of earlier choices is empty from now on. */
+static void memo_begin(likelihood_memo *memo) {
+  if (!memo || ++memo->choice) return;
+  memset(memo->slot, 0, sizeof memo->slot); /* (the numbers wrapped) */
+  memo->choice = 1;
+}
+
+/* What a seat's moves in a sampled deal depend on besides the public moves: the hand dealt to it
+ * and the pieces it placed face-down (which the sample chose among those of that hand). */
+static void memo_key(const goita_round *deal, int seat, uint8_t key[MEMO_KEY]) {
+  memset(key, 0, MEMO_KEY);
+  memcpy(key, deal->deal[seat], GOITA_MAX_HAND);
+  memcpy(key + GOITA_MAX_HAND, deal->block_row[seat], deal->plays[seat]);
+}
+
+/* The slot of seat's key in this choice, or the empty slot where it goes, or NULL when every
+ * slot it may take holds another key. */
+static memo_slot *memo_find(likelihood_memo *memo, int seat, const uint8_t key[MEMO_KEY]) {
+  uint32_t h = 2166136261u ^ (uint32_t)seat; /* FNV-1a */
+  for (int i = 0; i < MEMO_KEY; i++) h = (h ^ key[i]) * 16777619u;
+  for (int k = 0; k < MEMO_PROBES; k++) {
+    memo_slot *slot = &memo->slot[(h + (uint32_t)k) % MEMO_SLOTS];
+    if (slot->choice != memo->choice) return slot;
+    if (slot->seat == seat && memcmp(slot->key, key, MEMO_KEY) == 0) return slot;
+  }
+  return NULL;
+}
+
+/* The log-likelihood of the others' moves in deal, and (*partner) the part of it that is the
+ * viewer's partner's moves. With a memo, each other seat's part is weighed once per hand dealt
+ * to it in a choice; only the moves weighed are added to *work. */
+static double deal_log_likelihood(likelihood_memo *memo, const goita__policy *model, const goita_round *deal,
+                                  int viewer, uint64_t *work, double *partner) {
+  if (!memo) return goita__log_likelihood(model, deal, viewer, work, partner);
+  const int players = deal->players < GOITA_MAX_SEATS ? deal->players : GOITA_MAX_SEATS;
+  memo_slot *at[GOITA_MAX_SEATS] = {NULL};
+  uint8_t key[GOITA_MAX_SEATS][MEMO_KEY];
+  double ll[GOITA_MAX_SEATS] = {0};
+  unsigned missing = 0;
+  for (int s = 0; s < players; s++) {
+    if (s == viewer) continue;
+    memo_key(deal, s, key[s]);
+    at[s] = memo_find(memo, s, key[s]);
+    if (at[s] && at[s]->choice == memo->choice)
+      ll[s] = at[s]->ll;
+    else
+      missing |= 1u << s;
+  }
+  if (missing) {
+    double fresh[GOITA_MAX_SEATS];
+    goita__log_likelihood_seats(model, deal, missing, work, fresh);
+    for (int s = 0; s < players; s++) {
+      if (!(missing >> s & 1)) continue;
+      ll[s] = fresh[s];
+      if (!at[s]) continue;
+      at[s]->choice = memo->choice;
+      at[s]->seat = (int8_t)s;
+      memcpy(at[s]->key, key[s], MEMO_KEY);
+      at[s]->ll = fresh[s];
+    }
+  }
+  double all = 0;
+  *partner = 0;
+  const int side = goita_rules_side_of(&deal->rules, viewer);
+  for (int s = 0; s < players; s++) {
+    if (s == viewer) continue;
+    all += ll[s];
+    if (goita_rules_side_of(&deal->rules, s) == side) *partner += ll[s];
+  }
+  return all;
+}
+
 /* Samples the deal to value next. Without inference (both powers 0), one deal consistent with
  * the view, weighing 1. With it, `proposals` such deals, of which one is kept with probability
  * in proportion to its likelihood (the opponents' moves' and the partner's, each to its power),
  * and weighs their mean likelihood (importance resampling: the valuing, the costly part, goes to
  * the likely deals). Adds the deals drawn to *drawn and the likelihoods' work to *work. */
-static int draw_deal(const goita_view *v, const goita__policy *model, powers beta, int proposals, goita_rng *rng,
-                     goita_round *deal, double *logweight, uint64_t *work, int *drawn) {
+static int draw_deal(likelihood_memo *memo, const goita_view *v, const goita__policy *model, powers beta,
+                     int proposals, goita_rng *rng, goita_round *deal, double *logweight, uint64_t *work, int *drawn) {
   const bool infer = beta.opponents > 0 || beta.partner > 0;
   if (!infer) proposals = 1;
   double total = -INFINITY; /* log of the proposals' summed weights */
@@ -213,7 +305,7 @@ static int draw_deal(const goita_view *v, const goita__policy *model, powers bet
     double lw = 0;
     if (infer) {
       double partner;
-      const double all = goita__log_likelihood(model, &candidate, v->seat, work, &partner);
+      const double all = deal_log_likelihood(memo, model, &candidate, v->seat, work, &partner);
       lw = beta.opponents * (all - partner) + beta.partner * partner;
     }
     const double hi = fmax(total, lw);
@@ -276,6 +368,7 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
    * would save some: a choice starts as if the table were empty, so that it depends only on the
    * view and the seed. */
   goita__solver_forget_deal(b->solver);
+  memo_begin(b->memo);
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
@@ -293,7 +386,7 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
   double spent = 0, last = 0;
   while (done < p->param[P_MAX_SAMPLES] && ncand > 1 && (done == 0 || spent + last <= budget)) {
     goita_round deal;
-    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &likelihood, &drawn) !=
+    if (draw_deal(b->memo, v, model, beta, p->param[P_PROPOSALS], rng, &deal, &b->logweight[done], &likelihood, &drawn) !=
         GOITA_OK)
       break;
     double *row = b->values + (size_t)done * GOITA_MAX_LEGAL;
@@ -391,12 +484,14 @@ int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
   const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
   const powers beta = inference_powers(p);
   if (deals > p->param[P_MAX_SAMPLES]) deals = p->param[P_MAX_SAMPLES];
+  memo_begin(b->memo);
   /* the deals are kept as the hands' kinds present, a bit per seat and kind, in b->values */
   uint64_t work = 0;
   int drawn = 0, done = 0;
   for (; done < deals; done++) {
     goita_round deal;
-    if (draw_deal(v, model, beta, p->param[P_PROPOSALS], &rng, &deal, &b->logweight[done], &work, &drawn) != GOITA_OK)
+    if (draw_deal(b->memo, v, model, beta, p->param[P_PROPOSALS], &rng, &deal, &b->logweight[done], &work, &drawn) !=
+        GOITA_OK)
       break;
     for (int s = 0; s < v->players; s++)
       for (int k = GOITA_PAWN; k <= GOITA_KING; k++)

@@ -113,6 +113,35 @@ double goita__log_likelihood(const goita__policy *policy, const goita_round *sam
   return ll;
 }
 
+void goita__log_likelihood_seats(const goita__policy *policy, const goita_round *sample, unsigned seats,
+                                 uint64_t *work, double ll[GOITA_MAX_SEATS]) {
+  for (int s = 0; s < GOITA_MAX_SEATS; s++) ll[s] = 0;
+  goita_round r;
+  if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
+                        NULL) != GOITA_OK)
+    return;
+  goita_view v;
+  goita_move moves[GOITA_MAX_LEGAL];
+  double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
+  for (int i = 0; i < sample->nlog && !goita_round_over(&r); i++) {
+    const goita_move m = sample->log[i];
+    if (seats >> m.seat & 1) {
+      const int n = goita_round_legal_moves(&r, moves);
+      if (n > 1) {
+        goita_round_view(&r, m.seat, &v);
+        goita__policy_scores(policy, &v, moves, n, scores);
+        goita__policy_probabilities(scores, n, policy->temperature, p);
+        double q = GOITA__INFER_NOISE / n;
+        for (int j = 0; j < n; j++)
+          if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
+        ll[m.seat] += log(q);
+        *work += (uint64_t)n;
+      }
+    }
+    goita_round_apply_unchecked(&r, m);
+  }
+}
+
 void goita__sampler_use_policy(goita_player *p, const goita__policy *policy) {
   if (p->level->init == sampler_init) use_policy(p, policy);
 }

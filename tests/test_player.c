@@ -360,6 +360,54 @@ Test(player, partner_moves_read_with_a_power_of_their_own) {
                "the partner's pass on a lance read: %g, not read: %g", held[1][1][GOITA_LANCE], held[0][1][GOITA_LANCE]);
 }
 
+/* The likelihood seat by seat (what master's memo keeps): the seats' parts add up to the whole
+ * and to the partner's part, and a seat's part is the same in every deal that deals it the same
+ * hand and has it place the same pieces face-down, whatever the others hold. (The hand alone is
+ * not enough: a sample chooses which of its pieces a seat placed face-down.) */
+Test(player, a_seats_likelihood_depends_on_its_own_hand_and_face_down_pieces_alone) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_rng rng;
+  goita_rng_seed(&rng, 23);
+  goita_round r;
+  cr_assert_eq(goita_round_deal(&r, &rules, 1, 77), GOITA_OK);
+  while (r.phase != GOITA_PHASE_PLAY) {
+    goita_move moves[GOITA_MAX_LEGAL];
+    const int n = goita_round_legal_moves(&r, moves);
+    goita_round_apply_unchecked(&r, moves[n - 1]);
+  }
+  for (int i = 0; i < 16 && !goita_round_over(&r); i++) {
+    goita_move moves[GOITA_MAX_LEGAL];
+    const int n = goita_round_legal_moves(&r, moves);
+    goita_round_apply_unchecked(&r, moves[goita_rng_next(&rng) % (uint64_t)n]);
+  }
+  goita_view v;
+  goita_round_view(&r, 0, &v);
+  enum { DEALS = 300 };
+  static goita_round deals[DEALS];
+  static double parts[DEALS][GOITA_MAX_SEATS];
+  int same_hand_pairs = 0;
+  for (int d = 0; d < DEALS; d++) {
+    cr_assert_eq(goita_view_sample(&v, &rng, &deals[d], NULL), GOITA_OK);
+    uint64_t work_whole = 0, work_parts = 0;
+    double partner;
+    const double whole = goita__log_likelihood(&goita__inference_policy, &deals[d], 0, &work_whole, &partner);
+    goita__log_likelihood_seats(&goita__inference_policy, &deals[d], 0xe, &work_parts, parts[d]);
+    cr_assert_float_eq(parts[d][1] + parts[d][2] + parts[d][3], whole, 1e-9);
+    cr_assert_float_eq(parts[d][2], partner, 1e-9);
+    cr_assert_eq(work_parts, work_whole);
+    for (int e = 0; e < d; e++)
+      for (int s = 1; s < 4; s++) {
+        if (memcmp(deals[e].deal[s], deals[d].deal[s], GOITA_MAX_HAND) != 0 ||
+            memcmp(deals[e].block_row[s], deals[d].block_row[s], deals[d].plays[s]) != 0)
+          continue;
+        same_hand_pairs++;
+        cr_assert_float_eq(parts[e][s], parts[d][s], 1e-12, "seat %d dealt the same hand in deals %d and %d", s, e, d);
+      }
+  }
+  cr_assert_gt(same_hand_pairs, 0, "no two deals dealt a seat the same hand");
+}
+
 /* A policy's scores are its weights times the features the trainer fits them to: scoring adds
  * the hand blocks itself (without filling their features) and skips the inference model's own
  * features for a policy that weighs none, and neither may change a score. */
