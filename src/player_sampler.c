@@ -78,6 +78,24 @@ static void sampler_release(goita_player *p) {
   free(s);
 }
 
+/* The log-probability, under the policy with its mistake floor, that the seat to move in r
+ * makes move m (0 when it has no choice); adds the legal moves weighed to *work. */
+static double move_log_probability(const goita__policy *policy, const goita_round *r, goita_move m, uint64_t *work) {
+  goita_move moves[GOITA_MAX_LEGAL];
+  const int n = goita_round_legal_moves(r, moves);
+  if (n <= 1) return 0;
+  goita_view v;
+  double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
+  goita_round_view(r, m.seat, &v);
+  goita__policy_scores(policy, &v, moves, n, scores);
+  goita__policy_probabilities(scores, n, policy->temperature, p);
+  double q = GOITA__INFER_NOISE / n;
+  for (int j = 0; j < n; j++)
+    if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
+  *work += (uint64_t)n;
+  return log(q);
+}
+
 /* The log-probability, under the policy, of every move the others made in the sampled deal;
  * adds the legal moves weighed to *work (the budgeted levels count it). When partner is not
  * NULL, *partner is the part of it that is the viewer's partner's moves. */
@@ -87,25 +105,13 @@ double goita__log_likelihood(const goita__policy *policy, const goita_round *sam
   if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
                         NULL) != GOITA_OK)
     return 0;
-  goita_view v;
-  goita_move moves[GOITA_MAX_LEGAL];
-  double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
   double ll = 0, partner_ll = 0;
   for (int i = 0; i < sample->nlog && !goita_round_over(&r); i++) {
     const goita_move m = sample->log[i];
     if (m.seat != viewer) {
-      const int n = goita_round_legal_moves(&r, moves);
-      if (n > 1) {
-        goita_round_view(&r, m.seat, &v);
-        goita__policy_scores(policy, &v, moves, n, scores);
-        goita__policy_probabilities(scores, n, policy->temperature, p);
-        double q = GOITA__INFER_NOISE / n;
-        for (int j = 0; j < n; j++)
-          if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
-        ll += log(q);
-        if (goita_rules_side_of(&r.rules, m.seat) == goita_rules_side_of(&r.rules, viewer)) partner_ll += log(q);
-        *work += (uint64_t)n;
-      }
+      const double lq = move_log_probability(policy, &r, m, work);
+      ll += lq;
+      if (goita_rules_side_of(&r.rules, m.seat) == goita_rules_side_of(&r.rules, viewer)) partner_ll += lq;
     }
     goita_round_apply_unchecked(&r, m);
   }
@@ -120,24 +126,9 @@ void goita__log_likelihood_seats(const goita__policy *policy, const goita_round 
   if (goita_round_setup(&r, &sample->rules, sample->dealer, (const uint8_t(*)[GOITA_MAX_HAND])sample->deal,
                         NULL) != GOITA_OK)
     return;
-  goita_view v;
-  goita_move moves[GOITA_MAX_LEGAL];
-  double scores[GOITA_MAX_LEGAL], p[GOITA_MAX_LEGAL];
   for (int i = 0; i < sample->nlog && !goita_round_over(&r); i++) {
     const goita_move m = sample->log[i];
-    if (seats >> m.seat & 1) {
-      const int n = goita_round_legal_moves(&r, moves);
-      if (n > 1) {
-        goita_round_view(&r, m.seat, &v);
-        goita__policy_scores(policy, &v, moves, n, scores);
-        goita__policy_probabilities(scores, n, policy->temperature, p);
-        double q = GOITA__INFER_NOISE / n;
-        for (int j = 0; j < n; j++)
-          if (goita_move_equal(moves[j], m)) q += (1 - GOITA__INFER_NOISE) * p[j];
-        ll[m.seat] += log(q);
-        *work += (uint64_t)n;
-      }
-    }
+    if (seats >> m.seat & 1) ll[m.seat] += move_log_probability(policy, &r, m, work);
     goita_round_apply_unchecked(&r, m);
   }
 }
