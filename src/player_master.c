@@ -118,6 +118,7 @@ typedef struct likelihood_memo {
 typedef struct budgeted {
   goita__policy playout, own; /* the others' playout policy, and the mover's side's */
   likelihood_memo *memo;      /* NULL for master_2026_11, which weighed every deal's moves again */
+  const goita__policy *reader; /* the inference model; master_2026_11 keeps the one of its day */
   goita_solver *solver;
   double *values; /* max_samples x GOITA_MAX_LEGAL; NAN where a move was not valued */
   double *logweight; /* per deal valued: the log of its importance weight (0 without inference) */
@@ -150,7 +151,8 @@ static int budgeted_init(goita_player *p, goita_error *err) {
     return goita_error_set(err, st, -1, "out of memory for the %s player (a %d MiB solver table)", p->level->name,
                            p->param[P_TT_MB]);
   }
-  b->playout = p->param[P_PLAYOUT] ? goita__inference_policy : goita__learned_policy;
+  b->reader = p->level == &goita__master_2026_11_level ? &goita__inference_policy_2026_11 : &goita__inference_policy;
+  b->playout = p->param[P_PLAYOUT] ? *b->reader : goita__learned_policy;
   if (p->param[P_TEMP]) b->playout.temperature = p->param[P_TEMP] / 10.0;
   b->own = b->playout;
   if (p->param[P_OWN_TEMP]) b->own.temperature = p->param[P_OWN_TEMP] / 10.0;
@@ -352,8 +354,9 @@ static int prune(const double *values, const double *weight, int done, int *cand
  * more than from others moves its belief toward the true hand. */
 static int signal_move(const goita_player *p, const goita_view *v, const goita_move *moves, int n, const double *mean,
                        const int *cand, int ncand, int best) {
+  const budgeted *b = p->state;
   double likely[GOITA_MAX_LEGAL];
-  goita__policy_scores(&goita__inference_policy, v, moves, n, likely);
+  goita__policy_scores(b->reader, v, moves, n, likely);
   const double least = mean[best] - p->param[P_SIGNAL] / 10.0;
   int pick = best;
   for (int c = 0; c < ncand; c++)
@@ -375,7 +378,7 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
   const bool by_net = p->param[P_VALUE] == VALUE_NET && v->phase == GOITA_PHASE_PLAY && goita__value_applies(&v->rules);
   const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
   const powers beta = inference_powers(p);
-  const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
+  const goita__policy *model = p->param[P_MODEL] ? b->reader : &goita__learned_policy;
   int cand[GOITA_MAX_LEGAL] = {0}, ncand = n, done = 0, drawn = 0;
   for (int j = 0; j < n; j++) cand[j] = j;
   /* the work: the playouts' (moves played and weighed), the likelihoods' (moves weighed),
@@ -481,7 +484,7 @@ int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
   budgeted *b = p->state;
   goita_rng rng;
   goita_rng_seed(&rng, p->seed);
-  const goita__policy *model = p->param[P_MODEL] ? &goita__inference_policy : &goita__learned_policy;
+  const goita__policy *model = p->param[P_MODEL] ? b->reader : &goita__learned_policy;
   const powers beta = inference_powers(p);
   if (deals > p->param[P_MAX_SAMPLES]) deals = p->param[P_MAX_SAMPLES];
   memo_begin(b->memo);

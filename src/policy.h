@@ -65,6 +65,7 @@ extern const goita__policy goita__learned_policy; /* trained by goita train (pol
 /* how strong players move, for inference: fitted by goita-train --model inference to the moves
  * of the master's self-play (policy_inference.c) */
 extern const goita__policy goita__inference_policy;
+extern const goita__policy goita__inference_policy_2026_11; /* the one of master_2026_11 */
 
 /* Fills f[i] with the features of moves[i] for the view's seat. */
 void goita__policy_features(const goita_view *view, const goita_move *moves, int n,
