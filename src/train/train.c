@@ -411,6 +411,18 @@ static void fit_hands(const contrast *games, long ngames, goita__policy *policy,
   }
 }
 
+/* A fingerprint of a model's weights as its file writes them (FNV-1a over "%.4f"), so that a
+ * file made by a teacher that read with an earlier model names that model. */
+static unsigned long long weights_fingerprint(const double *weight, int n) {
+  unsigned long long h = 14695981039346656037ULL;
+  for (int k = 0; k < n; k++) {
+    char text[32];
+    const int len = snprintf(text, sizeof text, "%.4f;", weight[k]);
+    for (int i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+  }
+  return h;
+}
+
 static int write_weights(const char *path, const goita__policy *policy, bool imitate, const char *command) {
   FILE *out = fopen(path, "w");
   if (!out) {
@@ -420,13 +432,19 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
   fprintf(out,
           "/* The %s policy's weights, written by goita-train (src/train/train.c): self-play of a\n"
           " * %s, the policy fitted to %s. Made by:\n"
-          " *   %s\n"
+          " *   %s\n",
+          imitate ? "inference" : "learned", imitate ? "strong level" : "sampling player",
+          imitate ? "the moves it chose and then to the hands" : "its move values", command);
+  if (imitate)
+    fprintf(out,
+            " * in a build whose inference model (the teacher's, when it reads or signals) had the\n"
+            " * fingerprint %016llx; these weights' fingerprint is %016llx.\n",
+            weights_fingerprint(goita__inference_policy.weight, F), weights_fingerprint(policy->weight, F));
+  fprintf(out,
           " * Do not edit by hand; run it again. */\n"
           "#include \"policy.h\"\n\n"
           "const goita__policy goita__%s_policy = {\n    %.1f,\n    {\n",
-          imitate ? "inference" : "learned", imitate ? "strong level" : "sampling player",
-          imitate ? "the moves it chose and then to the hands" : "its move values", command, imitate ? "inference" : "learned",
-          policy->temperature);
+          imitate ? "inference" : "learned", policy->temperature);
   for (int k = 0; k < (imitate ? F : F_INFERENCE_FIRST); k++) {
     char name[64];
     goita__feature_name(k, name, sizeof name);

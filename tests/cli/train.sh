@@ -29,6 +29,18 @@ read -r before after < <(printf '%s\n' "$line" | sed -E 's/.*among [0-9]+: ([0-9
 awk -v b="$before" -v a="$after" 'BEGIN { exit !(a < b) }' || fail "the fit to the hands did not lower their held-out loss: $line"
 grep -q 'goita__inference_policy' "$tmp/i.c" || fail "the inference model was not written: $(head -12 "$tmp/i.c")"
 grep -q 'F_PASS_BLOCKERS' "$tmp/i.c" || fail "the inference model lacks its own features"
+# Its header names the model the build held (a teacher that reads with it depends on it) and its
+# own, by the fingerprint of their weights as written: FNV-1a over each weight's "%.4f;".
+fingerprint() {
+  python3 -c 'import re, sys
+h = 14695981039346656037
+for w in re.findall(r"^ +\[F_[^]]+\] = (-?[0-9.]+),$", open(sys.argv[1]).read(), re.M):
+    for c in (w + ";").encode(): h = ((h ^ c) * 1099511628211) % 2**64
+print("%016x" % h)' "$1"
+}
+src=$(cd "$(dirname "$0")/../.." && pwd)/src/policy_inference.c
+grep -q "fingerprint $(fingerprint "$src"); these weights' fingerprint is $(fingerprint "$tmp/i.c")\." "$tmp/i.c" ||
+  fail "the inference model's header does not name the fingerprints ($(fingerprint "$src"), $(fingerprint "$tmp/i.c")): $(head -7 "$tmp/i.c")"
 ! grep -q 'F_PASS_BLOCKERS' "$tmp/a.c" || fail "the playout policy was given the inference model's features"
 "$train" --model inference --games 16 --iterations 1 --seed 3 --teacher master:ms=5,model=learned \
   --hands-steps 40 --out "$tmp/j.c" >/dev/null 2>&1 || fail "goita-train --model inference, second run"
