@@ -10,11 +10,12 @@ games=${1:-480}
 out=${2:-strength.jsonl}
 goita=build/goita
 reference="engine:node tools/goita-ai-sample/adapter.js"
-levels=(random rules sampler expert)
+levels=(random rules sampler expert fast master_2026_11 master)
 
 touch "$out"
 play() {
-  if grep -F "\"a\":\"$1" "$out" | grep -qF "\"b\":\"$2"; then return; fi
+  # a level's name alone or followed by its parameters ("master" is not "master_2026_11")
+  if grep -e "\"a\":\"$1:" -e "\"a\":\"$1\"" -F "$out" | grep -qF -e "\"b\":\"$2:" -e "\"b\":\"$2\""; then return; fi
   echo "match: $1 vs $2" >&2
   # the reference's own solver can take minutes over one move on a loaded machine
   "$goita" match --games "$games" --seed 2026 --engine-timeout 1200 --quiet "$1" "$2" | tee -a "$out"
@@ -22,11 +23,16 @@ play() {
 # the strongest levels against the reference first: they are the claims that matter most
 play expert "$reference"
 play sampler "$reference"
-for ((i = ${#levels[@]} - 1; i >= 0; i--)); do
+# then every pair, the stronger level as A, the quick levels' matches first
+for ((i = 1; i < ${#levels[@]}; i++)); do
   for ((j = i - 1; j >= 0; j--)); do play "${levels[i]}" "${levels[j]}"; done
 done
 play rules "$reference"
 play random "$reference"
+# the reference takes up to minutes over a move: the budgeted levels' matches with it come last
+play fast "$reference"
+play master "$reference"
+play master_2026_11 "$reference"
 
 # The table: A, B, rounds, points per round ± SE, A's game wins, ms per move.
 echo
