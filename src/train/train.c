@@ -411,7 +411,7 @@ static void fit_hands(const contrast *games, long ngames, goita__policy *policy,
   }
 }
 
-/* A fingerprint of a model's weights as its file writes them (FNV-1a over "%.4f"), so that a
+/* A fingerprint of a model's weights as its file writes them (FNV-1a over each "%.4f;"), so that a
  * file made by a teacher that read with an earlier model names that model. */
 static unsigned long long weights_fingerprint(const double *weight, int n) {
   unsigned long long h = 14695981039346656037ULL;
