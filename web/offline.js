@@ -218,7 +218,7 @@
       p.textContent = tr('offline_help');
       label.firstChild.textContent = `${tr('opponents')} `;
       go.textContent = tr('play_offline');
-      level.replaceChildren(...['expert', 'fast', 'sampler', 'rules', 'random'].map((lv) => new Option(client.t('level_' + lv), lv)));
+      level.replaceChildren(...['master', 'expert', 'fast', 'sampler', 'rules', 'random'].map((lv) => new Option(client.t('level_' + lv), lv)));
     };
     label.append(document.createTextNode(''), level);
     box.append(h, p, label, ' ', go);

@@ -37,6 +37,8 @@ async function playGame(browser, size, label, fromLobby) {
   if (fromLobby) {
     await page.goto(url);
     await page.waitForSelector('#offline-start');
+    // the strongest level, master, plays in the browser too
+    await page.selectOption('#offline-level', 'master');
     await page.click('#offline-start');
   } else {
     await page.goto(url + '#offline');
