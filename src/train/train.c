@@ -15,7 +15,7 @@
  *
  * usage: goita-train [--model playout|inference|value] [--games N] [--iterations K] [--seed S]
  *                    [--teacher SPEC] [--jobs J] [--hands-steps H] [--rounds R] [--epochs E]
- *                    [--data FILE] [--out FILE] */
+ *                    [--labeller SPEC] [--data FILE] [--out FILE] */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -457,18 +457,20 @@ static int write_weights(const char *path, const goita__policy *policy, bool imi
 static void usage(FILE *to) {
   fprintf(to, "usage: goita-train [--model playout|inference|value] [--games N] [--iterations K]\n"
               "                   [--seed S] [--teacher SPEC] [--jobs J] [--hands-steps H]\n"
-              "                   [--rounds R] [--epochs E] [--data FILE] [--out FILE]\n"
+              "                   [--rounds R] [--epochs E] [--labeller SPEC] [--data FILE] [--out FILE]\n"
               "--hands-steps: steps of the inference model's fit to the hands (default 300)\n"
               "--rounds, --epochs: the value model's rounds of self-play (default 20000) and passes\n"
               "                    of the fit over them (default 8)\n"
+              "--labeller: the value model's positions labelled by one playout of this level each\n"
+              "            (default: 8 playouts of the learned policy)\n"
               "--data: the value model's positions are kept in FILE, and read from it when it\n"
-              "        holds those of the same rounds, seed and teacher\n");
+              "        holds those of the same rounds, seed, teacher and labeller\n");
 }
 
 int main(int argc, char **argv) {
   long games = 200, iterations = 2, jobs = 2, hands_steps = 300, rounds = 20000, epochs = 8;
   uint64_t seed = 1;
-  const char *teacher = NULL, *out = NULL, *model = "playout", *data = NULL;
+  const char *teacher = NULL, *out = NULL, *model = "playout", *data = NULL, *labeller = NULL;
   for (int i = 1; i < argc; i += 2) {
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
@@ -490,6 +492,10 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--data") == 0) {
       data = v;
+      continue;
+    }
+    if (strcmp(argv[i], "--labeller") == 0) {
+      labeller = v;
       continue;
     }
     if (strcmp(argv[i], "--model") == 0) {
@@ -528,12 +534,27 @@ int main(int argc, char **argv) {
       fprintf(stderr, "goita-train: --rounds and --epochs must be positive\n");
       return 2;
     }
-    char command[512];
-    snprintf(command, sizeof command, "goita-train --model value --rounds %ld --epochs %ld --seed %llu --teacher %s",
-             rounds, epochs, (unsigned long long)seed, teacher ? teacher : "fast");
-    const goita__train_value_options o = {teacher ? teacher : "fast", seed, rounds, jobs, epochs, 0.003,
+    for (int k = 0; k < 2; k++) {
+      const char *spec = k ? labeller : teacher ? teacher : "fast";
+      goita_player *p = NULL;
+      goita_error err;
+      if (spec && goita_player_new(&p, spec, &err) != GOITA_OK) {
+        fprintf(stderr, "goita-train: --%s: %s\n", k ? "labeller" : "teacher", err.message);
+        return 2;
+      }
+      goita_player_free(p);
+    }
+    char command[1024], labelled_by[300] = "";
+    if (labeller) snprintf(labelled_by, sizeof labelled_by, " --labeller %s", labeller);
+    snprintf(command, sizeof command, "goita-train --model value --rounds %ld --epochs %ld --seed %llu --teacher %s%s",
+             rounds, epochs, (unsigned long long)seed, teacher ? teacher : "fast", labelled_by);
+    const goita__train_value_options o = {teacher ? teacher : "fast", labeller, seed, rounds, jobs, epochs, 0.003,
                                           out ? out : "src/value_net.c", data, command};
     return goita__train_value(&o);
+  }
+  if (labeller) {
+    fprintf(stderr, "goita-train: --labeller is for --model value\n");
+    return 2;
   }
   const bool imitate = strcmp(model, "inference") == 0;
   if (!teacher) teacher = imitate ? "master" : "sampler";

@@ -2,11 +2,13 @@
  *
  * Data: rounds of self-play by a teacher level (fast by default). At each of its choices in the
  * play phase with more than STOP_PIECES + 1 pieces left, a few legal moves drawn at random are
- * played in the true deal, and each position after them is labelled with the mean points, for
- * the mover's side, of PLAYOUTS playouts of the learned policy (every seat from its own view,
- * at temperature 1) to STOP_PIECES pieces left, then the solver's exact value: what the
- * budgeted levels' playouts estimate, without their noise. Rounds are generated in parallel
- * but kept in order, so the data and the fit depend only on the seed.
+ * played in the true deal, and each position after them is labelled with the points, for the
+ * mover's side, of playouts from it to STOP_PIECES pieces left, then the solver's exact value.
+ * The playouts are either PLAYOUTS of the learned policy (every seat from its own view, at
+ * temperature 1), averaged: what the budgeted levels' playouts estimate, without their noise;
+ * or one played by a labeller level (every seat choosing from its own view as that level
+ * does): what the position is worth when strong players go on from it. Rounds are generated
+ * in parallel but kept in order, so the data and the fit depend only on the seed.
  *
  * Fit: mean squared error in tens of points, Adam on minibatches, one thread (reproducible);
  * every 20th round is held out to measure it. The fitted network is written in fixed point
@@ -28,6 +30,7 @@
 #define STOP_PIECES GOITA__VALUE_STOP_PIECES /* the playouts end here in the solver's value */
 #define PLAYOUTS 8       /* playouts averaged into one label */
 #define MOVES_PER_CHOICE 6 /* legal moves labelled at each choice, drawn at random */
+#define MOVES_PER_CHOICE_LABELLER 2 /* the same with a labeller, whose labels cost more */
 #define HOLDOUT_EVERY 20 /* every 20th round is kept out of the fit */
 #define BATCH 256
 
@@ -54,7 +57,7 @@ static int push(samples *s, const sample *item) {
 }
 
 typedef struct gen_job {
-  const char *teacher;
+  const char *teacher, *labeller; /* labeller: NULL for the policy's playouts */
   uint64_t seed;
   long rounds, next;
   samples *per_round;
@@ -66,6 +69,24 @@ static int pieces_left(const goita_round *r) {
   int left = 0;
   for (int s = 0; s < r->players; s++) left += r->size[s];
   return left;
+}
+
+/* The label of a position with a labeller: the points for seat's side of one playout of it to
+ * STOP_PIECES, every seat choosing from its own view, ended by the solver. */
+static int labelled_by(goita_player *labeller, goita_solver *solver, const goita_round *r, int seat, goita_rng *rng,
+                       double *out) {
+  goita_round p = *r;
+  while (!goita_round_over(&p) && pieces_left(&p) > STOP_PIECES) {
+    goita_view v;
+    goita_round_view(&p, p.turn, &v);
+    goita_player_seed(labeller, goita_rng_next(rng));
+    goita_move m;
+    if (goita_player_choose(labeller, &v, &m, NULL) != GOITA_OK) return -1;
+    goita_round_apply_unchecked(&p, m);
+  }
+  uint64_t nodes = 0;
+  *out = goita_round_over(&p) ? goita__result_for(&p, seat) : goita__exact_for(solver, &p, seat, &nodes);
+  return 0;
 }
 
 /* The label of a position: the mean points for seat's side of PLAYOUTS playouts to STOP_PIECES,
@@ -83,7 +104,8 @@ static double label(goita_solver *solver, const goita_round *r, int seat, goita_
   return (double)sum / PLAYOUTS;
 }
 
-static int generate_round(gen_job *j, goita_player *teacher, goita_solver *solver, long index, samples *out) {
+static int generate_round(gen_job *j, goita_player *teacher, goita_player *labeller, goita_solver *solver, long index,
+                          samples *out) {
   goita_rules rules;
   goita_rules_default(&rules);
   const uint64_t seed = goita_seed_mix(j->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index);
@@ -103,13 +125,19 @@ static int generate_round(gen_job *j, goita_player *teacher, goita_solver *solve
       uint8_t order[GOITA_MAX_LEGAL];
       for (int i = 0; i < n; i++) order[i] = (uint8_t)i;
       goita_rng_shuffle(&rng, order, n);
-      for (int i = 0; i < n && i < MOVES_PER_CHOICE; i++) {
+      const int labelled = labeller ? MOVES_PER_CHOICE_LABELLER : MOVES_PER_CHOICE;
+      for (int i = 0; i < n && i < labelled; i++) {
         goita_round after = r;
         goita_round_apply_unchecked(&after, moves[order[i]]);
         if (goita_round_over(&after) || pieces_left(&after) <= STOP_PIECES) continue;
         sample s;
         goita__value_inputs(&after, r.turn, s.x);
-        s.label = (float)(label(solver, &after, r.turn, &rng) / 10.0);
+        double points = 0;
+        if (!labeller)
+          points = label(solver, &after, r.turn, &rng);
+        else if (labelled_by(labeller, solver, &after, r.turn, &rng, &points) != 0)
+          return -1;
+        s.label = (float)(points / 10.0);
         if (push(out, &s) != 0) return -1;
       }
     }
@@ -120,11 +148,14 @@ static int generate_round(gen_job *j, goita_player *teacher, goita_solver *solve
 
 static void *gen_worker(void *arg) {
   gen_job *j = arg;
-  goita_player *teacher = NULL;
+  goita_player *teacher = NULL, *labeller = NULL;
   goita_solver *solver = NULL;
-  if (goita_player_new(&teacher, j->teacher, NULL) != GOITA_OK || goita_solver_new(&solver, 8u << 20) != GOITA_OK) {
+  if (goita_player_new(&teacher, j->teacher, NULL) != GOITA_OK ||
+      (j->labeller && goita_player_new(&labeller, j->labeller, NULL) != GOITA_OK) ||
+      goita_solver_new(&solver, 8u << 20) != GOITA_OK) {
     j->failed = 1;
     goita_player_free(teacher);
+    goita_player_free(labeller);
     return NULL;
   }
   for (;;) {
@@ -132,10 +163,11 @@ static void *gen_worker(void *arg) {
     const long i = j->next++;
     pthread_mutex_unlock(&j->lock);
     if (i >= j->rounds || j->failed) break;
-    if (generate_round(j, teacher, solver, i, &j->per_round[i]) != 0) j->failed = 1;
+    if (generate_round(j, teacher, labeller, solver, i, &j->per_round[i]) != 0) j->failed = 1;
   }
   goita_solver_free(solver);
   goita_player_free(teacher);
+  goita_player_free(labeller);
   return NULL;
 }
 
@@ -238,6 +270,23 @@ static double fixed_mse(const goita__value_net *q, const sample *items, const si
   return n ? total / (double)n : 0;
 }
 
+/* A fingerprint of a network's weights in the order and form its file writes them (FNV-1a over
+ * each "%d;"), so that a network whose teacher or labeller valued deals with an earlier one (the
+ * budgeted levels' value=net) names that one. */
+static unsigned long long net_fingerprint(const goita__value_net *q) {
+  unsigned long long h = 14695981039346656037ULL;
+  const int counts[6] = {IN * H1, H1, H1 * H2, H2, H2, 1};
+  const void *arrays[6] = {q->w1, q->b1, q->w2, q->b2, q->w3, &q->b3};
+  for (int a = 0; a < 6; a++)
+    for (int k = 0; k < counts[a]; k++) {
+      const long x = a == 0 || a == 2 || a == 4 ? ((const int16_t *)arrays[a])[k] : ((const int32_t *)arrays[a])[k];
+      char text[24];
+      const int len = snprintf(text, sizeof text, "%ld;", x);
+      for (int i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    }
+  return h;
+}
+
 static int write_net(const char *path, const goita__value_net *q, const char *command) {
   FILE *out = fopen(path, "w");
   if (!out) {
@@ -248,10 +297,12 @@ static int write_net(const char *path, const goita__value_net *q, const char *co
           "/* The value network's weights in fixed point (value.h), written by goita-train: positions of\n"
           " * self-play labelled by playouts ended by the solver, the network fitted to them. Made by:\n"
           " *   %s\n"
+          " * in a build whose network (the teacher's and labeller's, when they value deals by it) had the\n"
+          " * fingerprint %016llx; these weights' fingerprint is %016llx.\n"
           " * Do not edit by hand; run it again. */\n"
           "#include \"value.h\"\n\n"
           "const goita__value_net goita__value_net_trained = {\n",
-          command);
+          command, net_fingerprint(&goita__value_net_trained), net_fingerprint(q));
   fprintf(out, "    .w1 = {\n");
   for (int k = 0; k < IN; k++) {
     fprintf(out, "        {");
@@ -279,7 +330,7 @@ static double unit(goita_rng *rng) { return (double)(goita_rng_next(rng) >> 11) 
 /* The data file: a header naming what made it, then each round's count and samples. */
 typedef struct data_header {
   char magic[8];
-  char teacher[256];
+  char teacher[256], labeller[256];
   uint64_t seed;
   int64_t rounds;
   int32_t inputs, stop_pieces, playouts, moves_per_choice;
@@ -288,14 +339,15 @@ typedef struct data_header {
 static data_header header_of(const goita__train_value_options *o) {
   data_header h;
   memset(&h, 0, sizeof h);
-  memcpy(h.magic, "GVALUE1", 8);
+  memcpy(h.magic, "GVALUE2", 8);
   snprintf(h.teacher, sizeof h.teacher, "%s", o->teacher);
+  snprintf(h.labeller, sizeof h.labeller, "%s", o->labeller ? o->labeller : "");
   h.seed = o->seed;
   h.rounds = o->rounds;
   h.inputs = IN;
   h.stop_pieces = STOP_PIECES;
-  h.playouts = PLAYOUTS;
-  h.moves_per_choice = MOVES_PER_CHOICE;
+  h.playouts = o->labeller ? 1 : PLAYOUTS;
+  h.moves_per_choice = o->labeller ? MOVES_PER_CHOICE_LABELLER : MOVES_PER_CHOICE;
   return h;
 }
 
@@ -352,7 +404,7 @@ static void free_rounds(samples *per_round, long rounds) {
 /* Fills per_round with the positions of every round: those the data file holds, the others
  * played (and then all written to the file). Returns 0, or -1 having said why. */
 static int gather(const goita__train_value_options *o, samples *per_round) {
-  gen_job j = {o->teacher, o->seed, o->rounds, 0, per_round, PTHREAD_MUTEX_INITIALIZER, 0};
+  gen_job j = {o->teacher, o->labeller, o->seed, o->rounds, 0, per_round, PTHREAD_MUTEX_INITIALIZER, 0};
   const long loaded = o->data ? load_data(o->data, o, per_round) : 0;
   if (loaded < 0) return -1;
   if (loaded) printf("value: the positions of %ld rounds from %s\n", loaded, o->data);

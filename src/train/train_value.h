@@ -5,7 +5,8 @@
 #include <stdint.h>
 
 typedef struct goita__train_value_options {
-  const char *teacher; /* the level whose self-play gives the positions */
+  const char *teacher;  /* the level whose self-play gives the positions */
+  const char *labeller; /* the level whose playouts label them; NULL: the learned policy's */
   uint64_t seed;
   long rounds, jobs, epochs;
   double rate;         /* Adam's step at the start */

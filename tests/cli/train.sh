@@ -73,4 +73,34 @@ cmp -s "$tmp/a1.c" "$tmp/a2.c" || fail "one thread and two wrote other value net
   fail "goita-train --model value, extended to 30 rounds: $(cat "$tmp/out")"
 grep -q "the positions of 15 rounds from $tmp/y.bin" "$tmp/out" || fail "the 15 rounds kept were not read: $(cat "$tmp/out")"
 cmp -s "$tmp/a1.c" "$tmp/y.c" || fail "15 rounds kept and 15 more played gave another value network"
+# Its header names the network the build held (a teacher or labeller valuing deals by it depends
+# on it) and its own, by the fingerprint of their integer weights as written: FNV-1a over "%d;".
+net_fingerprint() {
+  python3 -c 'import re, sys
+text = open(sys.argv[1]).read()
+h = 14695981039346656037
+for w in re.findall(r"(?<![\w.])-?[0-9]+", text[text.index("goita__value_net_trained = {"):]):
+    for c in (w + ";").encode(): h = ((h ^ c) * 1099511628211) % 2**64
+print("%016x" % h)' "$1"
+}
+src_net=$(cd "$(dirname "$0")/../.." && pwd)/src/value_net.c
+grep -q "fingerprint $(net_fingerprint "$src_net"); these weights' fingerprint is $(net_fingerprint "$tmp/a1.c")\." "$tmp/a1.c" ||
+  fail "the value network's header does not name the fingerprints ($(net_fingerprint "$src_net"), $(net_fingerprint "$tmp/a1.c")): $(head -7 "$tmp/a1.c")"
+# Labelled by a level's playouts instead (fast: every seat choosing from its own view): other
+# positions' labels, kept apart from the policy's in the data file, the same whatever the threads.
+"$train" --model value --rounds 30 --epochs 1 --seed 3 --jobs 1 --labeller fast --data "$tmp/y.bin" --out "$tmp/l1.c" \
+  >"$tmp/out" 2>&1 || fail "goita-train --model value --labeller fast: $(cat "$tmp/out")"
+! grep -q "the positions of" "$tmp/out" || fail "the policy's labels were read for the labeller's: $(cat "$tmp/out")"
+grep -q "^ \*   goita-train --model value --rounds 30 --epochs 1 --seed 3 --teacher fast --labeller fast$" "$tmp/l1.c" ||
+  fail "the labeller is not in the command written: $(head -5 "$tmp/l1.c")"
+! cmp -s "$tmp/a1.c" "$tmp/l1.c" || fail "the labeller changed nothing"
+"$train" --model value --rounds 30 --epochs 1 --seed 3 --jobs 2 --labeller fast --out "$tmp/l2.c" >/dev/null 2>&1 ||
+  fail "goita-train --model value --labeller fast, two threads"
+cmp -s "$tmp/l1.c" "$tmp/l2.c" || fail "one thread and two wrote other networks with a labeller"
+# a labeller that is no level, or one for another model, is refused with the reason
+! "$train" --model value --rounds 5 --labeller grandmaster --out "$tmp/z.c" >"$tmp/out" 2>&1 &&
+  grep -q 'labeller: unknown player level "grandmaster"' "$tmp/out" || fail "a bad labeller: $(cat "$tmp/out")"
+! "$train" --model inference --labeller fast --out "$tmp/z.c" >"$tmp/out" 2>&1 &&
+  grep -q -- '--labeller is for --model value' "$tmp/out" || fail "a labeller for the inference model: $(cat "$tmp/out")"
+[ ! -e "$tmp/z.c" ] || fail "a refused command wrote $tmp/z.c"
 finish train
