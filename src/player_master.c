@@ -4,11 +4,11 @@
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
  * Values come from the solver once few pieces are left, from playouts of the learned policy
  * before, every candidate's playouts in a deal drawing the same random numbers (or, with
- * value=net, from one evaluation of the value network, which learned what they average). Deals are
- * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
- * one it values, keeps one in proportion to the inference model's likelihood of the others'
- * moves (the opponents' raised to the power 0.5, the partner's to the power 1: the partner plays
- * to be read), and weighs it by their mean. Among the moves within `signal`
+ * value=net, from one evaluation of the value network, which learned what a deal is worth when
+ * `fast` plays it on). Deals are weighed by what the others' moves say of them (inference): the
+ * master draws 4 deals for each one it values, keeps one in proportion to the inference model's
+ * likelihood of the others' moves (the opponents' raised to the power 0.5, the partner's to the
+ * power 1: the partner plays to be read), and weighs it by their mean. Among the moves within `signal`
  * tenths of a point of the best, it plays the one the inference model finds likeliest from its
  * hand: the partner reads its hand with that model, and reads it better when it plays as the
  * model expects. The budget counts work (playout moves, likelihoods and solver nodes), not
@@ -30,7 +30,7 @@ enum {
 static const char *const model_names[] = {"learned", "inference", NULL};
 
 /* How a deal is valued before the exact phase: by playouts, or by the value network (value.h),
- * which learned what those playouts average. */
+ * which learned from playouts of fast, a stronger player than the policy. */
 enum { VALUE_PLAYOUTS, VALUE_NET };
 static const char *const value_names[] = {"playouts", "net", NULL};
 

@@ -102,13 +102,14 @@ Test(value, integer_evaluation_agrees_with_a_plain_one) {
 }
 
 /* The trained weights are worth their place: on positions of seeded rounds their values are
- * nearer the mean of many playouts (what they learned) than the playouts' overall mean is. */
-Test(value, trained_values_follow_the_playouts) {
+ * nearer the mean of many playouts of their labeller (fast, every seat choosing from its own view,
+ * to 20 pieces, then the solver: what they learned) than the playouts' overall mean is. */
+Test(value, trained_values_follow_the_labellers_playouts) {
   goita_solver *solver;
   cr_assert_eq(goita_solver_new(&solver, 1u << 20), GOITA_OK);
-  goita__policy policy = goita__learned_policy;
-  policy.temperature = 1.0;
-  enum { POSITIONS = 120, PLAYOUTS = 48 };
+  goita_player *labeller = NULL;
+  cr_assert_eq(goita_player_new(&labeller, "fast", NULL), GOITA_OK);
+  enum { POSITIONS = 40, PLAYOUTS = 16 };
   double net[POSITIONS], mean[POSITIONS], all = 0;
   int n = 0;
   goita_rng rng;
@@ -117,18 +118,25 @@ Test(value, trained_values_follow_the_playouts) {
     const goita_round r = random_position(seed, 22 + (int)(seed % 9));
     if (goita_round_over(&r) || pieces_left(&r) <= GOITA__VALUE_STOP_PIECES) continue;
     const int seat = (int)(seed % 4);
-    uint64_t work = 0;
     int sum = 0;
     for (int t = 0; t < PLAYOUTS; t++) {
       goita_round p = r;
-      int points = goita__playout(&policy, &policy, &p, seat, &rng, &work, GOITA__VALUE_STOP_PIECES);
-      if (!goita_round_over(&p)) {
+      while (!goita_round_over(&p) && pieces_left(&p) > GOITA__VALUE_STOP_PIECES) {
+        goita_view v;
+        goita_round_view(&p, p.turn, &v);
+        goita_player_seed(labeller, goita_rng_next(&rng));
+        goita_move m;
+        cr_assert_eq(goita_player_choose(labeller, &v, &m, NULL), GOITA_OK);
+        goita_round_apply_unchecked(&p, m);
+      }
+      if (goita_round_over(&p)) {
+        sum += goita__result_for(&p, seat);
+      } else {
         goita_solve_result res;
         goita_solve(solver, &p, NULL, &res);
         const bool ours = goita_rules_side_of(&p.rules, p.turn) == goita_rules_side_of(&p.rules, seat);
-        points = ours ? res.value.lower : -res.value.lower;
+        sum += ours ? res.value.lower : -res.value.lower;
       }
-      sum += points;
     }
     mean[n] = (double)sum / PLAYOUTS;
     net[n] = goita__value_points(&goita__value_net_trained, &r, seat);
@@ -141,8 +149,9 @@ Test(value, trained_values_follow_the_playouts) {
     err_net += (net[i] - mean[i]) * (net[i] - mean[i]);
     err_mean += (all - mean[i]) * (all - mean[i]);
   }
-  cr_assert_lt(err_net, 0.5 * err_mean, "squared error of the network %.1f, of the mean %.1f", err_net / n,
+  cr_assert_lt(err_net, 0.6 * err_mean, "squared error of the network %.1f, of the mean %.1f", err_net / n,
                err_mean / n);
+  goita_player_free(labeller);
   goita_solver_free(solver);
 }
 
