@@ -411,14 +411,12 @@ static void fit_hands(const contrast *games, long ngames, goita__policy *policy,
   }
 }
 
-/* A fingerprint of a model's weights as its file writes them (FNV-1a over each "%.4f;"), so that a
- * file made by a teacher that read with an earlier model names that model. */
+/* A fingerprint of a model's weights as its file writes them (each "%.4f;"). */
 static unsigned long long weights_fingerprint(const double *weight, int n) {
-  unsigned long long h = 14695981039346656037ULL;
+  unsigned long long h = GOITA_TRAIN_FINGERPRINT_START;
   for (int k = 0; k < n; k++) {
     char text[32];
-    const int len = snprintf(text, sizeof text, "%.4f;", weight[k]);
-    for (int i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    h = goita__fingerprint_add(h, text, snprintf(text, sizeof text, "%.4f;", weight[k]));
   }
   return h;
 }

@@ -270,19 +270,18 @@ static double fixed_mse(const goita__value_net *q, const sample *items, const si
   return n ? total / (double)n : 0;
 }
 
-/* A fingerprint of a network's weights in the order and form its file writes them (FNV-1a over
- * each "%d;"), so that a network whose teacher or labeller valued deals with an earlier one (the
- * budgeted levels' value=net) names that one. */
+/* A fingerprint of a network's weights in the order and form its file writes them (each "%d;"):
+ * a network whose teacher or labeller valued deals with an earlier one (the budgeted levels'
+ * value=net) names that one. */
 static unsigned long long net_fingerprint(const goita__value_net *q) {
-  unsigned long long h = 14695981039346656037ULL;
+  unsigned long long h = GOITA_TRAIN_FINGERPRINT_START;
   const int counts[6] = {IN * H1, H1, H1 * H2, H2, H2, 1};
   const void *arrays[6] = {q->w1, q->b1, q->w2, q->b2, q->w3, &q->b3};
   for (int a = 0; a < 6; a++)
     for (int k = 0; k < counts[a]; k++) {
       const long x = a == 0 || a == 2 || a == 4 ? ((const int16_t *)arrays[a])[k] : ((const int32_t *)arrays[a])[k];
       char text[24];
-      const int len = snprintf(text, sizeof text, "%ld;", x);
-      for (int i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+      h = goita__fingerprint_add(h, text, snprintf(text, sizeof text, "%ld;", x));
     }
   return h;
 }
