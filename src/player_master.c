@@ -2,10 +2,10 @@
  * decision is still open. Deals are sampled one after another until the budget is spent; every
  * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
- * Values come from the solver once few pieces are left, from playouts of the learned policy
- * before, every candidate's playouts in a deal drawing the same random numbers (or, with
- * value=net, from one evaluation of the value network, which learned what a deal is worth when
- * `fast` plays it on). Deals are weighed by what the others' moves say of them (inference): the
+ * Values come from the solver once few pieces are left; before, from the mean of two values:
+ * playouts of the learned policy, every candidate's playouts in a deal drawing the same random
+ * numbers, and one evaluation of the value network, which learned what a deal is worth when
+ * `fast` plays it on (value=mix; value=playouts and value=net take one of them). Deals are weighed by what the others' moves say of them (inference): the
  * master draws 4 deals for each one it values, keeps one in proportion to the inference model's
  * likelihood of the others' moves (the opponents' raised to the power 0.5, the partner's to the
  * power 1: the partner plays to be read), and weighs it by their mean. Among the moves within `signal`
@@ -29,10 +29,11 @@ enum {
 /* The models of the others' play that inference can weigh deals by (policy.h). */
 static const char *const model_names[] = {"learned", "inference", NULL};
 
-/* How a deal is valued before the exact phase: by playouts, or by the value network (value.h),
- * which learned from playouts of fast, a stronger player than the policy. */
-enum { VALUE_PLAYOUTS, VALUE_NET };
-static const char *const value_names[] = {"playouts", "net", NULL};
+/* How a deal is valued before the exact phase: by playouts, by the value network (value.h),
+ * which learned from playouts of fast, a stronger player than the policy, or by the mean of
+ * the two (their errors differ: the playouts' is luck and a weak policy, the network's a bias). */
+enum { VALUE_PLAYOUTS, VALUE_NET, VALUE_MIX };
+static const char *const value_names[] = {"playouts", "net", "mix", NULL};
 
 /* The parameters of the budgeted levels, with each level's defaults. */
 #define BUDGET_PARAMS(ms, solve, rollouts, leaf, prune, tt_mb, max_samples, infer, proposals, model, playout, crn, \
@@ -56,12 +57,17 @@ static const char *const value_names[] = {"playouts", "net", NULL};
     {"signal", 0, 100, signal, "within this many tenths of a point of the best, the move the partner expects", \
      NULL},                                                                                            \
     {"partner_infer", 0, 20, partner_infer, "with infer: the same for the partner's moves", NULL},     \
-    {"value", 0, 1, value, "before the exact phase, a deal valued by playouts or by the value network "   \
+    {"value", 0, 2, value, "before the exact phase, a deal valued by playouts, the value network or both " \
      "(4 players, default king rules; playouts otherwise)", value_names},                              \
     {NULL, 0, 0, 0, NULL, NULL},                                                                       \
   }
 
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10, VALUE_PLAYOUTS);
+/* master: deals valued by the mean of the playouts and the network (by playouts where the
+ * network was not trained). */
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10, VALUE_MIX);
+/* master_2026_11: the same search as it was, deals valued by playouts alone. */
+static const goita__param master_2026_11_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10,
+                                                                  VALUE_PLAYOUTS);
 /* fast: master's search on 1 ms, deals valued by the value network. */
 static const goita__param fast_params[] = BUDGET_PARAMS(1, 20, 2, 0, 30, 1, 128, 5, 4, 1, 0, 1, 10, 10, VALUE_NET);
 /* fast's defaults under rules the value network was not trained for: deals valued by one
@@ -375,7 +381,8 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
   int left = 0;
   for (int seat = 0; seat < v->players; seat++) left += v->size[seat];
   const bool exact = v->phase == GOITA_PHASE_PLAY && left <= p->param[P_SOLVE];
-  const bool by_net = p->param[P_VALUE] == VALUE_NET && v->phase == GOITA_PHASE_PLAY && goita__value_applies(&v->rules);
+  const bool net_applies = v->phase == GOITA_PHASE_PLAY && goita__value_applies(&v->rules);
+  const bool by_net = p->param[P_VALUE] == VALUE_NET && net_applies, mixed = p->param[P_VALUE] == VALUE_MIX && net_applies;
   const double budget = p->param[P_MS] * WORK_PER_MS, z = p->param[P_PRUNE] / 10.0;
   const powers beta = inference_powers(p);
   const goita__policy *model = p->param[P_MODEL] ? b->reader : &goita__learned_policy;
@@ -405,6 +412,7 @@ static int search(goita_player *p, const goita_view *v, const goita_move *moves,
         goita_rng same = stream;
         row[cand[c]] = by_net ? value_net(p, &deal, moves[cand[c]], &evals, &nodes)
                               : value_rollouts(p, &deal, moves[cand[c]], p->param[P_CRN] ? &same : rng, &steps, &nodes);
+        if (mixed) row[cand[c]] = (row[cand[c]] + value_net(p, &deal, moves[cand[c]], &evals, &nodes)) / 2;
       }
     }
     done++;
@@ -517,15 +525,15 @@ int goita__budgeted_beliefs(goita_player *p, const goita_view *v, int deals,
 
 const goita__level goita__master_level = {
     "master",
-    "samples deals until a budget of work per move is spent (ms, about 100 ms of one "
-    "core), drops moves that are clearly behind so later deals value the close ones, solves exactly late",
+    "samples deals until a budget of work per move is spent (ms, about 100 ms of one core), values "
+    "them by playouts and a network, drops moves clearly behind so later deals value the close ones, solves late",
     master_params, budgeted_init, budgeted_release, budgeted_choose};
 
 const goita__level goita__master_2026_11_level = {
     "master_2026_11",
     "master as it was on 2026-11-28, kept to measure later levels against: the same search, its work "
     "counted as then (a deal drawn charged 13 times its cost, so its 100 ms take about 55)",
-    master_params, budgeted_init, budgeted_release, budgeted_choose};
+    master_2026_11_params, budgeted_init, budgeted_release, budgeted_choose};
 
 const goita__level goita__fast_level = {
     "fast",

@@ -86,7 +86,8 @@ static const char *const levels_under_test[] = {"random", "rules", "sampler:samp
                                                 "master:ms=2,playout=inference,model=learned,crn=off",
                                                 "master:ms=2,solve=28", "master:ms=2,signal=0",
                                                 "master:ms=2,partner_infer=20", "fast:value=net",
-                                                "master:ms=2,value=net", "master_2026_11:ms=2"};
+                                                "master:ms=2,value=net", "master:ms=2,value=playouts",
+                                                "master_2026_11:ms=2"};
 
 /* Every level, asked at every turn of seeded rounds (5-pawn decisions included), answers with a
  * legal move and reports a value for each legal move when it evaluates them. */

@@ -210,3 +210,41 @@ Test(value, other_rules_value_by_playouts) {
                          "signal=0,partner_infer=0,infer=5,proposals=1,prune=10", "king_attack=a_or_b", &n));
   cr_assert_not(same_choices("fast:infer=5,prune=10", playouts, "king_attack=a_or_b", &n));
 }
+
+/* master values a deal by the mean of its playouts and the network where the network was
+ * trained (value=mix), by playouts elsewhere; master_2026_11 keeps playouts. On one deal a
+ * move's value is that deal's: the mean of the two values exactly. */
+Test(value, master_values_by_the_mean_of_playouts_and_network) {
+  int n;
+  cr_assert(same_choices("master:ms=3", "master:ms=3,value=mix", "", &n));
+  cr_assert_not(same_choices("master:ms=3", "master:ms=3,value=playouts", "", &n), "the network changed nothing");
+  cr_assert(same_choices("master:ms=3", "master:ms=3,value=playouts", "king_face_down=allowed", &n));
+  cr_assert_gt(n, 30);
+  cr_assert(same_choices("master_2026_11:ms=3", "master_2026_11:ms=3,value=playouts", "", &n));
+  goita_rules rules;
+  goita_rules_default(&rules);
+  const char *const specs[3] = {"master:max_samples=1,value=mix", "master:max_samples=1,value=playouts",
+                                "master:max_samples=1,value=net"};
+  goita_player *p[3];
+  for (int k = 0; k < 3; k++) cr_assert_eq(goita_player_new(&p[k], specs[k], NULL), GOITA_OK);
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 20; seed++) {
+    goita_round r;
+    goita_round_deal(&r, &rules, 0, goita_seed_mix(seed));
+    if (r.phase != GOITA_PHASE_PLAY) continue;
+    goita_view v;
+    goita_round_view(&r, r.turn, &v);
+    goita_player_info info[3];
+    goita_move m;
+    for (int k = 0; k < 3; k++) {
+      goita_player_seed(p[k], seed);
+      cr_assert_eq(goita_player_choose(p[k], &v, &m, &info[k]), GOITA_OK);
+      cr_assert_eq(info[k].samples, 1);
+    }
+    for (int j = 0; j < info[0].nmoves; j++, checked++)
+      cr_assert_float_eq(info[0].value[j], (info[1].value[j] + info[2].value[j]) / 2, 1e-9, "seed %llu move %d: %g, not the mean of %g and %g",
+                         (unsigned long long)seed, j, info[0].value[j], info[1].value[j], info[2].value[j]);
+  }
+  cr_assert_gt(checked, 100);
+  for (int k = 0; k < 3; k++) goita_player_free(p[k]);
+}
