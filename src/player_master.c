@@ -1,18 +1,19 @@
 /* The master level: determinized sampling that spends a budget of work per move where the
- * decision is still open. Deals are sampled one after another until the budget is spent; every
- * 8 deals, a move whose paired difference to the best move is clearly negative (by more than
+ * decision is still open. Deals are sampled one after another until the budget is spent; every 8
+ * deals, a move whose paired difference to the best move is clearly negative (by more than
  * `prune` tenths of a standard error) is dropped, so later deals value only the candidates.
  * Values come from the solver once few pieces are left; before, from the mean of two values:
  * playouts of the learned policy, every candidate's playouts in a deal drawing the same random
  * numbers, and one evaluation of the value network, which learned what a deal is worth when
  * `fast` plays it on (value=mix; value=playouts and value=net take one of them). Deals are
- * weighed by what the others' moves say of them (inference): the master draws 4 deals for each one it values, keeps one in proportion to the inference model's
- * likelihood of the others' moves (the opponents' raised to the power 0.5, the partner's to the
- * power 1: the partner plays to be read), and weighs it by their mean. Among the moves within `signal`
- * tenths of a point of the best, it plays the one the inference model finds likeliest from its
- * hand: the partner reads its hand with that model, and reads it better when it plays as the
- * model expects. The budget counts work (playout moves, likelihoods and solver nodes), not
- * time, so a choice depends only on the view and the seed, whatever the machine's load. */
+ * weighed by what the others' moves say of them (inference): the master draws 4 deals for each
+ * one it values, keeps one in proportion to the inference model's likelihood of the others' moves
+ * (the opponents' raised to the power 0.5, the partner's to the power 1: the partner plays to be
+ * read), and weighs it by their mean. Among the moves within `signal` tenths of a point of the
+ * best, it plays the one the inference model finds likeliest from its hand: the partner reads its
+ * hand with that model, and reads it better when it plays as the model expects. The budget counts
+ * work (playout moves, likelihoods and solver nodes), not time, so a choice depends only on the
+ * view and the seed, whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
