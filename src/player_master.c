@@ -12,8 +12,8 @@
  * read), and weighs it by their mean. Among the moves within `signal` tenths of a point of the
  * best, it plays the one the inference model finds likeliest from its hand: the partner reads its
  * hand with that model, and reads it better when it plays as the model expects. The budget counts
- * work (playout moves, likelihoods and solver nodes), not time, so a choice depends only on the
- * view and the seed, whatever the machine's load. */
+ * work (playout moves, likelihoods, network evaluations, deals drawn and solver nodes), not time,
+ * so a choice depends only on the view and the seed, whatever the machine's load. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
