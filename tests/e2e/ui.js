@@ -31,7 +31,7 @@ async function act(page, rng, fail) {
     if (!(await go.count())) return false;
     return clickIfStill(go);
   }
-  if (!/Choose|Answer/.test(prompt)) return false;
+  if (!/[Cc]hoose|Answer/.test(prompt)) return false; // "Now choose the piece to attack with" too
   const pass = buttons.filter({ hasText: 'Pass' });
   if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) return clickIfStill(pass);
   if ((await enabled.count()) === 0) return (await pass.count()) ? clickIfStill(pass) : false;
@@ -49,7 +49,7 @@ async function act(page, rng, fail) {
     // The turn may have moved on under the step (the hand redrawn without a move to make):
     // only a table still asking for this move, a second later, with no attack offered fails.
     await page.waitForTimeout(1000);
-    if (!/Choose|Answer/.test(await text(page, '#prompt'))) return false;
+    if (!/[Cc]hoose|Answer/.test(await text(page, '#prompt'))) return false;
     if ((await page.locator('#hand button.tile.chosen').count()) === 0) return false;
     if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
   }
