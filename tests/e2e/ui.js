@@ -3,6 +3,10 @@
 
 async function text(page, selector) { return (await page.textContent(selector)) || ''; }
 
+// The prompts of a move to make: a lead, an answer, and the attack after a chosen block ("Now
+// choose the piece to attack with").
+const MOVE_PROMPT = /[Cc]hoose|Answer/;
+
 // Clicks a move button, unless the table changed under the step and the button went with it
 // (a state drawn again between reading the prompt and the click): then the step did not act
 // and the next one starts from the table as it is. A button that never comes back still fails
@@ -31,7 +35,7 @@ async function act(page, rng, fail) {
     if (!(await go.count())) return false;
     return clickIfStill(go);
   }
-  if (!/[Cc]hoose|Answer/.test(prompt)) return false; // "Now choose the piece to attack with" too
+  if (!MOVE_PROMPT.test(prompt)) return false;
   const pass = buttons.filter({ hasText: 'Pass' });
   if ((await pass.count()) && (/Answer/.test(prompt) && rng() < 0.4)) return clickIfStill(pass);
   if ((await enabled.count()) === 0) return (await pass.count()) ? clickIfStill(pass) : false;
@@ -49,7 +53,7 @@ async function act(page, rng, fail) {
     // The turn may have moved on under the step (the hand redrawn without a move to make):
     // only a table still asking for this move, a second later, with no attack offered fails.
     await page.waitForTimeout(1000);
-    if (!/[Cc]hoose|Answer/.test(await text(page, '#prompt'))) return false;
+    if (!MOVE_PROMPT.test(await text(page, '#prompt'))) return false;
     if ((await page.locator('#hand button.tile.chosen').count()) === 0) return false;
     if ((await second.count()) === 0) fail('a block was chosen but no attack could be');
   }
