@@ -64,8 +64,9 @@ static const char *const value_names[] = {"playouts", "net", "mix", NULL};
   }
 
 /* master: deals valued by the mean of the playouts and the network (by playouts where the
- * network was not trained). */
-static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10, VALUE_MIX);
+ * network was not trained); the opponents' moves believed as fully as the partner's (infer=10),
+ * since a master opponent plays to be read by its partner as this seat's partner does. */
+static const goita__param master_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 10, 4, 1, 0, 1, 10, 10, VALUE_MIX);
 /* master_2026_11: the same search as it was, deals valued by playouts alone. */
 static const goita__param master_2026_11_params[] = BUDGET_PARAMS(100, 20, 2, 0, 30, 8, 8192, 5, 4, 1, 0, 1, 10, 10,
                                                                   VALUE_PLAYOUTS);

@@ -361,6 +361,32 @@ Test(player, partner_moves_read_with_a_power_of_their_own) {
                "the partner's pass on a lance read: %g, not read: %g", held[1][1][GOITA_LANCE], held[0][1][GOITA_LANCE]);
 }
 
+/* master believes an opponent's moves as fully as its partner's (infer=10, the power 1): a
+ * master opponent plays to be read by its own partner. Seen from seat 2, the pass of seat 1 (an
+ * opponent) on a lance says it holds none; master reads it as master:infer=10 does and more
+ * sharply than at the power 0.5 of before (master_2026_11 keeps 0.5). */
+Test(player, master_reads_the_opponents_as_its_partner) {
+  goita_round a, b;
+  parse_lance_pass(&a, &b);
+  goita_view v;
+  goita_round_view(&a, 2, &v);
+  const char *const specs[3] = {"master", "master:infer=10", "master:infer=5"};
+  double held[3][GOITA_MAX_SEATS][GOITA_KIND_SLOTS];
+  for (int i = 0; i < 3; i++) {
+    goita_player *p = new_player(specs[i]);
+    goita_player_seed(p, 5);
+    cr_assert_eq(goita__budgeted_beliefs(p, &v, 1024, held[i]), GOITA_OK);
+    goita_player_free(p);
+  }
+  cr_assert_float_eq(held[0][1][GOITA_LANCE], held[1][1][GOITA_LANCE], 1e-12);
+  cr_assert_lt(held[0][1][GOITA_LANCE], held[2][1][GOITA_LANCE] - 0.02,
+               "the opponent's pass on a lance read by master: %g, at the power 0.5: %g", held[0][1][GOITA_LANCE],
+               held[2][1][GOITA_LANCE]);
+  goita_player *old = new_player("master_2026_11");
+  cr_assert(strstr(goita_player_spec(old), ",infer=5,"), "%s", goita_player_spec(old));
+  goita_player_free(old);
+}
+
 /* The likelihood seat by seat (what master's memo keeps): the seats' parts add up to the whole
  * and to the partner's part, and a seat's part is the same in every deal that deals it the same
  * hand and has it place the same pieces face-down, whatever the others hold. (The hand alone is
