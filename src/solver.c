@@ -59,8 +59,30 @@ void goita_solver_clear(goita_solver *s) {
 
 size_t goita_solver_table_entries(const goita_solver *s) { return s->buckets * TT_WAYS; }
 
-/* Bounds in tens as bounds in points. */
-static goita_solve_bounds in_points(int lo, int hi) {
+void goita__solver_start(goita_solver *s, const goita_round *r, const goita_solve_options *o, double start) {
+  goita__solver_use_deal(s, r);
+  s->root = r->turn;
+  for (int seat = 0; seat < s->players; seat++)
+    s->group[seat] = (uint8_t)(s->players == 4 ? (seat ^ s->root) & 1 : seat != s->root);
+  /* With 4 or 2 players a position's value does not depend on the root; with 3 it does. */
+  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 34 : 0; /* beside turn's bits */
+  s->nodes = 0;
+  s->max_nodes = o->max_nodes;
+  s->deadline = o->max_ms > 0 ? start + o->max_ms / 1000.0 : 0;
+  s->stopped = 0;
+  memset(s->killers, 0, sizeof s->killers);
+  memset(s->killer_face_down, 0, sizeof s->killer_face_down);
+}
+
+void goita__solver_solve_move(goita_solver *s, const goita_round *r, goita_move move, goita_solve_mode mode,
+                              int *lo, int *hi) {
+  goita_round child = *r;
+  goita_round_apply_unchecked(&child, move);
+  *lo = -10, *hi = 10;
+  if (!s->stopped) goita__solver_solve_round(s, &child, mode, lo, hi);
+}
+
+goita_solve_bounds goita__solver_points(int lo, int hi) {
   goita_solve_bounds b = {lo * 10, hi * 10};
   return b;
 }
@@ -76,35 +98,22 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
   const double start = monotonic_seconds();
   memset(res, 0, sizeof *res);
   res->best = -1;
-  goita__solver_use_deal(s, r);
-  s->root = r->turn;
-  for (int seat = 0; seat < s->players; seat++)
-    s->group[seat] = (uint8_t)(s->players == 4 ? (seat ^ s->root) & 1 : seat != s->root);
-  /* With 4 or 2 players a position's value does not depend on the root; with 3 it does. */
-  s->root_key = s->players == 3 ? (uint64_t)(s->root + 1) << 34 : 0; /* beside turn's bits */
-  s->nodes = 0;
-  s->max_nodes = o.max_nodes;
-  s->deadline = o.max_ms > 0 ? start + o.max_ms / 1000.0 : 0;
-  s->stopped = 0;
-  memset(s->killers, 0, sizeof s->killers);
-  memset(s->killer_face_down, 0, sizeof s->killer_face_down);
+  goita__solver_start(s, r, &o, start);
 
   /* When every move's value is asked for without limits, the position's value is the best of
    * them: the moves are solved alone and the position is not searched first (its search
    * proved little the moves' own searches do not prove again). With a limit the position is
    * searched first, so that its bounds are the best the limit allows. */
-  const bool from_moves = o.all_moves && r->phase == GOITA_PHASE_PLAY && o.max_nodes == 0 && o.max_ms <= 0;
+  const bool from_moves = goita__solve_from_moves(r, &o);
   int lo = -10, hi = -10;
   if (!from_moves) goita__solver_solve_round(s, r, o.mode, &lo, &hi);
   if (o.all_moves && r->phase != GOITA_PHASE_OVER) {
     res->nmoves = goita_round_legal_moves(r, res->moves);
     int best_lower = -1000;
     for (int i = 0; i < res->nmoves; i++) {
-      goita_round child = *r;
-      goita_round_apply_unchecked(&child, res->moves[i]);
-      int clo = -10, chi = 10;
-      if (!s->stopped) goita__solver_solve_round(s, &child, o.mode, &clo, &chi);
-      res->move_value[i] = in_points(clo, chi);
+      int clo, chi;
+      goita__solver_solve_move(s, r, res->moves[i], o.mode, &clo, &chi);
+      res->move_value[i] = goita__solver_points(clo, chi);
       if (clo > best_lower) {
         best_lower = clo;
         res->best = i;
@@ -115,7 +124,7 @@ int goita_solve(goita_solver *s, const goita_round *r, const goita_solve_options
       }
     }
   }
-  res->value = in_points(lo, hi);
+  res->value = goita__solver_points(lo, hi);
   res->complete = !s->stopped;
   res->nodes = s->nodes;
   res->ms = (monotonic_seconds() - start) * 1000.0;

@@ -264,4 +264,22 @@ void goita__solver_use_deal(goita_solver *s, const goita_round *r);
 void goita__solver_solve_round(goita_solver *s, const goita_round *r, goita_solve_mode mode, int *lo,
                                int *hi);
 
+/* The start of a solve of r (solver.c): r's deal, r's mover as the root, the limits of o
+ * counted from start (monotonic seconds), no nodes yet, no killers. */
+void goita__solver_start(goita_solver *s, const goita_round *r, const goita_solve_options *o, double start);
+
+/* Bounds (tens, from the root seat's side) of playing move in r, after goita__solver_start on r
+ * (solver.c). */
+void goita__solver_solve_move(goita_solver *s, const goita_round *r, goita_move move, goita_solve_mode mode,
+                              int *lo, int *hi);
+
+/* Whether a solve of r with o finds the position's value as the best of its moves' (every
+ * move asked for, no limit, the round in play) instead of searching the position first. */
+static inline bool goita__solve_from_moves(const goita_round *r, const goita_solve_options *o) {
+  return o->all_moves && r->phase == GOITA_PHASE_PLAY && o->max_nodes == 0 && o->max_ms <= 0;
+}
+
+/* Bounds in tens as bounds in points. */
+goita_solve_bounds goita__solver_points(int lo, int hi);
+
 #endif

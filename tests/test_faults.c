@@ -62,6 +62,13 @@ static bool library_round(void) {
   cr_assert(solver_status == GOITA_OK || solver_status == GOITA_ENOMEM);
   whole &= solver_status == GOITA_OK;
   goita_solver_free(solver);
+  /* a pool: its solvers, and its threads (whose making may allocate too) */
+  goita_solver_pool *pool = NULL;
+  const int pool_status = goita_solver_pool_new(&pool, 3, 1 << 16);
+  cr_assert(pool_status == GOITA_OK || pool_status == GOITA_ENOMEM, "goita_solver_pool_new said %d", pool_status);
+  cr_assert_eq(pool_status == GOITA_OK, pool != NULL);
+  whole &= pool_status == GOITA_OK;
+  goita_solver_pool_free(pool);
 
   goita_rules rules;
   goita_rules_default(&rules);

@@ -730,3 +730,155 @@ Test(solver, out_of_memory_is_enomem) {
   cr_expect_str_eq(goita_err_name(GOITA_ENOMEM), "ENOMEM");
 #endif
 }
+
+/* ---- The solver pool ---- */
+
+/* Whether two results of one position say the same: value, completeness, moves, each move's
+ * bounds and the best move (nodes and time may differ: each thread has its own table). */
+static void expect_same_result(const goita_solve_result *got, const goita_solve_result *want, const char *what) {
+  cr_assert_eq(got->value.lower, want->value.lower, "%s: value [%d,%d], one solver [%d,%d]", what,
+               got->value.lower, got->value.upper, want->value.lower, want->value.upper);
+  cr_assert_eq(got->value.upper, want->value.upper, "%s", what);
+  cr_assert_eq(got->complete, want->complete, "%s", what);
+  cr_assert_eq(got->nmoves, want->nmoves, "%s", what);
+  for (int i = 0; i < got->nmoves; i++) {
+    cr_assert(goita_move_equal(got->moves[i], want->moves[i]), "%s: move %d", what, i);
+    cr_assert(got->move_value[i].lower == want->move_value[i].lower &&
+                  got->move_value[i].upper == want->move_value[i].upper,
+              "%s move %d: [%d,%d], one solver [%d,%d]", what, i, got->move_value[i].lower,
+              got->move_value[i].upper, want->move_value[i].lower, want->move_value[i].upper);
+  }
+  cr_assert_eq(got->best, want->best, "%s: best %d, one solver %d", what, got->best, want->best);
+}
+
+/* The deals a player samples at a position, solved as one batch by pools of 1 to 4 threads and
+ * one by one by a single solver: every result the same. 130 deals a batch, so that each thread's
+ * table generations wrap within one batch. */
+static void compare_batches(const char *rules_text, int left) {
+  goita_rules rules;
+  cr_assert_eq(goita_rules_parse(&rules, rules_text, NULL), GOITA_OK);
+  enum { DEALS = 130, POSITIONS = 3 };
+  goita_round *deals = calloc(DEALS, sizeof *deals);
+  goita_solve_result *want = calloc(DEALS, sizeof *want), *got = calloc(DEALS, sizeof *got);
+  cr_assert(deals && want && got);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 1 << 20), GOITA_OK);
+  goita_solver_pool *pools[4];
+  for (int t = 0; t < 4; t++) {
+    cr_assert_eq(goita_solver_pool_new(&pools[t], t + 1, 1 << 20), GOITA_OK);
+    cr_assert_eq(goita_solver_pool_threads(pools[t]), t + 1);
+  }
+  const goita_solve_options every = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < POSITIONS; seed++) {
+    goita_round r;
+    if (!random_position(&r, &rules, seed, left)) continue;
+    goita_view v;
+    cr_assert_eq(goita_round_view(&r, r.turn, &v), GOITA_OK);
+    goita_rng rng;
+    goita_rng_seed(&rng, seed);
+    for (int d = 0; d < DEALS; d++) {
+      cr_assert_eq(goita_view_sample(&v, &rng, &deals[d], NULL), GOITA_OK);
+      cr_assert_eq(goita_solve(solver, &deals[d], &every, &want[d]), GOITA_OK);
+    }
+    for (int t = 0; t < 4; t++) {
+      memset(got, 0xA5, DEALS * sizeof *got);
+      cr_assert_eq(goita_solve_batch(pools[t], deals, DEALS, &every, got), GOITA_OK);
+      for (int d = 0; d < DEALS; d++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s seed %llu deal %d, %d threads", rules_text, (unsigned long long)seed, d,
+                 t + 1);
+        expect_same_result(&got[d], &want[d], what);
+      }
+    }
+    done++;
+  }
+  for (int t = 0; t < 4; t++) goita_solver_pool_free(pools[t]);
+  goita_solver_free(solver);
+  free(deals);
+  free(want);
+  free(got);
+}
+
+Test(solver_pool, batch_of_sampled_deals, .timeout = 120) { compare_batches("", 20); }
+Test(solver_pool, batch_of_sampled_deals_three_players, .timeout = 120) { compare_batches("players=3", 16); }
+Test(solver_pool, batch_of_sampled_deals_king_b_dealt, .timeout = 120) {
+  compare_batches("king_b=dealt,king_face_down=allowed,king_attack=a_or_b", 18);
+}
+
+/* Every move's value of one position, its moves shared among the threads: the same result as
+ * goita_solve's, on full deals and later positions of 4, 3 and 2 players, then on a later
+ * position of the same deal (each thread's table kept from the position before). */
+static void compare_parallel(const char *rules_text, int left, int positions) {
+  goita_rules rules;
+  cr_assert_eq(goita_rules_parse(&rules, rules_text, NULL), GOITA_OK);
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 4 << 20), GOITA_OK);
+  goita_solver_pool *pool;
+  cr_assert_eq(goita_solver_pool_new(&pool, 3, 4 << 20), GOITA_OK);
+  const goita_solve_options every = all_moves();
+  int done = 0;
+  for (uint64_t seed = 1; done < positions; seed++) {
+    goita_round r;
+    if (!random_position(&r, &rules, seed, left)) continue;
+    goita_rng rng;
+    goita_rng_seed(&rng, seed);
+    for (int step = 0; step < 2 && !goita_round_over(&r); step++) {
+      goita_solve_result want, got;
+      cr_assert_eq(goita_solve(solver, &r, &every, &want), GOITA_OK);
+      cr_assert(want.complete);
+      memset(&got, 0xA5, sizeof got);
+      cr_assert_eq(goita_solve_parallel(pool, &r, &every, &got), GOITA_OK);
+      char what[96];
+      snprintf(what, sizeof what, "%s seed %llu step %d", rules_text, (unsigned long long)seed, step);
+      expect_same_result(&got, &want, what);
+      /* a new deal for every solver: when one solver searched, some thread searched too */
+      if (step == 0 && want.nodes > 0) cr_assert_gt(got.nodes, 0, "%s: the threads' nodes not counted", what);
+      for (int k = 0; k < 4 && !goita_round_over(&r); k++) test_random_move(&r, &rng);
+    }
+    done++;
+  }
+  goita_solver_pool_free(pool);
+  goita_solver_free(solver);
+}
+
+Test(solver_pool, parallel_moves_full_deals, .timeout = 120) { compare_parallel("", 32, 3); }
+Test(solver_pool, parallel_moves_four_players, .timeout = 120) { compare_parallel("", 22, 12); }
+Test(solver_pool, parallel_moves_three_players, .timeout = 120) { compare_parallel("players=3", 18, 12); }
+Test(solver_pool, parallel_moves_two_players, .timeout = 120) { compare_parallel("players=2", 18, 12); }
+
+/* What the pool does not split: the position's value alone, a solve with a limit, a finished
+ * round; and the arguments it refuses. */
+Test(solver_pool, unsplit_solves_and_errors) {
+  goita_rules rules;
+  goita_rules_default(&rules);
+  goita_round r;
+  cr_assert(random_position(&r, &rules, 3, 20));
+  goita_solver *solver;
+  cr_assert_eq(goita_solver_new(&solver, 1 << 20), GOITA_OK);
+  goita_solver_pool *pool;
+  cr_assert_eq(goita_solver_pool_new(&pool, 2, 1 << 20), GOITA_OK);
+  goita_solve_result want, got;
+  cr_assert_eq(goita_solve(solver, &r, NULL, &want), GOITA_OK);
+  cr_assert_eq(goita_solve_parallel(pool, &r, NULL, &got), GOITA_OK);
+  expect_same_result(&got, &want, "the position's value alone");
+  goita_solve_options limited = all_moves();
+  limited.max_nodes = 50;
+  cr_assert_eq(goita_solve_parallel(pool, &r, &limited, &got), GOITA_OK);
+  cr_assert(got.value.lower <= want.value.lower && want.value.upper <= got.value.upper,
+            "limited bounds [%d,%d] do not hold the value %d", got.value.lower, got.value.upper, want.value.lower);
+  cr_assert_eq(goita_solve_batch(pool, &r, 0, NULL, NULL), GOITA_OK);
+  cr_assert_eq(goita_solve_batch(pool, NULL, 1, NULL, &got), GOITA_EINVAL);
+  cr_assert_eq(goita_solve_batch(NULL, &r, 1, NULL, &got), GOITA_EINVAL);
+  cr_assert_eq(goita_solve_parallel(pool, NULL, NULL, &got), GOITA_EINVAL);
+  cr_assert_eq(goita_solve_parallel(pool, &r, NULL, NULL), GOITA_EINVAL);
+  goita_solver_pool *bad = (goita_solver_pool *)&r;
+  cr_assert_eq(goita_solver_pool_new(&bad, 0, 1 << 20), GOITA_EINVAL);
+  cr_assert_null(bad);
+  cr_assert_eq(goita_solver_pool_new(&bad, GOITA_POOL_MAX_THREADS + 1, 1 << 20), GOITA_EINVAL);
+  cr_assert_eq(goita_solver_pool_new(NULL, 2, 1 << 20), GOITA_EINVAL);
+  cr_assert_eq(goita_solver_pool_threads(NULL), 0);
+  goita_solver_pool_free(NULL);
+  goita_solver_pool_free(pool);
+  goita_solver_free(solver);
+}

@@ -9,7 +9,7 @@
  * A solver owns a transposition table of a size the caller chooses; solving allocates
  * nothing. The table is kept between solves of positions of the same deal (later positions
  * of one round reuse what earlier solves proved) and forgotten for another deal. A solver is
- * used by one thread at a time; give each thread its own. */
+ * used by one thread at a time; give each thread its own, or solve with a pool (below). */
 #ifndef GOITA_SOLVER_H
 #define GOITA_SOLVER_H
 
@@ -78,6 +78,46 @@ GOITA_API size_t goita_solver_table_entries(const goita_solver *solver);
  * the bounds proven so far and complete is 0. */
 GOITA_API int goita_solve(goita_solver *solver, const goita_round *round, const goita_solve_options *options,
                 goita_solve_result *result);
+
+/* ---- Many positions at once ---- */
+
+/* A pool of threads, each with a solver of its own, that solves many positions at once: the
+ * deals a player samples for one choice, the positions of a record, or the moves of one
+ * position. The calling thread works too: a pool of N threads starts N - 1, which wait between
+ * calls. A pool is used by one thread at a time. */
+typedef struct goita_solver_pool goita_solver_pool;
+
+/* The most threads a pool may have. */
+#define GOITA_POOL_MAX_THREADS 64
+
+/* Creates a pool of threads threads (1 to GOITA_POOL_MAX_THREADS), each solver with a table of
+ * table_bytes (as goita_solver_new). Returns GOITA_OK; GOITA_EINVAL for a NULL pool or a
+ * number of threads out of range; GOITA_ENOMEM when the memory or a thread cannot be had
+ * (nothing is then left to free). */
+GOITA_API int goita_solver_pool_new(goita_solver_pool **pool, int threads, size_t table_bytes);
+
+/* Stops the pool's threads and frees it (NULL is allowed). */
+GOITA_API void goita_solver_pool_free(goita_solver_pool *pool);
+
+/* Returns the number of threads of the pool, the caller's included. */
+GOITA_API int goita_solver_pool_threads(const goita_solver_pool *pool);
+
+/* Solves rounds[0..count) with options (NULL: the defaults), results[i] for rounds[i], each as
+ * goita_solve gives it: the same values and bounds; nodes and ms are that solve's own (its
+ * nodes depend on what its thread's table held). The next position goes to the first thread
+ * free, so positions of one deal in a row may be solved by different threads: give a thread
+ * a whole deal's positions by solving them in one goita_solve_parallel instead. Returns
+ * GOITA_OK, or GOITA_EINVAL for a NULL argument (count 0 is allowed). */
+GOITA_API int goita_solve_batch(goita_solver_pool *pool, const goita_round *rounds, size_t count,
+                                const goita_solve_options *options, goita_solve_result *results);
+
+/* Solves one position as goita_solve does. When options ask for every move's value with no
+ * limit, the moves are shared among the threads and the position's value is the best of
+ * theirs: the same values, moves, bounds and best move as goita_solve; nodes are the sum of
+ * the threads' and ms the wall time. Otherwise the calling thread solves it alone. Returns
+ * GOITA_OK, or GOITA_EINVAL for a NULL argument. */
+GOITA_API int goita_solve_parallel(goita_solver_pool *pool, const goita_round *round,
+                                   const goita_solve_options *options, goita_solve_result *result);
 
 #ifdef __cplusplus
 }

@@ -145,15 +145,16 @@ static int compare_doubles(const void *a, const void *b) {
  * all_moves, every legal move's value too. With list, prints the positions' history strings
  * instead. */
 static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, uint64_t tt_mb, bool all_moves,
-                       bool list) {
-  goita_solver *solver = NULL;
-  if (!list && goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
-    fprintf(stderr, "goita bench: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
+                       bool list, int threads) {
+  goita_solver_pool *pool = NULL;
+  if (!list && goita_solver_pool_new(&pool, threads, (size_t)tt_mb << 20) != GOITA_OK) {
+    fprintf(stderr, "goita bench: cannot make %d threads with a %llu MiB table each\n", threads,
+            (unsigned long long)tt_mb);
     return 1;
   }
   double *ms = malloc(sizeof *ms * (size_t)count);
   if (!ms) {
-    goita_solver_free(solver);
+    goita_solver_pool_free(pool);
     return 1;
   }
   uint64_t sig = 0, all_nodes = 0;
@@ -176,7 +177,7 @@ static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, 
       goita_solve_options_default(&o);
       o.all_moves = all_moves;
       goita_solve_result res;
-      goita_solve(solver, &r, &o, &res);
+      goita_solve_parallel(pool, &r, &o, &res);
       ms[i] = res.ms;
       nodes += res.nodes;
       sig = mix_into(sig, res.nodes << 8 ^ (uint64_t)(uint8_t)res.value.lower);
@@ -197,7 +198,7 @@ static int bench_solve(uint64_t count, uint64_t seed, const goita_rules *rules, 
     printf("signature solve %016llx nodes %llu  total %.1f ms\n", (unsigned long long)sig,
            (unsigned long long)all_nodes, all_ms);
   free(ms);
-  goita_solver_free(solver);
+  goita_solver_pool_free(pool);
   return 0;
 }
 
@@ -209,6 +210,13 @@ static double thread_cpu_ms(void) {
   struct timespec ts = {0, 0};
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0 && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
     clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The wall clock: the time several threads take together. */
+static double wall_ms(void) {
+  struct timespec ts = {0, 0};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -300,14 +308,19 @@ static const int deals_groups[] = {24, 20};
 
 /* For count positions of each group, samples `deals` full deals from the view of the seat to
  * move and solves every legal move of each (what `master` and `sampler` do in their exact
- * phase), with one solver for all of them. Prints deals solved per second of this thread's CPU
- * time in the solver (the sampling is not timed). */
-static int bench_deals(uint64_t count, uint64_t deals, uint64_t seed, const goita_rules *rules, uint64_t tt_mb) {
-  goita_solver *solver = NULL;
+ * phase) as one batch of a pool of `threads` threads. Prints deals solved per second of the
+ * solver's time (the sampling is not timed): this thread's CPU time with one thread (a pool of
+ * one solves in the caller's thread, one deal after another), the wall time with more. */
+static int bench_deals(uint64_t count, uint64_t deals, uint64_t seed, const goita_rules *rules, uint64_t tt_mb,
+                       int threads) {
+  goita_solver_pool *pool = NULL;
   goita_round *sampled = malloc(sizeof *sampled * (size_t)deals);
-  if (!sampled || goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
-    fprintf(stderr, "goita bench: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
+  goita_solve_result *results = malloc(sizeof *results * (size_t)deals);
+  if (!sampled || !results || goita_solver_pool_new(&pool, threads, (size_t)tt_mb << 20) != GOITA_OK) {
+    fprintf(stderr, "goita bench: cannot make %d threads with a %llu MiB table each\n", threads,
+            (unsigned long long)tt_mb);
     free(sampled);
+    free(results);
     return 1;
   }
   uint64_t sig = 0;
@@ -328,28 +341,30 @@ static int bench_deals(uint64_t count, uint64_t deals, uint64_t seed, const goit
       goita_solve_options o;
       goita_solve_options_default(&o);
       o.all_moves = 1;
-      const double start = thread_cpu_ms();
+      const double start = threads == 1 ? thread_cpu_ms() : wall_ms();
+      goita_solve_batch(pool, sampled, (size_t)n, &o, results);
+      ms += (threads == 1 ? thread_cpu_ms() : wall_ms()) - start;
       for (uint64_t d = 0; d < n; d++) {
-        goita_solve_result res;
-        goita_solve(solver, &sampled[d], &o, &res);
-        nodes += res.nodes;
-        sig = mix_into(sig, res.nodes << 8 ^ (uint64_t)(uint8_t)res.value.lower);
+        nodes += results[d].nodes;
+        sig = mix_into(sig, results[d].nodes << 8 ^ (uint64_t)(uint8_t)results[d].value.lower);
       }
-      ms += thread_cpu_ms() - start;
       solved += n;
     }
     printf("deals  left%d  positions %llu  deals %llu  %.3f ms  %.0f deals/s  nodes %llu\n", left,
            (unsigned long long)count, (unsigned long long)solved, ms, ms > 0 ? (double)solved / ms * 1e3 : 0.0,
            (unsigned long long)nodes);
   }
-  printf("signature deals %016llx\n", (unsigned long long)sig);
-  goita_solver_free(solver);
+  printf("signature deals %016llx  (%d thread%s, %s time)\n", (unsigned long long)sig, threads,
+         threads == 1 ? "" : "s", threads == 1 ? "CPU" : "wall");
+  goita_solver_pool_free(pool);
   free(sampled);
+  free(results);
   return 0;
 }
 
 int cmd_bench(int argc, char **argv) {
-  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64, steps = 10000000, games = 1024, deals = 64;
+  uint64_t rounds = 1000000, seed = 1, count = 20, tt_mb = 64, steps = 10000000, games = 1024, deals = 64,
+           threads = 1;
   bool list = false, all_moves = false;
   const char *spec = "expert";
   goita_rules rules;
@@ -365,6 +380,10 @@ int cmd_bench(int argc, char **argv) {
        .scope = "solve player deals"},
       {"--deals", CLI_UINT, "N", &deals, "the deals sampled at each position", .lo = 1, .hi = 100000,
        .scope = "deals"},
+      {"--threads", CLI_UINT, "N", &threads,
+       "solve on N threads, each with a table of --tt-mb: every move of a position (solve --all-moves) or "
+       "the deals of a position (deals) shared among them (default: 1)",
+       .lo = 1, .hi = GOITA_POOL_MAX_THREADS, .scope = "solve deals"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),
       tt_mb_option,
@@ -385,13 +404,15 @@ int cmd_bench(int argc, char **argv) {
                "environment (goita/batch.h) with random actions drawn in C; solve runs the exact\n"
                "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; deals solves\n"
                "every move of deals sampled from the mover's view at 24 and 20 pieces left; player times\n"
-               "a computer player's choices in such positions (and at 28 pieces left), as CPU time.\n",
+               "a computer player's choices in such positions (and at 28 pieces left), as CPU time. With\n"
+               "--threads, solve --all-moves and deals share their work among threads, timed by the wall clock.\n",
       .examples = "goita bench playout --rounds 1000000\n"
                   "goita bench batch --games 1024 --steps 10000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
                   "goita bench solve --all-moves\n"
                   "goita bench solve --count 2 --list\n"
                   "goita bench deals --count 20 --deals 64\n"
+                  "goita bench deals --threads 2\n"
                   "goita bench player --player fast --count 50",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
@@ -408,8 +429,8 @@ int cmd_bench(int argc, char **argv) {
   if (scoped >= 0) return scoped;
   if (strcmp(section, "playout") == 0) return bench_playout(rounds, seed, &rules, list);
   if (strcmp(section, "batch") == 0) return bench_batch(steps, games, seed, &rules);
-  if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list);
-  if (strcmp(section, "deals") == 0) return bench_deals(count, deals, seed, &rules, tt_mb);
+  if (strcmp(section, "solve") == 0) return bench_solve(count, seed, &rules, tt_mb, all_moves, list, (int)threads);
+  if (strcmp(section, "deals") == 0) return bench_deals(count, deals, seed, &rules, tt_mb, (int)threads);
   if (strcmp(section, "player") == 0) return bench_player(count, seed, &rules, spec, list);
   return cli_usage_error(&c, "unknown section \"%s\" (sections: playout, batch, solve, deals, player)", section);
 }

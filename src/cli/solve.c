@@ -15,7 +15,7 @@ static void print_value(goita_solve_bounds b) {
 int cmd_solve(int argc, char **argv) {
   goita_rules rules;
   goita_rules_default(&rules);
-  uint64_t tt_mb = 64, max_nodes = 0, max_ms = 0;
+  uint64_t tt_mb = 64, max_nodes = 0, max_ms = 0, threads = 1;
   bool win_loss = false;
   const cli_option options[] = {
       cli_rules_option(&rules),
@@ -26,6 +26,9 @@ int cmd_solve(int argc, char **argv) {
        .hi = UINT64_MAX},
       {"--ms", CLI_UINT, "T", &max_ms, "stop after about T milliseconds and give bounds; 0: no limit",
        .hi = UINT64_MAX},
+      {"--threads", CLI_UINT, "N", &threads,
+       "solve the moves on N threads, each with a table of --tt-mb (without a limit; default: 1)", .lo = 1,
+       .hi = GOITA_POOL_MAX_THREADS},
   };
   const cli_command c = {
       .program = "goita",
@@ -36,6 +39,7 @@ int cmd_solve(int argc, char **argv) {
                "searched and the time; \"complete\":false when a limit stopped the search.\n",
       .notes = "HISTORY is a history string with every hand (docs/RECORDS.md), no x.\n",
       .examples = "goita solve 12345678,12345679,11112345,11112345,s1,113,2p\n"
+                  "goita solve --threads 4 12345678,12345679,11112345,11112345,s1\n"
                   "goita solve --win-loss --nodes 2000000 12345678,12345679,11112345,11112345,s1",
       .options = options,
       .noptions = sizeof options / sizeof options[0],
@@ -59,14 +63,17 @@ int cmd_solve(int argc, char **argv) {
   if (win_loss) solve_options.mode = GOITA_SOLVE_WIN_LOSS;
   solve_options.max_nodes = max_nodes;
   solve_options.max_ms = (double)max_ms;
-  goita_solver *solver;
-  if (goita_solver_new(&solver, (size_t)tt_mb << 20) != GOITA_OK) {
-    fprintf(stderr, "goita solve: cannot allocate a %llu MiB table\n", (unsigned long long)tt_mb);
+  /* A pool of one solves in this thread as goita_solve does; more threads share the moves. */
+  goita_solver_pool *pool;
+  const int st = goita_solver_pool_new(&pool, (int)threads, (size_t)tt_mb << 20);
+  if (st != GOITA_OK) {
+    fprintf(stderr, "goita solve: cannot make %llu threads with a %llu MiB table each: %s\n",
+            (unsigned long long)threads, (unsigned long long)tt_mb, goita_strerror(st));
     return 1;
   }
   goita_solve_result res;
-  goita_solve(solver, &round, &solve_options, &res);
-  goita_solver_free(solver);
+  goita_solve_parallel(pool, &round, &solve_options, &res);
+  goita_solver_pool_free(pool);
 
   printf("{");
   print_value(res.value);

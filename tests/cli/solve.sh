@@ -48,6 +48,25 @@ nodes() { grep '^signature' | awk '{print $5}'; }
 [ "$(nodes <<<"$every_move")" -gt "$(nodes <<<"$position_only")" ] ||
   fail "bench --all-moves searched no more nodes: $(nodes <<<"$every_move") against $(nodes <<<"$position_only")"
 
+# --threads: the same values whatever the number of threads (a full deal's moves shared among
+# three), the nodes summed; the deals bench gives the same nodes per deal (each deal is new to
+# whichever thread solves it) and says it timed the wall clock.
+deal=11124455,11134457,11223669,11233578,s1
+one=$("$goita" solve --tt-mb 8 "$deal")
+three=$("$goita" solve --tt-mb 8 --threads 3 "$deal")
+[ "${one%%,\"nodes\"*}" = "${three%%,\"nodes\"*}" ] || fail "--threads 3 changed the line: $three against $one"
+case $three in
+  *'"nodes":0,'*) fail "--threads 3 counted no nodes: $three" ;;
+esac
+"$goita" solve --threads 0 "$deal" >/dev/null 2>&1 && fail "--threads 0 accepted"
+deals_one=$("$goita" bench deals --count 2 --deals 8 --tt-mb 8)
+deals_two=$("$goita" bench deals --count 2 --deals 8 --tt-mb 8 --threads 2)
+sig() { grep '^signature' | awk '{print $3}'; }
+[ "$(sig <<<"$deals_one")" = "$(sig <<<"$deals_two")" ] || fail "bench deals --threads 2 changed the signature"
+grep -q '(2 threads, wall time)' <<<"$deals_two" || fail "bench deals --threads 2: $deals_two"
+every_two=$("$goita" bench solve --count 2 --tt-mb 8 --all-moves --threads 2)
+[ "$(values <<<"$every_two")" = "$(values <<<"$every_move")" ] || fail "bench --all-moves --threads 2 changed the values"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"
   exit 1
