@@ -159,6 +159,16 @@ struct goita_solver {
   int root_passed;          /* -1: none */
   double deadline; /* monotonic seconds, 0 for none */
   int stopped;
+  /* A solve split among a pool's threads (solver_pool.c): the moves of each test's root (and of
+   * split_at, see split_moves) are handed to split (NULL: searched here, one after another),
+   * which returns the passing move's bound with its index in *passed, or the best failing
+   * bound, and each move's nodes in costs; a search of one of them stops when *abort is set
+   * (another thread found a move that passes; NULL: never). */
+  int (*split)(struct goita_solver *s, const struct spos *p, int t, int nmoves, const uint8_t *moves,
+               const struct spos *kids, const int8_t *finish, int *passed, uint64_t *costs);
+  const struct spos *split_at;
+  void *split_pool; /* the pool split works for */
+  const _Atomic(bool) *abort;
 };
 
 static const uint8_t kind_tens[GOITA_KIND_SLOTS] = {0, 1, 2, 2, 3, 3, 4, 4, 5};
@@ -281,5 +291,12 @@ static inline bool goita__solve_from_moves(const goita_round *r, const goita_sol
 
 /* Bounds in tens as bounds in points. */
 goita_solve_bounds goita__solver_points(int lo, int hi);
+
+/* The compact position of r, a round in play of the solver's deal (solver_round.c). */
+struct spos goita__solver_position(const goita_solver *s, const goita_round *r);
+
+/* A fail-soft bound, for p's mover, on the value of child c of p against the test "at least t"
+ * (solver_search.c): the search of one root move of a split test. */
+int goita__solver_child_bound(goita_solver *s, const struct spos *p, const struct spos *c, int t);
 
 #endif

@@ -3,6 +3,7 @@
  * is a list of items (the positions of a batch, or the moves of one position) handed out in
  * order from one atomic counter, so that a thread done early takes the next item: the items'
  * costs differ by orders of magnitude, and a static split would leave a thread idle. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -26,6 +27,17 @@ struct pool_job {
   bool started[GOITA_POOL_MAX_THREADS];
   uint64_t nodes[GOITA_POOL_MAX_THREADS];
   int lo[GOITA_MAX_LEGAL], hi[GOITA_MAX_LEGAL];
+  /* The moves of a node of a split solve: each move's bound and nodes; abort is set when one
+   * passes (its index in passed), and the searches of the others then stop. */
+  goita_solver_pool *pool;
+  const spos *p;
+  int t;
+  const spos *kids;
+  const int8_t *finish;
+  int bound[GOITA_MAX_LEGAL + 1];
+  uint64_t cost[GOITA_MAX_LEGAL + 1];
+  _Atomic(bool) abort;
+  atomic_int passed;
 };
 
 typedef struct pool_helper {
@@ -48,6 +60,10 @@ struct goita_solver_pool {
   pool_job *job;      /* the job posted (the helpers' view of it) */
   atomic_size_t next; /* the job's next item */
   pool_job own;       /* the job of the call in progress: solving allocates nothing */
+  bool solving[GOITA_POOL_MAX_THREADS]; /* a split solve: the thread's solver has started it */
+  const goita_round *split_round;       /* a split solve: its position, options and start */
+  goita_solve_options split_options;
+  double split_start;
 };
 
 /* Takes the job's items in turn until none is left. */
@@ -189,6 +205,97 @@ static void run_move(pool_job *job, goita_solver *s, size_t item, int thread) {
   job->nodes[thread] = s->nodes;
 }
 
+/* ---- The position's value: each test's root moves split among the threads ---- */
+
+/* A bound no search returns: the move's search was stopped (another move passed). */
+#define SKIPPED INT_MIN
+
+static void run_split_move(pool_job *job, goita_solver *s, size_t item, int thread) {
+  goita_solver_pool *p = job->pool;
+  if (thread > 0 && !p->solving[thread]) { /* the helper's solver joins the solve */
+    goita__solver_start(s, p->split_round, &p->split_options, p->split_start);
+    s->test_root = NULL;
+    s->abort = &job->abort;
+    p->solving[thread] = true;
+  }
+  job->bound[item] = SKIPPED;
+  if (atomic_load(&job->abort)) return;
+  const uint64_t before = s->nodes;
+  const int v = job->finish[item] ? job->finish[item] : goita__solver_child_bound(s, job->p, &job->kids[item], job->t);
+  job->cost[item] = s->nodes - before;
+  if (s->stopped) { /* stopped because another move passed */
+    s->stopped = 0;
+    return;
+  }
+  job->bound[item] = v;
+  if (v >= job->t) {
+    int none = -1;
+    atomic_compare_exchange_strong(&job->passed, &none, (int)item);
+    atomic_store(&job->abort, true);
+  }
+}
+
+/* The split of solver s's moves at p (solver_internal.h): every move searched by the thread
+ * free first, in order; returns the passing move's bound with its index in *passed, or the
+ * best failing bound, and each move's nodes in costs. */
+static int split_moves(goita_solver *s, const spos *p, int t, int nmoves, const uint8_t *moves, const spos *kids,
+                       const int8_t *finish, int *passed, uint64_t *costs) {
+  goita_solver_pool *pool = s->split_pool;
+  pool_job *job = &pool->own;
+  job->run = run_split_move;
+  job->count = (size_t)nmoves;
+  job->pool = pool;
+  job->p = p;
+  job->t = t;
+  job->kids = kids;
+  job->finish = finish;
+  atomic_store(&job->abort, false);
+  atomic_store(&job->passed, -1);
+  run_job(pool, job);
+  atomic_store(&job->abort, false); /* s searches on: nothing to stop now */
+  for (int i = 0; i < nmoves; i++) costs[i] = job->cost[i];
+  (void)moves;
+  *passed = atomic_load(&job->passed);
+  if (*passed >= 0) return job->bound[*passed];
+  int best = -10;
+  for (int i = 0; i < nmoves; i++)
+    if (job->bound[i] > best) best = job->bound[i];
+  return best;
+}
+
+/* The position's value alone, each test's root moves shared among the threads. */
+static void solve_split(goita_solver_pool *p, const goita_round *round, const goita_solve_options *o,
+                        goita_solve_result *res) {
+  goita_solver *s = p->solver[0];
+  const double start = monotonic_seconds();
+  memset(res, 0, sizeof *res);
+  res->best = -1;
+  memset(p->solving, 0, sizeof p->solving);
+  memset(p->own.cost, 0, sizeof p->own.cost);
+  p->split_round = round;
+  p->split_options = *o;
+  p->split_start = start;
+  goita__solver_start(s, round, o, start);
+  s->split = split_moves;
+  s->split_at = NULL;
+  s->split_pool = p;
+  s->abort = &p->own.abort;
+  int lo = -10, hi = 10;
+  goita__solver_solve_round(s, round, o->mode, &lo, &hi);
+  res->nodes = s->nodes;
+  for (int i = 1; i < p->threads; i++)
+    if (p->solving[i]) {
+      res->nodes += p->solver[i]->nodes;
+      p->solver[i]->abort = NULL;
+    }
+  s->split = NULL;
+  s->split_pool = NULL;
+  s->abort = NULL;
+  res->value = goita__solver_points(lo, hi);
+  res->complete = 1;
+  res->ms = (monotonic_seconds() - start) * 1000.0;
+}
+
 int goita_solve_parallel(goita_solver_pool *p, const goita_round *round, const goita_solve_options *options,
                          goita_solve_result *res) {
   if (!p || !round || !res) return GOITA_EINVAL;
@@ -197,7 +304,12 @@ int goita_solve_parallel(goita_solver_pool *p, const goita_round *round, const g
     o = *options;
   else
     goita_solve_options_default(&o);
-  if (p->threads == 1 || !goita__solve_from_moves(round, &o)) return goita_solve(p->solver[0], round, &o, res);
+  if (p->threads == 1 || o.max_nodes || o.max_ms > 0) return goita_solve(p->solver[0], round, &o, res);
+  if (!o.all_moves) {
+    solve_split(p, round, &o, res);
+    return GOITA_OK;
+  }
+  if (!goita__solve_from_moves(round, &o)) return goita_solve(p->solver[0], round, &o, res);
 
   pool_job *job = &p->own;
   memset(job->started, 0, sizeof job->started);

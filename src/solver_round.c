@@ -120,7 +120,7 @@ void goita__solver_use_deal(goita_solver *s, const goita_round *r) {
 }
 
 /* The compact position of a round in play (settled: forced passes made). */
-static spos position_of(const goita_solver *s, const goita_round *r) {
+spos goita__solver_position(const goita_solver *s, const goita_round *r) {
   spos p = {.turn = (uint8_t)r->turn,
             .attack = (uint8_t)(r->attack == GOITA_NONE ? 0 : r->attack),
             .passes = (uint8_t)r->passes,
@@ -159,7 +159,7 @@ void goita__solver_solve_round(goita_solver *s, const goita_round *r, goita_solv
     *hi = sign > 0 ? best_hi : -best_lo;
     return;
   }
-  const spos p = position_of(s, r);
+  const spos p = goita__solver_position(s, r);
   int l = -10, h = 10;
   goita__solver_narrow(s, &p, mode, &l, &h);
   if (flips(s, s->players, s->root, p.turn)) {

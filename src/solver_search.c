@@ -149,6 +149,7 @@ static inline void promote_killer(uint8_t *killers, int killer) {
 
 /* Whether a node or time limit has been reached. */
 static bool limit_hit(goita_solver *s) {
+  if (s->abort && *s->abort) return true;
   if (s->max_nodes && s->nodes >= s->max_nodes) return true;
   return s->deadline > 0 && monotonic_seconds() >= s->deadline;
 }
@@ -386,15 +387,75 @@ SEARCH_INLINE bool etc_cutoff(goita_solver *s, int n, const spos *p, int t, cons
   return false;
 }
 
+/* The moves of p searched by a pool's threads (s->split; solver_pool.c), in the order of list:
+ * at the root of a test, and at the root's first child when the root's first move is expected
+ * to pass (it passed the test before): that child then fails for its mover, every one of its
+ * moves has to be refuted, and they can all be searched at once; the root's other moves are
+ * split only when it does not pass. Returns true when a move passed, with its bound in *v
+ * (stored for p); else every move failed, and the best of their bounds is in nd->best. */
+SEARCH_INLINE bool split_moves(goita_solver *s, int n, const spos *p, int t, const hand_info *const *hand,
+                               node *nd, const int64_t *list, bool etc, spos *kids, int8_t *finish, int *v) {
+  uint8_t moves[GOITA_MAX_LEGAL + 1];
+  uint64_t costs[GOITA_MAX_LEGAL + 1];
+  for (int i = 0; i < nd->moves; i++) {
+    moves[i] = SCORED_MOVE(list[i]);
+    costs[i] = 0;
+    if (!etc) finish[i] = (int8_t)make_child(s, n, p, moves[i], &kids[i], hand);
+  }
+  int from = 0, passed = -1, bound = -10;
+  if (nd->at_root && moves[0] == s->root_passed && !finish[0]) {
+    const uint64_t before = s->nodes;
+    s->split_at = &kids[0];
+    bound = child_value(s, n, p, &kids[0], t);
+    s->split_at = NULL;
+    costs[0] = s->nodes - before;
+    if (bound >= t) passed = 0;
+    from = 1;
+  }
+  if (passed < 0 && from < nd->moves) {
+    int rest_passed = -1;
+    const int rest =
+        s->split(s, p, t, nd->moves - from, moves + from, kids + from, finish + from, &rest_passed, costs + from);
+    if (rest_passed >= 0) {
+      passed = from + rest_passed;
+      bound = rest;
+    } else if (rest > bound) {
+      bound = rest;
+    }
+  }
+  if (nd->at_root) { /* the root's order in the next tests: the passing move, then the costliest */
+    for (int i = 0; i < nd->moves; i++) {
+      const uint64_t sum = s->root_nodes[moves[i]] + costs[i];
+      s->root_nodes[moves[i]] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+    }
+    if (passed >= 0) s->root_passed = moves[passed];
+  }
+  if (passed >= 0) {
+    const int m = moves[passed];
+    promote_killer(nd->killers, KILLER_OF(m));
+    if (nd->leading) s->killer_face_down[p->pieces][p->turn] = (uint8_t)MOVE_BLOCK(m);
+    if (nd->use_tt) goita__tt_store(s, nd->key, p, bound, nd->mine, m);
+    *v = bound;
+    return true;
+  }
+  if (bound > nd->best) nd->best = bound;
+  return false;
+}
+
 /* Searches the moves of list in order until one passes the test; at the root of a test also
  * counts each move's nodes. Stores what was proven and returns the node's bound: the passing
  * move's, else the best failing bound (at least t - 1 when a mirror image was left out: twins
  * of one class may be worth different points), at most nd->mine. The children are in kids
  * when etc made them. */
 SEARCH_INLINE int search_moves(goita_solver *s, int n, const spos *p, int t, const hand_info *const *hand,
-                               node *nd, const int64_t *list, bool etc, const spos *kids,
-                               const int8_t *finish) {
-  for (int i = 0; i < nd->moves; i++) {
+                               node *nd, const int64_t *list, bool etc, spos *kids, int8_t *finish) {
+  int first = 0; /* the first move left to search here */
+  if ((nd->at_root || p == s->split_at) && s->split && nd->moves > 1) {
+    int v;
+    if (split_moves(s, n, p, t, hand, nd, list, etc, kids, finish, &v)) return v;
+    first = nd->moves; /* every move failed: on to the bound */
+  }
+  for (int i = first; i < nd->moves; i++) {
     const int m = SCORED_MOVE(list[i]);
     const uint64_t before = s->nodes;
     spos child;
@@ -478,3 +539,7 @@ static int nws4(goita_solver *s, const spos *p, int t) { return nws_body(s, 4, p
 static int nws_any(goita_solver *s, const spos *p, int t) { return nws_body(s, s->players, p, t); }
 
 int goita__solver_nws(goita_solver *s, const spos *p, int t) { return nws_of(s, s->players, p, t); }
+
+int goita__solver_child_bound(goita_solver *s, const spos *p, const spos *c, int t) {
+  return child_value(s, s->players, p, c, t);
+}

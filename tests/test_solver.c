@@ -806,9 +806,10 @@ Test(solver_pool, batch_of_sampled_deals_king_b_dealt, .timeout = 120) {
   compare_batches("king_b=dealt,king_face_down=allowed,king_attack=a_or_b", 18);
 }
 
-/* Every move's value of one position, its moves shared among the threads: the same result as
- * goita_solve's, on full deals and later positions of 4, 3 and 2 players, then on a later
- * position of the same deal (each thread's table kept from the position before). */
+/* Every move's value of one position, its moves shared among the threads, and the position's
+ * value alone, each test's root moves shared: the same results as goita_solve's, on full deals
+ * and later positions of 4, 3 and 2 players, then on a later position of the same deal (each
+ * thread's table kept from the position before). */
 static void compare_parallel(const char *rules_text, int left, int positions) {
   goita_rules rules;
   cr_assert_eq(goita_rules_parse(&rules, rules_text, NULL), GOITA_OK);
@@ -834,6 +835,13 @@ static void compare_parallel(const char *rules_text, int left, int positions) {
       expect_same_result(&got, &want, what);
       /* a new deal for every solver: when one solver searched, some thread searched too */
       if (step == 0 && want.nodes > 0) cr_assert_gt(got.nodes, 0, "%s: the threads' nodes not counted", what);
+      /* the position's value alone, each test's root moves split among the threads */
+      goita_solve_result want_root, got_root;
+      cr_assert_eq(goita_solve(solver, &r, NULL, &want_root), GOITA_OK);
+      cr_assert_eq(goita_solve_parallel(pool, &r, NULL, &got_root), GOITA_OK);
+      snprintf(what, sizeof what, "%s seed %llu step %d, the value alone", rules_text, (unsigned long long)seed, step);
+      expect_same_result(&got_root, &want_root, what);
+      cr_assert_eq(got_root.value.lower, want.value.lower, "%s: not the best move's value", what);
       for (int k = 0; k < 4 && !goita_round_over(&r); k++) test_random_move(&r, &rng);
     }
     done++;
@@ -847,8 +855,7 @@ Test(solver_pool, parallel_moves_four_players, .timeout = 120) { compare_paralle
 Test(solver_pool, parallel_moves_three_players, .timeout = 120) { compare_parallel("players=3", 18, 12); }
 Test(solver_pool, parallel_moves_two_players, .timeout = 120) { compare_parallel("players=2", 18, 12); }
 
-/* What the pool does not split: the position's value alone, a solve with a limit, a finished
- * round; and the arguments it refuses. */
+/* What the pool does not split: a solve with a limit; and the arguments it refuses. */
 Test(solver_pool, unsplit_solves_and_errors) {
   goita_rules rules;
   goita_rules_default(&rules);
@@ -861,7 +868,7 @@ Test(solver_pool, unsplit_solves_and_errors) {
   goita_solve_result want, got;
   cr_assert_eq(goita_solve(solver, &r, NULL, &want), GOITA_OK);
   cr_assert_eq(goita_solve_parallel(pool, &r, NULL, &got), GOITA_OK);
-  expect_same_result(&got, &want, "the position's value alone");
+  expect_same_result(&got, &want, "the position's value alone, split");
   goita_solve_options limited = all_moves();
   limited.max_nodes = 50;
   cr_assert_eq(goita_solve_parallel(pool, &r, &limited, &got), GOITA_OK);

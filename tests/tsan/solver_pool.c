@@ -1,5 +1,5 @@
-/* The solver pool's threads at work: batches of sampled deals and every move's value of one
- * position shared among four threads, with the library built with ThreadSanitizer
+/* The solver pool's threads at work: batches of sampled deals, every move's value of one
+ * position and one position's value (each test's root moves) shared among four threads, with the library built with ThreadSanitizer
  * (tests/CMakeLists.txt), which fails the run on any data race between the pool's threads and
  * its caller. The values are checked against one solver's, so a lost result fails too. */
 #include <stdio.h>
@@ -60,6 +60,11 @@ int main(void) {
       return fail("a parallel solve differs from one solver's", position);
     for (int i = 0; i < one.nmoves; i++)
       if (one.move_value[i].lower != want.move_value[i].lower) return fail("a move's value differs", position);
+    /* the value alone, each test's root moves split among the threads */
+    if (goita_solve_parallel(pool, &deals[1], NULL, &one) != GOITA_OK) return fail("split refused", position);
+    goita_solve(solver, &deals[1], NULL, &want);
+    if (one.value.lower != want.value.lower || one.value.upper != want.value.upper)
+      return fail("a split solve's value differs from one solver's", position);
   }
   goita_solver_pool_free(pool);
   goita_solver_free(solver);
