@@ -111,11 +111,13 @@ GOITA_API int goita_solver_pool_threads(const goita_solver_pool *pool);
 GOITA_API int goita_solve_batch(goita_solver_pool *pool, const goita_round *rounds, size_t count,
                                 const goita_solve_options *options, goita_solve_result *results);
 
-/* Solves one position as goita_solve does. When options ask for every move's value with no
- * limit, the moves are shared among the threads and the position's value is the best of
- * theirs: the same values, moves, bounds and best move as goita_solve; nodes are the sum of
- * the threads' and ms the wall time. Otherwise the calling thread solves it alone. Returns
- * GOITA_OK, or GOITA_EINVAL for a NULL argument. */
+/* Solves one position as goita_solve does, with the same values, moves, bounds and best move;
+ * nodes are the sum of the threads' (they vary from call to call with more than one thread)
+ * and ms the wall time. With every move's value asked for, the moves are shared among the
+ * threads and the position's value is the best of theirs; with the position's value alone,
+ * the root moves of each of its null-window tests are shared, and the others stopped once one
+ * passes. With a limit the calling thread solves it alone. Returns GOITA_OK, or GOITA_EINVAL
+ * for a NULL argument. */
 GOITA_API int goita_solve_parallel(goita_solver_pool *pool, const goita_round *round,
                                    const goita_solve_options *options, goita_solve_result *result);
 

@@ -381,8 +381,8 @@ int cmd_bench(int argc, char **argv) {
       {"--deals", CLI_UINT, "N", &deals, "the deals sampled at each position", .lo = 1, .hi = 100000,
        .scope = "deals"},
       {"--threads", CLI_UINT, "N", &threads,
-       "solve on N threads, each with a table of --tt-mb: every move of a position (solve --all-moves) or "
-       "the deals of a position (deals) shared among them (default: 1)",
+       "solve on N threads, each with a table of --tt-mb: each test's root moves (solve), every move of a "
+       "position (solve --all-moves) or the deals of a position (deals) shared among them (default: 1)",
        .lo = 1, .hi = GOITA_POOL_MAX_THREADS, .scope = "solve deals"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),
@@ -405,7 +405,7 @@ int cmd_bench(int argc, char **argv) {
                "solver on full deals and on positions with 24, 20 and 12 pieces left in hands; deals solves\n"
                "every move of deals sampled from the mover's view at 24 and 20 pieces left; player times\n"
                "a computer player's choices in such positions (and at 28 pieces left), as CPU time. With\n"
-               "--threads, solve --all-moves and deals share their work among threads, timed by the wall clock.\n",
+               "--threads, solve and deals share their work among threads, timed by the wall clock.\n",
       .examples = "goita bench playout --rounds 1000000\n"
                   "goita bench batch --games 1024 --steps 10000000\n"
                   "goita bench solve --count 5 --tt-mb 256\n"
