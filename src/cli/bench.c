@@ -382,7 +382,7 @@ int cmd_bench(int argc, char **argv) {
        .scope = "deals"},
       {"--threads", CLI_UINT, "N", &threads,
        "solve on N threads, each with a table of --tt-mb: each test's root moves (solve), every move of a "
-       "position (solve --all-moves) or the deals of a position (deals) shared among them (default: 1)",
+       "position (solve --all-moves) or the deals of a position (deals) shared among them",
        .lo = 1, .hi = GOITA_POOL_MAX_THREADS, .scope = "solve deals"},
       {"--seed", CLI_UINT, "S", &seed, "the seed of the deals and of the random moves", .hi = UINT64_MAX},
       cli_rules_option(&rules),

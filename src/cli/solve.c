@@ -27,7 +27,7 @@ int cmd_solve(int argc, char **argv) {
       {"--ms", CLI_UINT, "T", &max_ms, "stop after about T milliseconds and give bounds; 0: no limit",
        .hi = UINT64_MAX},
       {"--threads", CLI_UINT, "N", &threads,
-       "share the moves among N threads, each with a table of --tt-mb (not with a limit; default: 1)", .lo = 1,
+       "share the moves among N threads, each with a table of --tt-mb (not with a limit)", .lo = 1,
        .hi = GOITA_POOL_MAX_THREADS},
   };
   const cli_command c = {
