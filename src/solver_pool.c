@@ -1,7 +1,7 @@
 /* The solver pool (solver.h, "Many positions at once"): one solver per thread, and N - 1
  * threads that wait for a job while the caller's thread works on it too, with solver 0. A job
- * is a list of items (the positions of a batch, or the moves of one position) handed out in
- * order from one atomic counter, so that a thread done early takes the next item: the items'
+ * is a list of items (the positions of a batch, the moves of one position, or the moves of a
+ * node of a split solve) handed out in order from one atomic counter, so that a thread done early takes the next item: the items'
  * costs differ by orders of magnitude, and a static split would leave a thread idle. */
 #include <limits.h>
 #include <pthread.h>
