@@ -19,13 +19,8 @@ struct pool_job {
   /* A batch: results[i] is the solve of rounds[i]. */
   const goita_round *rounds;
   goita_solve_result *results;
-  /* The moves of one position: each thread starts the solve of round once, then solves the
-   * moves it takes; lo and hi by move, nodes by thread. */
-  const goita_round *round;
+  /* The moves of one position: lo and hi by move. */
   const goita_move *moves;
-  double start;
-  bool started[GOITA_POOL_MAX_THREADS];
-  uint64_t nodes[GOITA_POOL_MAX_THREADS];
   int lo[GOITA_MAX_LEGAL], hi[GOITA_MAX_LEGAL];
   /* The moves of a node of a split solve: each move's bound and nodes; abort is set when one
    * passes (its index in passed), and the searches of the others then stop. */
@@ -60,10 +55,12 @@ struct goita_solver_pool {
   pool_job *job;      /* the job posted (the helpers' view of it) */
   atomic_size_t next; /* the job's next item */
   pool_job own;       /* the job of the call in progress: solving allocates nothing */
-  bool solving[GOITA_POOL_MAX_THREADS]; /* a split solve: the thread's solver has started it */
-  const goita_round *split_round;       /* a split solve: its position, options and start */
-  goita_solve_options split_options;
-  double split_start;
+  /* The solve of one position in progress (goita_solve_parallel): its position, options and
+   * start, and the threads whose solvers have started it (join_solve). */
+  const goita_round *call_round;
+  goita_solve_options call_options;
+  double call_start;
+  bool solving[GOITA_POOL_MAX_THREADS];
 };
 
 /* Takes the job's items in turn until none is left. */
@@ -196,13 +193,35 @@ int goita_solve_batch(goita_solver_pool *p, const goita_round *rounds, size_t co
   return GOITA_OK;
 }
 
+/* Starts the solve of the pool's position in progress on the thread's solver, the first time
+ * the thread takes part in it. */
+static void join_solve(goita_solver_pool *p, goita_solver *s, int thread) {
+  if (p->solving[thread]) return;
+  goita__solver_start(s, p->call_round, &p->call_options, p->call_start);
+  s->test_root = NULL;
+  p->solving[thread] = true;
+}
+
+/* Begins the solve of one position: no thread has joined it yet. */
+static void begin_solve(goita_solver_pool *p, const goita_round *round, const goita_solve_options *o) {
+  memset(p->solving, 0, sizeof p->solving);
+  p->call_round = round;
+  p->call_options = *o;
+  p->call_start = monotonic_seconds();
+}
+
+/* The nodes of the solve in progress, summed over the threads that took part. */
+static uint64_t solve_nodes(const goita_solver_pool *p) {
+  uint64_t nodes = 0;
+  for (int i = 0; i < p->threads; i++)
+    if (p->solving[i]) nodes += p->solver[i]->nodes;
+  return nodes;
+}
+
 static void run_move(pool_job *job, goita_solver *s, size_t item, int thread) {
-  if (!job->started[thread]) {
-    goita__solver_start(s, job->round, &job->options, job->start);
-    job->started[thread] = true;
-  }
-  goita__solver_solve_move(s, job->round, job->moves[item], job->options.mode, &job->lo[item], &job->hi[item]);
-  job->nodes[thread] = s->nodes;
+  goita_solver_pool *p = job->pool;
+  join_solve(p, s, thread);
+  goita__solver_solve_move(s, p->call_round, job->moves[item], p->call_options.mode, &job->lo[item], &job->hi[item]);
 }
 
 /* ---- The position's value: each test's root moves split among the threads ---- */
@@ -212,11 +231,9 @@ static void run_move(pool_job *job, goita_solver *s, size_t item, int thread) {
 
 static void run_split_move(pool_job *job, goita_solver *s, size_t item, int thread) {
   goita_solver_pool *p = job->pool;
-  if (thread > 0 && !p->solving[thread]) { /* the helper's solver joins the solve */
-    goita__solver_start(s, p->split_round, &p->split_options, p->split_start);
-    s->test_root = NULL;
+  if (!p->solving[thread]) { /* a helper's solver joins the solve (solver 0 started it) */
+    join_solve(p, s, thread);
     s->abort = &job->abort;
-    p->solving[thread] = true;
   }
   job->bound[item] = SKIPPED;
   if (atomic_load(&job->abort)) return;
@@ -267,33 +284,26 @@ static int split_moves(goita_solver *s, const spos *p, int t, int nmoves, const 
 static void solve_split(goita_solver_pool *p, const goita_round *round, const goita_solve_options *o,
                         goita_solve_result *res) {
   goita_solver *s = p->solver[0];
-  const double start = monotonic_seconds();
   memset(res, 0, sizeof *res);
   res->best = -1;
-  memset(p->solving, 0, sizeof p->solving);
   memset(p->own.cost, 0, sizeof p->own.cost);
-  p->split_round = round;
-  p->split_options = *o;
-  p->split_start = start;
-  goita__solver_start(s, round, o, start);
+  begin_solve(p, round, o);
+  goita__solver_start(s, round, o, p->call_start);
+  p->solving[0] = true;
   s->split = split_moves;
   s->split_at = NULL;
   s->split_pool = p;
   s->abort = &p->own.abort;
   int lo = -10, hi = 10;
   goita__solver_solve_round(s, round, o->mode, &lo, &hi);
-  res->nodes = s->nodes;
-  for (int i = 1; i < p->threads; i++)
-    if (p->solving[i]) {
-      res->nodes += p->solver[i]->nodes;
-      p->solver[i]->abort = NULL;
-    }
+  res->nodes = solve_nodes(p);
+  for (int i = 1; i < p->threads; i++) p->solver[i]->abort = NULL;
   s->split = NULL;
   s->split_pool = NULL;
   s->abort = NULL;
   res->value = goita__solver_points(lo, hi);
   res->complete = 1;
-  res->ms = (monotonic_seconds() - start) * 1000.0;
+  res->ms = (monotonic_seconds() - p->call_start) * 1000.0;
 }
 
 int goita_solve_parallel(goita_solver_pool *p, const goita_round *round, const goita_solve_options *options,
@@ -312,17 +322,14 @@ int goita_solve_parallel(goita_solver_pool *p, const goita_round *round, const g
   if (!goita__solve_from_moves(round, &o)) return goita_solve(p->solver[0], round, &o, res);
 
   pool_job *job = &p->own;
-  memset(job->started, 0, sizeof job->started);
-  memset(job->nodes, 0, sizeof job->nodes);
   memset(res, 0, sizeof *res);
   res->best = -1;
   res->nmoves = goita_round_legal_moves(round, res->moves);
+  begin_solve(p, round, &o);
   job->run = run_move;
   job->count = (size_t)res->nmoves;
-  job->options = o;
-  job->round = round;
+  job->pool = p;
   job->moves = res->moves;
-  job->start = monotonic_seconds();
   run_job(p, job);
 
   /* As goita_solve folds them: the position's value is the best move's; the best move is the
@@ -339,7 +346,7 @@ int goita_solve_parallel(goita_solver_pool *p, const goita_round *round, const g
   }
   res->value = goita__solver_points(lo, hi);
   res->complete = 1;
-  for (int t = 0; t < p->threads; t++) res->nodes += job->nodes[t];
-  res->ms = (monotonic_seconds() - job->start) * 1000.0;
+  res->nodes = solve_nodes(p);
+  res->ms = (monotonic_seconds() - p->call_start) * 1000.0;
   return GOITA_OK;
 }
